@@ -2,16 +2,17 @@
 
 A thin layer over :mod:`simcore.replay`: the game is played again from its seed by the kernel (for
 the bots' decisions) and by the game's reference engine (for the readable log), under the rules,
-bots and seat rotation the run recorded in run.json; the final figures are checked against the
-run's row in players.parquet. In a game whose ending rule has tie-breaks, a line after the final
-table says which one decided the game, or that the win was shared, in the rule's words
-(:func:`simcore.replay.ending_lines`). A Fief combat (no bots, dice only) is replayed by the reference
-engine alone from run.json's matchup and rules: each round's dice, the pawns that fall and who
-holds the field, checked against players.parquet and games.parquet. ``--find`` picks the game by a small grammar ("a game where seat 1
-loses with the highest score": ``--find 'seat=1 loses max score'``). A run written without
+bots and seat rotation the run recorded in run.json; every decision is logged with its options,
+named in the game's words, and the final figures are checked against the run's row in
+players.parquet (a closing line in the reports' words says whether they match). In a game whose
+ending rule has tie-breaks, a line after the final table says which one decided the game, or that
+the win was shared, in the rule's words (:func:`simcore.replay.ending_lines`). A game without bots
+(dice only) is replayed by its reference engine alone from run.json's options and rules, checked
+against players.parquet and games.parquet. ``--find`` picks the game by a small grammar ("a game
+where seat 1 loses with the highest score": ``--find 'seat=1 loses max score'``). A run written without
 players.parquet (above 1e5 games by default) is replayed all the same: its rows are played again
 by the kernel (game N alone for ``--game N``; every game for ``--find``, with a notice and progress
-on stderr: 1e6 Middle-Ages games take seconds), the same rows since every game draws from its own
+on stderr: a million short games take seconds), the same rows since every game draws from its own
 stream, and the replayed game is also checked against games.parquet. The log goes to stdout, or
 to ``--out FILE`` (written atomically, never over an existing file without ``--force``). Exit
 code 1 when the replay differs from the run's row. Bad input (not a run: a panel, sweep or tune
@@ -41,8 +42,8 @@ def replay(
     game: Optional[int] = typer.Option(None, "--game", help="Game number (0-based, as in games.parquet)."),
     find: Optional[str] = typer.Option(
         None, "--find", help="Pick the game: \\[seat=N|role=NAME|strategy=NAME] \\[wins|loses] "
-                             "(max|min|median) COLUMN, e.g. 'seat=1 loses max score' (role= in games "
-                             "with roles: Seigneurial)."),
+                             "(max|min|median) COLUMN, e.g. 'seat=1 loses max score' (role= in a game "
+                             "of several roles)."),
     strategies: Optional[str] = typer.Option(
         None, "--strategies", help="The run's bots, when run.json names a strategy file not found here."),
     # a str, not a Path: Path("log/") drops the slash the output check refuses a file name for
@@ -76,7 +77,7 @@ def replay(
         write_text_atomic(out, text, force=force, option="--out", replaces=REPLAY_FILE)
         typer.echo(f"replay of game {game}: {out}")
     if result.row is not None and not result.matches:
-        typer.echo("the replay differs from the run's row (see the CHECK FAILED lines)", err=True)
+        typer.echo("the replay differs from the run's records (see the CHECK FAILED lines)", err=True)
         raise typer.Exit(1)
 
 

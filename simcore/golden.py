@@ -2,16 +2,25 @@
 
 A game's golden module defines ``render()`` (the full text of its fixed game) and the committed
 file's path, and hands both to :func:`main`; :func:`logged_playthrough` renders the usual text of a
-reference engine that takes bots with ``choose(kind, options, state, seat, rng)`` (Médiévallons,
-Seigneurial): every random decision logged with its options, then the final table; :func:`diff` is the unified diff from the committed
-file to a fresh rendering ('' when identical), so a rules or engine change shows up as a readable
-diff. May import the standard library and :mod:`simcore.atomic`.
+reference engine that takes bots with ``choose(kind, options, state, seat, rng)``: every random
+decision logged with its options, then the final table; :func:`diff` is the unified diff from the
+committed file to a fresh rendering ('' when identical), so a rules or engine change shows up as a
+readable diff.
+
+:func:`decision_line` is the one line a decision is logged as, here and in ``balance replay``
+(:mod:`simcore.replay`): ``[Corvée: target] P0 chooses P2  (options: P1, P2, P3)``. The decision is
+named in the game's words, its reference engine's optional ``DECISION_WORDS`` (decision kind →
+words; a kind it does not name, or an engine without the dict, shows the kind itself), and each
+option in the words of its optional ``option_text(kind, option)`` (or ``option_text(kind, option,
+state)`` when the words need the table: Middle-Ages shows a column with its tile). May import the
+standard library and :mod:`simcore.atomic`.
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import inspect
 import sys
 from pathlib import Path
 from typing import Callable
@@ -19,17 +28,41 @@ from typing import Callable
 from simcore.atomic import write_text_atomic
 
 
+def decision_words(reference, kind: str) -> str:
+    """Decision ``kind`` in the game's words: its reference engine's ``DECISION_WORDS[kind]``
+    ("Corvée: target" for ``corvee_target``), else ``kind`` itself (a game without the dict)."""
+    return (getattr(reference, "DECISION_WORDS", None) or {}).get(kind, kind)
+
+
+def option_words(reference, kind: str, option, state=None) -> str:
+    """One option of decision ``kind`` in the game's words: the reference engine's
+    ``option_text(kind, option)``, given the table too when it takes a ``state`` argument."""
+    text = reference.option_text
+    if "state" in inspect.signature(text).parameters:
+        return text(kind, option, state=state)
+    return text(kind, option)
+
+
+def decision_line(reference, kind: str, options, chosen: int, seat: int, state=None,
+                  shown: int = 8) -> str:
+    """The log line of one decision: ``      [words] P<seat> chooses <option>  (options: …)``, the
+    words of :func:`decision_words`, the options of :func:`option_words` (the first ``shown`` of
+    them, then how many in all). ``seat`` as the engine numbers it (0-based: ``balance replay``
+    renumbers the whole log from 1)."""
+    listed = ", ".join(option_words(reference, kind, o, state) for o in options[:shown])
+    more = f", … ({len(options)} in all)" if len(options) > shown else ""
+    return (f"      [{decision_words(reference, kind)}] P{seat} chooses "
+            f"{option_words(reference, kind, options[chosen], state)}  (options: {listed}{more})")
+
+
 def logged_random(reference, log: list, shown: int):
     """A ``reference.RandomStrategy`` that appends every decision it takes, with up to ``shown`` of
-    its options (``reference.option_text``), to ``log``."""
+    its options, to ``log`` (:func:`decision_line`)."""
 
     class LoggedRandom(reference.RandomStrategy):
         def choose(self, kind, options, state, seat, rng):
             i = super().choose(kind, options, state, seat, rng)
-            text = ", ".join(reference.option_text(kind, o) for o in options[:shown])
-            more = f", … ({len(options)} in all)" if len(options) > shown else ""
-            log.append(f"      [{kind}] P{seat} chooses {reference.option_text(kind, options[i])}"
-                       f"  (options: {text}{more})")
+            log.append(decision_line(reference, kind, options, i, seat, state, shown))
             return i
 
     return LoggedRandom()

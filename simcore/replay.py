@@ -8,9 +8,13 @@ seats, so one game alone reproduces it exactly), then the game's pure-Python ref
 (``reference.py`` beside the game's adapter) plays the same game from the same seed, taking the
 bots' recorded choices (:class:`simcore.reference_strategies.ReplayStrategy`, one draw per decision
 as the kernel spends it) and writing its readable log: every decision with its options, every
-draw, the scores turn by turn, then the final table. The reference's final figures are then checked
-against the run's rows in ``players.parquet`` (score, win share, rank and every per-seat column both
-know), and a clear line says whether they agree.
+draw, the scores turn by turn, then the final table. A decision is one line
+(:func:`simcore.golden.decision_line`) in the game's words: its reference engine's optional
+``DECISION_WORDS`` name the decision ("[Corvée: target]"; the kind itself for a game without
+them) and its ``option_text`` the options. The reference's final figures are then checked against
+the run's rows in ``players.parquet`` (score, win share, rank and every per-seat column both know),
+and a clear line says whether they agree, naming the figures as the reports do ("the final coins,
+win share, rank, Graveyard and penalty of every seat match the run's records").
 After the final table a line says how the game was decided (:func:`ending_lines`), where the game's
 reference engine says it (``ending_words``: which tie-break of its ending rule gave the win, or that
 the win was shared, in the rule's words).
@@ -25,7 +29,8 @@ against players.parquet and games.parquet.
 ``seat=1 loses max score``. Seats are numbered from 1 here, as everywhere a person reads them.
 ``role=`` is for games of several roles (Seigneurial's Seigneur and Censitaires, Fief's attacker
 and defender); in a game whose seats all play alike it is one line saying the game has no roles
-and what to give instead.
+and what to give instead. The sentence it answers with gives the value with its unit and what
+the game was chosen among: "(221 coins; among the 16,052 games seat 1 lost)".
 
 Seats in the log are printed 1-based (``P1`` is seat 1), as in the reports; the reference engines'
 own golden files keep their 0-based ``P0``.
@@ -56,6 +61,7 @@ import pyarrow.parquet as pq
 
 from simcore import games as registry
 from simcore.errors import UsageError
+from simcore.golden import decision_line
 from simcore.reference_strategies import ReplayStrategy
 from simcore.replayable import can_replay, run_hook  # noqa: F401  (their home before)
 from strategies.common import using_recorded_files
@@ -136,7 +142,10 @@ def _rules(meta: dict, rules_mod):
 
 
 class _LoggedReplay(ReplayStrategy):
-    """Plays back the kernel's choices and writes each decision, with its options, into ``log``."""
+    """Plays back the kernel's choices and writes each decision, with its options, into ``log``:
+    :func:`simcore.golden.decision_line`, the decision named in the game's words (its reference
+    engine's ``DECISION_WORDS``) and its options in the engine's ``option_text`` (an engine without
+    ``option_text`` logs what was done in its own lines, and no decision line)."""
 
     def __init__(self, choices, reference, log: list, shown: int = 8) -> None:
         super().__init__(choices, consume_draw=True)
@@ -144,12 +153,8 @@ class _LoggedReplay(ReplayStrategy):
 
     def choose(self, kind, options, state, seat, rng):
         i = super().choose(kind, options, state, seat, rng)
-        text = getattr(self.reference, "option_text", None)
-        if text is None:                  # the engine's own log says what was done (Middle-Ages)
-            return i
-        shown = ", ".join(text(kind, o) for o in options[:self.shown])
-        more = f", … ({len(options)} in all)" if len(options) > self.shown else ""
-        self.log.append(f"      [{kind}] P{seat} chooses {text(kind, options[i])}  (options: {shown}{more})")
+        if getattr(self.reference, "option_text", None) is not None:
+            self.log.append(decision_line(self.reference, kind, options, i, seat, state, self.shown))
         return i
 
 
@@ -249,11 +254,12 @@ def played_rows(meta: dict, game: int, strategies: str | None = None,
     return row, {c: v[j] for c, v in games.items()}
 
 
-def _games_differences(kernel: dict, stored: dict | None) -> list[str]:
-    """The columns where the games row played again differs from games.parquet's."""
+def _games_differences(spec, kernel: dict, stored: dict | None) -> list[str]:
+    """The columns where the games row played again differs from games.parquet's (in the spec's
+    words)."""
     if stored is None:
-        return ["games.parquet has no row for this game"]
-    return [f"game {c}: played again {v}, games.parquet {stored[c]}"
+        return ["the run holds no record of this game (games.parquet)"]
+    return [f"the game's {_words(spec, c)}: played again {v}, the run's record {stored[c]}"
             for c, v in kernel.items() if c in stored and v != stored[c]]
 
 
@@ -279,17 +285,15 @@ def _replay_by_hook(run: Path, meta: dict, spec, game: int, hook) -> Replay:
     final = table(figures) if table else [f"  {k}: {v}" for k, v in figures.items()]
     lines = head + [""] + [people_seats(x) for x in result.lines]
     lines += ["", "Final table"] + [people_seats(x) for x in final]
-    diffs = _differences(figures, row, P)
+    diffs = _differences(spec, figures, row, P)
     if played:
-        diffs += _games_differences(kernel_games, grow)
+        diffs += _games_differences(spec, kernel_games, grow)
     if grow is not None:
         for c, v in result.game_figures.items():
             if c in grow and not abs(float(v) - float(grow[c])) <= 1e-6 * max(1.0, abs(float(grow[c]))):
-                diffs.append(f"game {c}: replay {v}, run {grow[c]}")
+                diffs.append(f"the game's {_words(spec, c)}: the replay has {v}, the run {grow[c]}")
     extra = [c for c in result.game_figures if grow is not None and c in grow]
-    lines += _check_lines(figures, row, diffs, "the run's rows",
-                          f"; its {', '.join(extra)} equal games.parquet's row." if extra else ".",
-                          played=played)
+    lines += _check_lines(spec, figures, row, diffs, extra, played=played)
     return Replay(game, lines, figures, row, diffs, played=played)
 
 
@@ -342,12 +346,13 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
     lines = head + [""] + [people_seats(x) for x in log]
     lines += ["", "Final table"] + [people_seats(x) for x in reference.record_table(record)]
     lines += ending_lines(spec, reference, rules, record, P)
-    diffs = _differences(figures, row, P)
+    diffs = _differences(spec, figures, row, P)
     if len(player.choices) != player.pos:
-        diffs.append(f"the reference took {player.pos} of the kernel's {len(player.choices)} decisions")
+        diffs.append(f"the replay took {player.pos} of the {len(player.choices)} decisions the "
+                     f"simulator made")
     if played:
-        diffs += _games_differences(kernel_games, _games_row(run, game))
-    lines += _check_lines(figures, row, diffs, "the run's row in players.parquet", ".", played=played)
+        diffs += _games_differences(spec, kernel_games, _games_row(run, game))
+    lines += _check_lines(spec, figures, row, diffs, played=played)
     return Replay(game, lines, figures, row, diffs, played=played)
 
 
@@ -365,27 +370,46 @@ def ending_lines(spec, reference, rules, record, P: int) -> list[str]:
 
 
 
-def _check_lines(figures: dict, row, diffs: list[str], compared: str, tail: str,
+def _words(spec, column: str) -> str:
+    """A column as the reports name it (the spec's ``display``: ``win_share`` is "win share",
+    Middle-Ages' ``score`` "coins"), for the lines a designer reads."""
+    try:
+        return spec.column(column).label
+    except KeyError:
+        return column.replace("_", " ")
+
+
+def _listed(words: list[str]) -> str:
+    """``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _check_lines(spec, figures: dict, row, diffs: list[str], game_columns: list[str] = (),
                  played: bool = False) -> list[str]:
-    """The closing lines of a replay log: a blank line, then no rows to compare with, the
-    differences from ``compared`` (the run's rows), or the figures that agree (``tail`` ends it).
-    ``played``: the run kept no players.parquet, so its row is the kernel's, played again
-    (:func:`played_rows`), and that game's row was checked against games.parquet."""
+    """The closing lines of a replay log: a blank line, then no record to compare with, the
+    differences from the run's records, or the figures that agree, in the reports' words ("the
+    final coins, win share, rank, Graveyard and penalty of every seat match the run's records").
+    ``game_columns``: the game's own figures also checked against the run's record of the game
+    (games.parquet: a Fief combat's winner, rounds …). ``played``: the run kept no players.parquet,
+    so its per-seat record is the simulator's, played again (:func:`played_rows`), and that game's
+    record was checked against games.parquet."""
     if row is None:
-        return ["", "Check: no players.parquet row for this game; nothing to compare with."]
-    if played:
-        compared = "the run's row (played again by the kernel: the run kept no players.parquet)"
+        return ["", "Check: the run holds no per-seat record of this game; nothing to compare with."]
+    compared = ("the game played again by the simulator (the run kept no per-seat records)"
+                if played else "the run's records")
     if diffs:
         return ["", f"CHECK FAILED: the replay differs from {compared}:"] + [f"  {d}" for d in diffs]
-    checked = ", ".join(c for c in figures if c in row)
+    checked = _listed([_words(spec, c) for c in figures if c in row])
+    game = (f", and so do the game's {_listed([_words(spec, c) for c in game_columns])}"
+            if game_columns else "")
     if played:
-        return ["", f"Check: the final {checked} of every seat equal the run's row, played again by "
-                    f"the kernel (the run kept no players.parquet), whose games row equals "
-                    f"games.parquet's{tail}"]
-    return ["", f"Check: the final {checked} of every seat equal the run's row in players.parquet{tail}"]
+        return ["", f"Check: the final {checked} of every seat match the game played again by the "
+                    f"simulator (the run kept no per-seat records), whose record of the game "
+                    f"matches the run's{game}."]
+    return ["", f"Check: the final {checked} of every seat match the run's records{game}."]
 
 
-def _differences(figures: dict[str, list], row: dict[str, list] | None, P: int) -> list[str]:
+def _differences(spec, figures: dict[str, list], row: dict[str, list] | None, P: int) -> list[str]:
     if row is None:
         return []
     out = []
@@ -395,7 +419,7 @@ def _differences(figures: dict[str, list], row: dict[str, list] | None, P: int) 
         for s in range(P):
             a, b = float(ref[s]), float(row[c][s])
             if not (abs(a - b) <= 1e-6 * max(1.0, abs(b))):
-                out.append(f"seat {s + 1} {c}: replay {ref[s]}, run {row[c][s]}")
+                out.append(f"seat {s + 1} {_words(spec, c)}: the replay has {ref[s]}, the run {row[c][s]}")
     return out
 
 
@@ -431,21 +455,61 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
     if who == "role":
         _check_role(spec, value, P, meta)
     if (run / "players.parquet").is_file():
-        target, game, n = _find_in_rows(run, query, who, value, outcome, how, column, P, spec)
+        target, game, n, n_games = _find_in_rows(run, query, who, value, outcome, how, column, P, spec)
     else:
-        target, game, n = _find_by_playing(run, meta, query, who, value, outcome, how, column, P,
-                                           spec, strategies, progress, notice)
+        target, game, n, n_games = _find_by_playing(run, meta, query, who, value, outcome, how,
+                                                    column, P, spec, strategies, progress, notice)
     # with no seat named: "the winner" / "a loser" / "a player" (a designer read "a game wins with
     # the lowest score")
     anyone = {"wins": "the winner", "loses": "a loser", None: "a player"}[outcome]
-    what = {"seat": f"seat {value}", "role": f"the {value}",
+    role = ""
+    if who == "role":           # "the Seigneur" (one seat), "a Censitaire" (several)
+        one = spec.seat_roles(P).count(value.lower()) == 1
+        role = ("the " if one else "a ") + spec.role_display(value.lower())
+    what = {"seat": f"seat {value}", "role": role,
             "strategy": f"a seat played by {value}", None: anyone}[who]
     verb = {"wins": " wins", "loses": " loses", None: ""}[outcome] if who is not None else ""
     shown = int(target) if float(target).is_integer() else round(float(target), 3)
     # (review W #11: "a game with a median turns")
     which = (f"with the highest {column}" if how == "max" else f"with the lowest {column}" if how == "min"
              else f"with {column} at the median")
-    return game, f"game {game}: {what}{verb} {which} ({shown}; {n} candidate rows)"
+    return game, (f"game {game}: {what}{verb} {which} ({_with_unit(spec, column, shown)}; "
+                  f"{_among(spec, who, value, outcome, n, n_games, P)})")
+
+
+def _with_unit(spec, column: str, value) -> str:
+    """``221 coins``, ``100% of own goal``, ``3``: a value of ``column`` with the spec's unit."""
+    try:
+        unit = spec.column(column).unit
+    except KeyError:
+        unit = ""
+    if not unit:
+        return str(value)
+    return f"{value}{unit}" if unit.startswith("%") else f"{value} {unit}"
+
+
+def _among(spec, who, value, outcome, rows: int, games: int, P: int) -> str:
+    """What ``--find`` chose among, in words: the ``rows`` player rows the query's seat, role or bot
+    and outcome select, in ``games`` games. A seat has one row a game ("among the 16,052 games seat 1
+    lost"); a role, a bot or any seat may have several ("among the 9,120 times a Censitaire lost,
+    in 4,000 games", "among the 3,550 losers of 1,200 games")."""
+    did = {"wins": "won", "loses": "lost", None: ""}[outcome]
+    if who == "seat":
+        return f"among the {games:,} games seat {value} {did}" if did else f"among the run's {games:,} games"
+    if who == "role":
+        name = spec.role_display(value.lower())
+        if spec.seat_roles(P).count(value.lower()) == 1:     # the Seigneur, Fief's attacker
+            return (f"among the {games:,} games the {name} {did}" if did
+                    else f"among the run's {games:,} games")
+        subject, seats = f"a {name}", f"{name} seats"
+    elif who == "strategy":
+        subject, seats = f"a seat played by {value}", f"seats played by {value}"
+    else:               # any seat: "among the 3,550 losers of 1,200 games"
+        seats = {"wins": "winners", "loses": "losers", None: "seats"}[outcome]
+        return f"among the {rows:,} {seats} of {games:,} games"
+    if did:
+        return f"among the {rows:,} times {subject} {did}, in {games:,} games"
+    return f"among the {rows:,} {seats} of {games:,} games"
 
 
 def _check_role(spec, value: str, P: int, meta: dict) -> None:
@@ -483,8 +547,10 @@ def _candidates(df, who, value, outcome, P, spec):
     return df
 
 
-def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P, spec) -> tuple[float, int, int]:
-    """(value, game, candidate rows) of the query read from players.parquet (and games.parquet)."""
+def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P,
+                  spec) -> tuple[float, int, int, int]:
+    """(value, game, candidate rows, their games) of the query read from players.parquet (and
+    games.parquet)."""
     import polars as pl
 
     df = pl.read_parquet(run / "players.parquet")
@@ -509,7 +575,7 @@ def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P, sp
     else:
         target = float(np.sort(vals.to_numpy())[(len(vals) - 1) // 2])
     pick = df.filter(vals == target).row(0, named=True)
-    return float(target), int(pick["game"]), df.height
+    return float(target), int(pick["game"]), df.height, df["game"].n_unique()
 
 
 def _no_such_bot(value: str, played: list[str]) -> str:
@@ -522,9 +588,10 @@ def _no_such_bot(value: str, played: list[str]) -> str:
 
 
 def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how, column, P, spec, strategies,
-                     progress, notice) -> tuple[float, int, int]:
-    """(value, game, candidate rows) of the query over the run's games played again (no rows
-    kept): per chunk, the candidate rows' count and lowest game per value of the column."""
+                     progress, notice) -> tuple[float, int, int, int]:
+    """(value, game, candidate rows, their games) of the query over the run's games played again
+    (no rows kept): per chunk, the candidate rows' count and lowest game per value of the column,
+    and the games they come from (a chunk holds whole games, so the chunks' counts add up)."""
     import polars as pl
 
     from simcore import runner
@@ -541,14 +608,15 @@ def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how
         notice(f"{run} kept no players.parquet: playing its {games:,} games again to find the "
                f"game (the same games: each draws from its own stream (seed, game))")
     counts: dict[float, list[int]] = {}          # value → [candidate rows, lowest game]
-    done = 0
+    done = n_games = 0
 
     def sink(part) -> None:
-        nonlocal done
+        nonlocal done, n_games
         df = pl.from_arrow(part.players)
         if column not in df.columns:
             df = df.join(pl.from_arrow(part.games).select("game", column), on="game")
         df = _candidates(df, who, value, outcome, P, spec)
+        n_games += df["game"].n_unique()
         by_value = df.group_by(pl.col(column).cast(pl.Float64).alias("v")).agg(
             pl.len().alias("n"), pl.col("game").min().alias("first"))
         for v, n, first in by_value.iter_rows():
@@ -581,4 +649,4 @@ def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how
             seen += counts[target][0]
             if seen > k:
                 break
-    return float(target), counts[target][1], n
+    return float(target), counts[target][1], n, n_games

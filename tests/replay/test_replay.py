@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from cli import _run
-from simcore import runner
+from simcore import games as registry, runner
 from simcore.replay import find_game, replay
 
 CASES = {
@@ -46,7 +46,10 @@ def test_replayed_games_equal_their_rows_under_custom_rules(runs, game):
         assert r.figures["rank"] == rows["rank"].to_list(), (game, g)
         assert r.figures["win_share"] == pytest.approx(rows["win_share"].to_list()), (game, g)
         assert r.matches and not r.differences
-        assert r.lines[-1].startswith("Check: the final score")
+        # the check line in the reports' words: Middle-Ages' score is "coins" (review D #6)
+        label = registry.get(game).column("score").label
+        assert r.lines[-1].startswith(f"Check: the final {label}, win share, rank"), r.lines[-1]
+        assert r.lines[-1].endswith("of every seat match the run's records."), r.lines[-1]
         assert "Final table" in r.lines
         # seats are numbered from 1 in the log, as in the reports
         assert "P0" not in r.text and "P4" in r.text
@@ -78,7 +81,7 @@ def test_tampered_row_is_reported_and_exits_1(runs, tmp_path, capsys):
     code = _run(["replay", str(copy), "--game", "3"])
     out = capsys.readouterr()
     assert code == 1
-    assert "CHECK FAILED" in out.out and "seat 2 score" in out.out
+    assert "CHECK FAILED" in out.out and "seat 2 goal progress: the replay has" in out.out
 
 
 def test_find_picks_the_extreme_game(runs):
@@ -146,7 +149,7 @@ def test_replayed_fief_combats_equal_their_rows(fief_runs, rules):
         grow = games.filter(pl.col("game") == g).row(0, named=True)
         assert f"after {grow['rounds']} round" in r.text
         assert r.text.count("\n  round ") == grow["rounds"], r.text
-        assert "equal games.parquet's row" in r.lines[-1]
+        assert "and so do the game's winner" in r.lines[-1], r.lines[-1]
     if rules == "custom":
         assert mercy, "the custom matchup should end some combats by mercy"
         assert "d'Arc)=" in replay(run, 0).text or any("d'Arc)=" in replay(run, g).text for g in picks)
@@ -187,7 +190,7 @@ def test_fief_find_and_cli(fief_runs, capsys):
     assert g == won.filter(pl.col("rounds") == won["rounds"].max())["game"].min(), why
     code = _run(["replay", str(run), "--find", "seat=1 loses max attacker_lords_captured"])
     out = capsys.readouterr().out
-    assert code == 0 and "holds the field" in out and "Check: the final score" in out
+    assert code == 0 and "holds the field" in out and "Check: the final points left" in out
 
 
 def test_every_game_kind_can_be_replayed():

@@ -117,7 +117,7 @@ def test_several_holders_still_tied_the_seigneur_picks(run, endings):
     assert str(best) in line
     # the log shows the pick itself: the Seigneur's decision among the tied Censitaires
     text = replay(run, g).text
-    assert f"[tie_winner] P1 chooses P{winner + 1}  (options: {', '.join(f'P{s + 1}' for s in tied)})" in text
+    assert f"[tied objectives: the Seigneur's pick] P1 chooses P{winner + 1}  (options: {', '.join(f'P{s + 1}' for s in tied)})" in text
 
 
 def test_the_seigneur_on_the_goal_square_wins_over_a_censitaire_on_the_same_turn(run, endings):

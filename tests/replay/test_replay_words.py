@@ -187,7 +187,7 @@ def test_rodeur_take_is_said_before_the_guild_breaks(mv_texts):
     for text in mv_texts:
         lines = text.splitlines()
         for i, line in enumerate(lines):
-            m = re.search(r"\[rodeur\] P(\d) chooses P(\d) guild (\d+)", line)
+            m = re.search(r"\[Rôdeur: card to take\] P(\d) chooses P(\d) guild (\d+)", line)
             if not m:
                 continue
             q, g = m.group(2), m.group(3)
@@ -211,7 +211,8 @@ def test_find_names_who_was_found_and_suggests_a_bot_the_run_played(runs):
     winners = players.filter(pl.col("win_share") > 0)
     game, said = find_game(run, "wins min score")
     low = int(winners["score"].min())
-    assert said.startswith(f"game {game}: the winner with the lowest score ({low}; "), said
+    assert said.startswith(f"game {game}: the winner with the lowest score ({low} coins; among the "
+                           f"{winners.height:,} winners of {winners['game'].n_unique():,} games)"), said
     assert game == int(winners.filter(pl.col("score") == low)["game"].min())
     _, said = find_game(run, "loses max score")
     assert ": a loser with the highest score (" in said, said

@@ -40,6 +40,18 @@ def end_words(code: int) -> str:
 DECISION_KINDS = ("action", "found_size", "reinforce_type", "reinforce_size", "assassin", "rodeur",
                   "chevalier", "magicien_keep", "marchand_partner", "give_two", "mendiant_target",
                   "give_one", "pretre_partner", "pretre_take", "sorciere")
+# Each decision kind in the rules' words (MV-3, MV-5), as ``balance replay`` and the golden
+# playthrough name a decision (:func:`simcore.golden.decision_words`; the kind is the trace's name).
+DECISION_WORDS = {
+    "action": "action", "found_size": "found a guild: how many cards",
+    "reinforce_type": "reinforce a Bouffon guild: type", "reinforce_size": "reinforce a guild: how many cards",
+    "assassin": "Assassin: card to discard", "rodeur": "Rôdeur: card to take",
+    "chevalier": "Chevalier: player and card asked", "magicien_keep": "Magicien: card to keep",
+    "marchand_partner": "Marchand: partner", "give_two": "Marchand: two cards to give",
+    "give_one": "card to give", "mendiant_target": "Mendiant: player to take from",
+    "pretre_partner": "Prêtre: hand to look at", "pretre_take": "Prêtre: card to take",
+    "sorciere": "Sorcière: guild power to copy",
+}
 
 PLAYED, GUILD = "played", "guild"        # where a power comes from (Assassin/Rôdeur without target)
 

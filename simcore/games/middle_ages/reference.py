@@ -30,6 +30,11 @@ EVENT_TURNS = (4, 8, 12, 16)  # MA-3 step 3, MA-4 step 5
 # Decision kinds (MA-11), the ``kind`` argument of ``Strategy.choose``.
 PLACE, MOVE, SCOUT, RESTORE, EXTRA, PLOT = "place", "move", "scout", "restore", "extra", "plot"
 DECISION_KINDS = (PLACE, MOVE, SCOUT, RESTORE, EXTRA, PLOT)
+# Each decision kind in the rules' words (MA-11), as ``balance replay`` names a decision
+# (:func:`simcore.golden.decision_words`; the kind is the trace's name).
+DECISION_WORDS = {PLACE: "Lord's starting tile", MOVE: "Lord moves to", SCOUT: "Rempart: Scout's tile",
+                  RESTORE: "Graveyard tile to restore", EXTRA: "Église: Extra-coin token under",
+                  PLOT: "Palais: Plot token"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -157,6 +162,33 @@ def tile_label(rules: RulesArrays, tile_id: int | None) -> str:
     if tile_id is None:
         return "-"
     return f"{DOMAIN_NAMES[int(rules.tile_type[tile_id])]}({int(rules.tile_number[tile_id])})#{tile_id}"
+
+
+def option_text(kind: str, option, state: GameState | None = None) -> str:
+    """One option of a decision (MA-11) as ``balance replay`` lists it: a tile for the Lord or the
+    Scout, where it lies and what it is (``row 1 c2 Village(8)#28``, read from the table ``state``
+    at the decision; without it the place alone), a Graveyard tile, a Domain for the Extra-coin
+    token, a Plot token and its Domain (``Moulin under Église``)."""
+    rules = state.rules if state is not None else None
+
+    def tile(row: int | None, c: int) -> str:
+        if state is None:
+            return f"c{c}" if row is None else f"row {row} c{c}"
+        return f"row {row} c{c} {tile_label(rules, state.rows[row][c])}"
+
+    if kind == PLACE:
+        return tile(0, option)
+    if kind == MOVE:
+        return tile(state.row_d if state is not None else None, option)
+    if kind == SCOUT:
+        return tile(*option)
+    if kind == RESTORE:
+        return tile_label(rules, option) if rules is not None else f"#{option}"
+    if kind == EXTRA:
+        return DOMAIN_NAMES[option]
+    if kind == PLOT:
+        return f"{DOMAIN_NAMES[option[0]]} under {DOMAIN_NAMES[option[1]]}"
+    return str(option)
 
 
 def _row_text(state: GameState, row: int) -> str:

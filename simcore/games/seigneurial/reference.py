@@ -78,6 +78,19 @@ DECISION_KINDS = ("winter", "place", "church_keep", "discard_card", "rent", "pla
                   "recolte_type", "troc_give", "troc_type", "pay", "seigneur_card",
                   "corvee_target", "draw_order", "requisition_target", "favour", "improve",
                   "tie_winner")
+# Each decision kind in the rules' words (SG-3 … SG-7), as ``balance replay`` and the golden
+# playthrough name a decision (:func:`simcore.golden.decision_words`; the kind is the trace's name).
+DECISION_WORDS = {
+    "winter": "Winter: cards to discard", "place": "positioning: squares",
+    "church_keep": "Church: card to keep", "discard_card": "too many Censitaire cards: card to discard",
+    "rent": "rent: grain/wood/fish asked", "play_card": "Censitaire card to play",
+    "recolte_type": "Récolte: type to draw", "troc_give": "Troc: card to discard",
+    "troc_type": "Troc: type to draw", "pay": "payment: next card",
+    "seigneur_card": "Seigneur card to play", "corvee_target": "Corvée: target",
+    "draw_order": "forced draws: next Censitaire", "requisition_target": "Réquisition: Censitaire to draw from",
+    "favour": "favour: next point to", "improve": "land improvement: terrain",
+    "tie_winner": "tied objectives: the Seigneur's pick",
+}
 
 
 class GameOver(Exception):
