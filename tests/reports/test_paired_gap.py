@@ -11,6 +11,8 @@ max_distance_change, the bound a tune's race uses), and says "unchanged" where n
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from simcore import runner
@@ -27,14 +29,24 @@ def runs(tmp_path_factory):
     return out
 
 
-def _balance(a, b):
+@functools.lru_cache(maxsize=None)
+def _analysed(run):
+    """(the run set, its tables) of one run, read once for the module (the baseline is in every pair)."""
     from analysis import analyse, open_runs
+
+    rs = open_runs([run])
+    return rs, analyse(rs)
+
+
+@functools.lru_cache(maxsize=None)
+def _balance(a, b):
+    """(the paired row, the unpaired row) of the largest gap's change from run ``a`` to ``b``;
+    read once a pair for the module (the same pair is read by two checks)."""
     from analysis.compare import compare_runs
     from analysis.panel_compare import PanelComparison, run_pair_balance, seat_balance
     import polars as pl
 
-    ra, rb = open_runs([a]), open_runs([b])
-    ta, tb = analyse(ra), analyse(rb)
+    (ra, ta), (rb, tb) = _analysed(a), _analysed(b)
     cmp = compare_runs(ra, rb, ta, tb).table
     paired = run_pair_balance(cmp, ta, tb, 4)
     # the same rows read on both runs' intervals alone (as before)
@@ -48,7 +60,8 @@ def _balance(a, b):
     return paired.row(0, named=True), unpaired.row(0, named=True)
 
 
-def test_no_game_differs_is_unchanged(runs, tmp_path):
+def test_no_game_differs_is_unchanged(runs, tmp_path, undrawn):
+    # (the terminal's words are read: the figures are built, not drawn, ``undrawn``)
     from in_process import balance
 
     p, _ = _balance(runs["base"], runs["noop"])
@@ -59,7 +72,7 @@ def test_no_game_differs_is_unchanged(runs, tmp_path):
     assert "cannot tell" not in said[:400]
 
 
-def test_the_pairing_narrows_the_gap_change(runs, tmp_path):
+def test_the_pairing_narrows_the_gap_change(runs, tmp_path, undrawn):
     from in_process import balance
 
     for name, most in (("tokens", 0.3), ("coins", 1.1)):
@@ -79,10 +92,11 @@ def test_the_pairing_narrows_the_gap_change(runs, tmp_path):
     assert "read on the pairing, game by game" in said
 
 
-def test_two_panels_of_the_same_deals_read_each_cells_gap_on_the_pairing(tmp_path):
+def test_two_panels_of_the_same_deals_read_each_cells_gap_on_the_pairing(tmp_path, undrawn):
     """Two panels played on the same deals: each cell's largest-gap change is read on its seats'
     paired changes (one family over every seat of every cell), no wider than on the panels'
-    intervals alone and far narrower for a small change, and the lead says so."""
+    intervals alone and far narrower for a small change, and the lead says so. (The terminal's
+    words are read: the page's figures are built, not drawn, ``undrawn``.)"""
     import polars as pl
 
     from analysis.panel_compare import PanelComparison, panel_comparison, seat_balance

@@ -12,7 +12,8 @@ import re
 from simcore import runner
 
 
-def test_pooled_runs_are_said_first(tmp_path):
+def test_pooled_runs_are_said_first(tmp_path, undrawn):
+    # (the page's and the terminal's words are read: the figures are built, not drawn, ``undrawn``)
     from in_process import balance
 
     a = runner.simulate("middle-ages", games=2000, seed=2, out=tmp_path / "first", quiet=True)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from simcore import runner
 
 
-def test_the_side_that_wins_least_is_named(tmp_path):
+def test_the_side_that_wins_least_is_named(tmp_path, undrawn):
+    # (the page's words are read: the figures are built, not drawn, ``undrawn``)
     from in_process import balance
 
     a = runner.simulate("seigneurial", games=2000, seed=1, out=tmp_path / "base", quiet=True)

@@ -69,6 +69,25 @@ def runs(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def analysed(runs):
+    """``analysed(KEY)``: the run set and tables of ``runs[KEY]`` ("ma", "mv"), and
+    ``analysed("comparison")`` the before/after's comparison table of ma and ma_cas, as the report
+    makes it: each read once for the module (the checks read them, never change them)."""
+    cache = {}
+
+    def get(key):
+        if key not in cache:
+            if key == "comparison":
+                (base_rs, base), (var_rs, var) = get("ma"), get("ma_cas")
+                cache[key] = compare_runs(base_rs, var_rs, base, var).table
+            else:
+                rs = open_runs([runs[key]])
+                cache[key] = (rs, analyse(rs))
+        return cache[key]
+    return get
+
+
+@pytest.fixture(scope="module")
 def ma_report_drawn(runs):
     """The module's Middle-Ages before/after drawn for real, PNG and SVG (slow tests only)."""
     return build_report([runs["ma"], runs["ma_cas"]], runs["root"] / "ma_report_drawn", pdf=True, svg=True)
@@ -94,9 +113,8 @@ def _num(text: str) -> float:
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", ["ma", "mv"])
-def test_seat_sentences_equal_the_seat_table_in_pp(runs, game):
-    rs = open_runs([runs[game]])
-    t = analyse(rs)
+def test_seat_sentences_equal_the_seat_table_in_pp(analysed, game):
+    rs, t = analysed(game)
     lines = headlines(t, rs)
     if not t["seats"]["significant"].any():     # no seat flagged: the summary line alone (revA #4)
         assert not any(x.startswith("Seat ") for x in lines) and any("within noise" in x for x in lines)
@@ -145,11 +163,10 @@ def test_units_are_never_ambiguous(runs, game, unit):
     assert m and m.group(2) == unit
 
 
-def test_tile_types_are_ranked_by_their_range_of_win_share_as_associations(runs):
+def test_tile_types_are_ranked_by_their_range_of_win_share_as_associations(analysed):
     """revD #1: ranked by the range of win share over the common counts (true for curves), not by
     a straight-line slope; the slope is quoted only where the line fits."""
-    rs = open_runs([runs["ma"]])
-    t = analyse(rs)
+    rs, t = analysed("ma")
     ts = t["tile_summary"].filter(pl.col("spread").is_not_nan())
     order = ts.sort(["spread", "tile"], descending=[True, False])
     lines = headlines(t, rs)
@@ -167,8 +184,8 @@ def test_tile_types_are_ranked_by_their_range_of_win_share_as_associations(runs)
     assert not any(" matter" in x for x in lines if "tile" in x.lower())
 
 
-def test_guild_verdict_says_why_an_interval_and_holm_differ(runs):
-    t = analyse(open_runs([runs["mv"]]))
+def test_guild_verdict_says_why_an_interval_and_holm_differ(runs, analysed):
+    _, t = analysed("mv")
     g = t["guild_types"]
     sec = html.unescape(section_html(runs["mv_report"], "guilds"))
     rows = re.findall(r"<tr>(.*?)</tr>", sec)
@@ -195,13 +212,12 @@ def test_glossary_and_hover_titles_explain_the_statistics(runs):
     assert re.search(r"<th title='[^']+'>vs fair share \(pp\)</th>", raw)
 
 
-def test_html_tables_have_display_names_and_every_row(runs):
+def test_html_tables_have_display_names_and_every_row(runs, analysed):
     raw = runs["ma_report"].read_text(encoding="utf-8")
     heads = re.findall(r"<th[^>]*>(.*?)</th>", raw)
     assert heads and not [h for h in heads if "_" in h]
     assert "rows not shown" not in raw
-    base_rs, var_rs = open_runs([runs["ma"]]), open_runs([runs["ma_cas"]])
-    cmp = compare_runs(base_rs, var_rs, analyse(base_rs), analyse(var_rs)).table   # as the report makes it
+    cmp = analysed("comparison")             # as the report makes it
     sec = section_html(runs["ma_report"], "comparison")
     assert sec.count("<tr>") == cmp.height + 1          # every compared metric, plus the header
 
@@ -233,10 +249,10 @@ def test_every_figure_of_the_before_after_passes_the_checklist(runs):
     assert not empty, empty
 
 
-def test_heat_map_leaves_cells_within_noise_blank(runs):
+def test_heat_map_leaves_cells_within_noise_blank(analysed):
     from reports.figures.middle_ages import event_slots
 
-    t = analyse(open_runs([runs["ma"]]))
+    _, t = analysed("ma")
     fig = event_slots(t)
     ev = t["events"].filter(pl.col("slot") > 0)
     clear = ev.filter((pl.col("gain_ci_low") > 0) | (pl.col("gain_ci_high") < 0))
@@ -249,10 +265,9 @@ def test_heat_map_leaves_cells_within_noise_blank(runs):
 # Before / after
 # ---------------------------------------------------------------------------------------------
 
-def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
+def test_before_after_of_one_rule_states_the_seat_verdict_first(runs, analysed):
     # the comparison the report makes: paired game by game when both runs played the same deals
-    base_rs, var_rs = open_runs([runs["ma"]]), open_runs([runs["ma_cas"]])
-    cmp = compare_runs(base_rs, var_rs, analyse(base_rs), analyse(var_rs)).table
+    cmp = analysed("comparison")
     seats = cmp.filter(pl.col("metric") == "seat_win_share")
     items = [html.unescape(re.sub(r"<[^>]+>", "", x)) for x in
              re.findall(r"<li>(.*?)</li>", re.sub(r"<li><strong>.*?</strong><ul class='grouped'>", "",

@@ -6,6 +6,9 @@ closing table, in ``balance report``'s lead and in a before/after without a word
 tune's verdict warned). From :data:`simcore.turn_limit.TURN_LIMIT_WARN` of a run's games, each now
 leads with the warning. The counts are checked against the games' own end reasons
 (games.parquet, read here), in Seigneurial and Médiévallons, the two games with a turn limit.
+The pages' words are read, not their figures' pixels: every report here is written with its
+figures built but not drawn (``undrawn``, tests/undrawn_figures.py; the sweep's error bars, which
+crashed its page, are built with the figure).
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ def test_simulate_closing_table_warns(runs):
         assert ("turn limit" in text) is warned
 
 
-def test_report_leads_with_the_warning(runs, tmp_path):
+def test_report_leads_with_the_warning(runs, tmp_path, undrawn):
     from in_process import balance
 
     short, shipped = runs["short"].path, runs["shipped"].path
@@ -114,7 +117,7 @@ def test_report_leads_with_the_warning(runs, tmp_path):
     assert f"(In {shipped.name}, 0.0% of the games ended at the turn limit: 0 of 800.)" in after
 
 
-def test_a_sweep_page_names_the_variants_that_stopped(tmp_path):
+def test_a_sweep_page_names_the_variants_that_stopped(tmp_path, undrawn):
     """A sweep over the bound itself: the variant at 8 turns (a fifth of its games stopped there,
     and the Censitaires won every game: a share of 100%, whose curve's error bar crashed the page
     with "'yerr' must not contain negative values") is named first on the page and in the
@@ -141,18 +144,27 @@ def test_a_sweep_page_names_the_variants_that_stopped(tmp_path):
     assert html.find("ended at the turn limit") < html.find("What moves what")
 
 
-def test_a_panel_lead_names_the_cells_that_stopped(tmp_path):
+@pytest.fixture(scope="module")
+def panels(tmp_path_factory):
+    """Seigneurial's default panel, 800 games a cell, at its shipped bound (``base``) and under a
+    9-turn bound (``short``: some cells stop there, not every one), played once for the module's
+    two panel tests."""
+    from cli import _run, _simulate_app
+
+    root = tmp_path_factory.mktemp("turn_limit_panels")
+    for name, sets in (("base", []), ("short", ["--set", "end.max_turns=9"])):
+        assert _run(["--game", "seigneurial", "--panel", "default", "--games", "800", "--seed", "3", *sets,
+                     "--out", str(root / name), "-q"], prog="simulate", target=_simulate_app()) == 0
+    return root
+
+
+def test_a_panel_lead_names_the_cells_that_stopped(panels, tmp_path, undrawn):
     """A panel under a 9-turn bound: the lead (the page's and the terminal's) starts with the cells
     where 5% or more of the games stopped there, each with its share from its own games."""
     from analysis.panel import panel_table
     from in_process import balance
 
-    from cli import _run
-
-    panel = tmp_path / "panel"
-    assert _run(["--game", "seigneurial", "--panel", "default", "--games", "600", "--seed", "3",
-                 "--set", "end.max_turns=9", "--out", str(panel), "-q"], prog="simulate",
-                target=__import__("cli")._simulate_app()) == 0
+    panel = panels / "short"
     t = panel_table([panel])
     cells = sorted(p for p in panel.iterdir() if p.is_dir())
     shares = {}
@@ -177,27 +189,23 @@ def test_a_panel_lead_names_the_cells_that_stopped(tmp_path):
         assert f"{100 * k / n:.1f}% ({k:,})" in html
 
 
-def test_the_bound_is_named_and_panels_compared_or_targeted_warn(tmp_path):
+def test_the_bound_is_named_and_panels_compared_or_targeted_warn(panels, tmp_path, undrawn):
     """The warning names the bound the stopped games reached; a before/after of two panels warns
     for the panel whose cells stopped, and a panel's targets are said to be judged on them
     (the second review: both were silent)."""
-    from cli import _run, _simulate_app
     from in_process import balance
 
-    for name, sets in (("base", []), ("short", ["--set", "end.max_turns=9"])):
-        assert _run(["--game", "seigneurial", "--panel", "default", "--games", "800", "--seed", "3", *sets,
-                     "--out", str(tmp_path / name), "-q"], prog="simulate", target=_simulate_app()) == 0
-    done = balance("report", tmp_path / "base", tmp_path / "short", "--out", tmp_path / "cmp")
+    done = balance("report", panels / "base", panels / "short", "--out", tmp_path / "cmp")
     first = done.stdout.strip().splitlines()[0]
     assert first.startswith("Warning: in the panel short, in "), first
     assert "(at 9 turns)" in first and "in the panel base" not in done.stdout
-    done = balance("report", tmp_path / "short", "--out", tmp_path / "t", "--target", "role=seigneur:25%:5")
+    done = balance("report", panels / "short", "--out", tmp_path / "t", "--target", "role=seigneur:25%:5")
     text = " ".join(done.stdout.split())
     assert ("Warning: the targets below are judged on games many of which stopped at the turn limit "
             "(in 4p ") in text and "every verdict there, met or missed, describes unfinished games" in text
 
 
-def test_a_runs_warning_names_the_bound(runs, tmp_path):
+def test_a_runs_warning_names_the_bound(runs, tmp_path, undrawn):
     from in_process import balance
 
     done = balance("report", runs["short"].path, "--out", tmp_path / "r")
