@@ -1104,6 +1104,10 @@ def target_finding(judged: pl.DataFrame, targets, role_labels: dict[str, str] | 
         out.append(f"Design target {t.text} ({band}): " + "; ".join(parts) + ".")
     level = float(judged["level"][0])
     # (the page bolds a lead sentence up to its first ": ": the question, not the whole sentence)
+    if judged.height == 1:       # one cell, one share: no family to adjust over ("the 1 shares")
+        return out + [f"How the target is read: its interval at {100 * level:.4g}%, the one share "
+                      "judged; met, the interval inside the target's band; missed, wholly outside it; "
+                      "unclear, neither (more games would tell)."]
     return out + [f"How the targets are read: each interval at {100 * level:.4g}%, Bonferroni over the "
                   f"{judged.height} shares judged, all of them together at 95%; met, every interval "
                   "inside the target's band; missed, one wholly outside it; unclear, neither (more "

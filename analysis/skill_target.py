@@ -221,10 +221,7 @@ def sentences(judged: pl.DataFrame, targets: tuple[Target, ...], role_labels: di
                 where = f" in {c}" if c and len(set(judged['cell'].to_list())) > 1 else ""
                 out.append(f"Target {t.text} ({_band_words(t, players, label)}){where}, every seat "
                            f"searching: " + "; ".join(bits) + ".")
-        out.append(f"(Budget 0 is the line-up's own bots. Each interval at {100 * level:.4g}%: "
-                   f"Bonferroni over the {k} shares judged, all of them together at 95%. Met: every "
-                   "interval inside the target's tolerance; missed: one wholly outside it; unclear: "
-                   "neither, more games would tell.)")
+        out.append(f"(Budget 0 is the line-up's own bots. {_family_words(level, k, 'tolerance')})")
     skipped = [t.text for t in targets if t.kind not in JUDGED_KINDS]
     if skipped:
         out.append(f"Not judged here: {', '.join(skipped)} (balance skill records win shares only).")
@@ -309,11 +306,22 @@ def run_sentences(judged: pl.DataFrame, targets: tuple[Target, ...],
         out.append(f"Design target {t.text} ({_band_words(t, int(rows['players'][0]), label)}): "
                    + "; ".join(bits) + ".")
     level = float(judged["level"][0])
-    out.append(f"(Each interval at {100 * level:.4g}%: Bonferroni over the "
-               f"{judged.height} shares judged, all of them together at 95%. Met: every interval "
-               "inside the target's band; missed: one wholly outside it; unclear: neither, more games "
-               "would tell.)")
+    out.append(f"({_family_words(level, judged.height, 'band')})")
     return out
+
+
+def _family_words(level: float, k: int, band: str) -> str:
+    """How the ``k`` shares judged are read, after the targets' sentences: "Each interval at
+    99.17%: Bonferroni over the 6 shares judged, all of them together at 95%. Met: every interval
+    inside the target's band; …", or for one share (no family to adjust over; designer review,
+    session 41: "Bonferroni over the 1 shares judged"): "One share judged, its interval at 95%.
+    Met: its interval inside the target's band; …". ``band``: what the target's range is called."""
+    if k == 1:
+        return (f"One share judged, its interval at {100 * level:.4g}%. Met: its interval inside the "
+                f"target's {band}; missed: wholly outside it; unclear: neither, more games would tell.")
+    return (f"Each interval at {100 * level:.4g}%: Bonferroni over the {k} shares judged, all of them "
+            f"together at 95%. Met: every interval inside the target's {band}; missed: one wholly "
+            "outside it; unclear: neither, more games would tell.")
 
 
 __all__ = ["judge", "lead_band", "sentences", "run_rows", "run_sentences", "role_labels", "share_status", "interval_text", "JUDGED_KINDS", "COLUMNS"]

@@ -11,8 +11,10 @@ steps done, time spent and left), so a CI log shows it is alive (some CI service
 prints nothing for ten minutes) and a short one prints nothing extra.
 :func:`counted` writes a count with its noun ("1 game", "2 games") for every command's lines.
 The closing line of ``simulate`` names each of its times for what it measures (:func:`times_said`:
-the games played, the kernel's part of them, and the command's time from the process's start,
-:func:`command_seconds`).
+the games played, the kernel's part of them, the command's time from the process's start,
+:func:`command_seconds`, and, when it was long, the kernels' compile or load, told apart by what
+the compile spinner showed, :func:`compiled_here`), and with ``--debug`` that the game's invariants
+were checked and held (:func:`checks_said`).
 
 May import rich, the standard library and :mod:`simcore` (the runner's results and statistics;
 :func:`simcore.numbers.rounded`, the report's rounding, so that a number prints the same in both),
@@ -187,10 +189,22 @@ class Steps:
 # simulate: the compile spinner, the progress bar and the closing table (the runner draws nothing)
 # ---------------------------------------------------------------------------------------------
 
+#: Whether this process made a :func:`spinner` (``made``: one per ``simulate``) and the messages
+#: the last one was asked to show, in order (``shown``): the runner's local executor shows its
+#: compile notice only while Numba really compiles (:class:`simcore.runner.compile_notice`), so
+#: the closing line can tell a compile from a load from the cache (:func:`compiled_here`).
+NOTICES: dict = {"made": False, "shown": []}
+
+
 def spinner(console):
     """A ``show(message)`` for the runner's compile notice: a spinner on ``console`` until the
-    returned function is called; nothing on a quiet console."""
+    returned function is called; nothing on a quiet console. Each message is kept in
+    :data:`NOTICES`."""
+    shown: list[str] = []
+    NOTICES.update(made=True, shown=shown)
+
     def show(message: str):
+        shown.append(message)
         if console.quiet:
             return None
         status = console.status(message)
@@ -393,25 +407,73 @@ def print_summary(console, result) -> None:
             else:
                 t.add_row(row.label, f"{row.estimate:.3f}", f"{row.low:.3f} – {row.high:.3f}")
         console.print(t)
-    console.print(f"run directory: {result.path}  ({times_said(meta, command_seconds())})",
+    said = times_said(meta, command_seconds(), compiled_here(meta))
+    checked = checks_said(meta)
+    console.print(f"run directory: {result.path}  ({said}{'; ' + checked if checked else ''})",
                   soft_wrap=True)
 
 
-def times_said(meta: dict, command_s: float | None) -> str:
+#: Seconds of run.json's ``compile_or_load_s`` above which the closing line says where they went
+#: (a load from the cache takes well under a second on an idle machine; designer review, session
+#: 41: a first run said "games played in 8.84 s …; the command took 66.1 s", 56 s unexplained).
+SETUP_SAID_S = 2.0
+
+
+def times_said(meta: dict, command_s: float | None, compiled: bool | None = None) -> str:
     """The times of the closing line, each named for what it measures: "games played in 0.37 s,
     of which the kernel 0.27 s; the command took 1.9 s". run.json's ``wall_time_s`` is the playing
     loop only (chunks played and their rows written; not the start, the imports, the kernels'
     compile or load, nor the files written at the end), which "wall" beside it was read as the
     command's time (0.37 s said for a command of 1.9 s). The kernel's time is a part of it when
     the chunks ran one after another here; on a cluster it is summed over the workers and may be
-    longer. ``command_s`` (:func:`command_seconds`) None: the command's time is left out."""
+    longer. ``command_s`` (:func:`command_seconds`) None: the command's time is left out.
+
+    When getting the kernels ready (run.json's ``compile_or_load_s``) took more than
+    :data:`SETUP_SAID_S`, that time too, as ``compiled`` says it was spent (:func:`compiled_here`):
+    "compiling the kernels took 56 s, first run only: cached afterwards" (True), "loading the
+    kernels from the cache took 2.4 s" (False), "compiling or loading the kernels took 3.1 s"
+    (None: not known); on a cluster, whose time also holds starting it and its workers' own
+    compile or load, "starting the cluster and its kernels took 8.0 s"."""
     played, kernel = float(meta["wall_time_s"]), float(meta["kernel_time_s"])
     said = f"games played in {played:.2f} s, "
     said += (f"of which the kernel {kernel:.2f} s" if kernel <= played else
              f"the kernel {kernel:.2f} s summed over the chunks played at once")
     if command_s is not None and command_s >= played:
         said += f"; the command took {command_s:.1f} s"
+    setup = meta.get("compile_or_load_s")
+    if isinstance(setup, (int, float)) and setup > SETUP_SAID_S:
+        took = f"{setup:.0f} s" if setup >= 10 else f"{setup:.1f} s"
+        if (meta.get("executor") or {}).get("kind", "local") != "local":
+            said += f"; starting the cluster and its kernels took {took}"
+        elif compiled is None:
+            said += f"; compiling or loading the kernels took {took}"
+        else:
+            said += (f"; compiling the kernels took {took}, first run only: cached afterwards"
+                     if compiled else f"; loading the kernels from the cache took {took}")
     return said
+
+
+def compiled_here(meta: dict) -> bool | None:
+    """Whether this run's kernels (or the statistics' helpers) were compiled, not loaded from
+    Numba's cache: the local executor shows a compile notice only while Numba compiles, and
+    :func:`spinner` keeps what it showed (:data:`NOTICES`). None when that cannot be told: a
+    cluster (its notices are shown whether the kernels are compiled or loaded, and its workers
+    compile or load their own) or no spinner in this process."""
+    if (meta.get("executor") or {}).get("kind") != "local" or not NOTICES["made"]:
+        return None
+    return bool(NOTICES["shown"])
+
+
+def checks_said(meta: dict) -> str:
+    """What ``--debug`` checked, for the closing line: "the game's invariants were checked in every
+    game (--debug): all held". With ``debug`` the kernel checks the game's invariants in every game
+    and a broken one stops the run with an error naming the game
+    (:func:`simcore.contract.raise_game_error`), so a closing line means they held. Said for the
+    kernel engine only (run.json's ``engine``): not every game's reference engine checks them.
+    "" without ``--debug``."""
+    if meta.get("debug") is not True or meta.get("engine", "kernel") != "kernel":
+        return ""
+    return "the game's invariants were checked in every game (--debug): all held"
 
 
 def command_seconds() -> float | None:

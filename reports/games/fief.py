@@ -32,7 +32,9 @@ def show_odds(job, tables: dict, path: Path) -> None:
     mercy = tables["odds"]["mercy"][0] if tables["odds"].height else "never"
     rules = _rules_name(job)
     hint = job.method == "mc" and job.exact_covers() if hasattr(job, "exact_covers") else False
-    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules, hint)
+    odds = tables["odds"]
+    top = int(odds["attacker"].max()) if odds.height else None     # the grid's largest attacker
+    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules, hint, top)
 
 
 def show_calamity(job, tables: dict, path: Path) -> None:
@@ -46,13 +48,14 @@ EXACT_HINT = "Exact odds of this grid: --method exact (computed outright, no sam
 
 
 def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: str | None = None,
-                       exact_hint: bool = False) -> None:
+                       exact_hint: bool = False, top: int | None = None) -> None:
     """Print the break-even table of each terrain; its title names the conditions the numbers
     hold under (FF-4 d'Arc's side, FF-3 mercy policy, rules other than the shipped ones:
     :func:`reports.figures.fief.rules_words`) when they are not the plain combat. Under each, what
     its marks mean (:func:`break_even_caption`; a Monte Carlo table's says how its intervals are
     adjusted for all the break-evens printed); ``exact_hint``: under Monte Carlo tables whose grid
-    the exact method computes too, :data:`EXACT_HINT`."""
+    the exact method computes too, :data:`EXACT_HINT`. Then what the tables say a designer can act
+    on (:func:`break_even_words`; ``top``: the grid's largest attacker)."""
     import polars as pl
     from rich.console import Console
     from rich.table import Table
@@ -81,7 +84,7 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: s
             console.print(caption, markup=False)
     if exact_hint and (be["method"] == "mc").all():
         console.print(EXACT_HINT, markup=False)
-    said = break_even_words(be)
+    said = break_even_words(be, top)
     if said:
         console.print(said)
     if agreement:
@@ -155,16 +158,23 @@ def break_even_caption(sub, cols: list[str], family: int | None = None) -> str:
 RATIO_FROM = 5
 
 
-def break_even_words(be) -> str:
+def break_even_words(be, top: int | None = None) -> str:
     """What the break-even tables say a designer can act on (FF-7): per terrain, how many times the
     defender's points an attacker needs to take the fief at the first level of the table (50% by
     default), as the range of the ratio smallest attacker / defender over the defences of
     :data:`RATIO_FROM` points or more that the grid resolves, from the exact odds where the table has
     them: "To take the fief with P(attacker wins) ≥ 50%, an attacker needs 1.1 to 1.2 times the
     defender's points in open ground, 1.3 to 1.6 in a castle and 1.6 to 1.9 in a city (the smallest
-    such attacker divided by the defender's points, over defences of 5 to 20 points)."
-    '' when no terrain has such a defence within the grid."""
+    such attacker divided by the defender's points, over defences of 5 to 20 points in open ground
+    and in a castle, and of 5 to 16 in a city: a larger one in a city is not taken with P ≥ 50% by
+    the grid's largest attacker, 30 points)." The defences are said per terrain where they differ, and
+    why a terrain's stop below the table's largest defence (no attacker of the grid reaches the
+    level there; ``top``: the grid's largest attacker, named when given); designer review,
+    session 41: "over defences of 5 to 20 points" was said of a city whose table had no
+    break-even from 17 up. '' when no terrain has such a defence within the grid."""
     import polars as pl
+
+    from simcore.games.fief.spec import WITHIN_NOISE
 
     cols = [c for c in be.columns if c.startswith("min_attacker_p")]
     if not cols or be.height == 0:
@@ -173,10 +183,10 @@ def break_even_words(be) -> str:
     level = col.removeprefix("min_attacker_p")
     rows = be.filter(pl.col("method") == "exact") if (be["method"] == "exact").any() else be
     names = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}
-    parts, lo_d, hi_d = [], None, None
+    parts, spans = [], {}
     for terrain in ("open", "castle", "city"):
-        sub = rows.filter((pl.col("terrain") == terrain) & (pl.col("defender") >= RATIO_FROM)
-                          & pl.col(col).is_not_null())
+        table = rows.filter((pl.col("terrain") == terrain) & (pl.col("defender") >= RATIO_FROM))
+        sub = table.filter(pl.col(col).is_not_null())
         if sub.height == 0:
             continue
         ratio = (sub[col] / sub["defender"]).to_numpy()
@@ -184,16 +194,56 @@ def break_even_words(be) -> str:
         span = f"{a:.2g}" if f"{a:.2g}" == f"{b:.2g}" else f"{a:.2g} to {b:.2g}"
         parts.append((terrain, f"{span} {{times}} {names.get(terrain, terrain)}"))
         d = sub["defender"]
-        lo_d = int(d.min()) if lo_d is None else min(lo_d, int(d.min()))
-        hi_d = int(d.max()) if hi_d is None else max(hi_d, int(d.max()))
+        lo, hi = int(d.min()), int(d.max())
+        within = table.filter(pl.col("defender").is_between(lo, hi))["defender"].n_unique()
+        # stopped below the table's largest defence: "" (not stopped), "clear", or "noise" (a
+        # Monte Carlo "≈-": an attacker of the grid may reach the level there)
+        above = table.filter((pl.col("defender") > hi) & pl.col(col).is_null())
+        mark = "mark_p" + level
+        stopped = ("" if above.height == 0 else "noise" if mark in above.columns
+                   and (above[mark] == WITHIN_NOISE).any() else "clear")
+        spans.setdefault((lo, hi, d.n_unique() if d.n_unique() < within else 0, stopped),
+                         []).append(names.get(terrain, terrain))
     if not parts:
         return ""
     words = [text.format(times="times the defender's points" if i == 0 else "")
              .replace("  ", " ") for i, (_, text) in enumerate(parts)]
     listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
     return (f"To take the fief with P(attacker wins) ≥ {level}%, an attacker needs {listed} (the "
-            f"smallest such attacker divided by the defender's points, over defences of {lo_d} to "
-            f"{hi_d} points{noise_words(rows, col)}).")
+            f"smallest such attacker divided by the defender's points, over defences "
+            f"{_defences_words(spans, level, top)}{noise_words(rows, col)}).")
+
+
+def _defences_words(spans: dict, level: str, top: int | None) -> str:
+    """The defences the break-even ratios are read over, per terrain where they differ (``spans``:
+    (lowest, highest, how many when not all of those between, whether the terrain's stop below the
+    table's largest defence: "", "clear" or "noise") → the terrains' names), then why those that
+    stop short of it do: "of 5 to 20 points", "of 5 to 20 points in open ground and in a castle,
+    and of 5 to 16 in a city: a larger one in a city is not taken with P ≥ 50% by the grid's
+    largest attacker, 30 points"."""
+    said, stopped, noisy = [], [], False
+    for k, ((lo, hi, n, stop), where) in enumerate(spans.items()):
+        unit = " points" if k == 0 else ""
+        text = (f"of {lo}{unit}" if lo == hi else f"of {n} from {lo} to {hi}{unit}" if n
+                else f"of {lo} to {hi}{unit}")
+        said.append(text + (" " + " and ".join(where) if len(spans) > 1 else ""))
+        if stop:
+            stopped += where
+            noisy = noisy or stop == "noise"
+    if len(said) == 1:
+        out = said[0]
+    elif len(said) == 2:
+        out = said[0] + (", and " if " and " in said[0] else " and ") + said[1]
+    else:
+        out = ", ".join(said[:-1]) + " and " + said[-1]
+    if stopped:
+        every = sum(len(w) for w in spans.values())
+        out += (": a larger one" + ("" if len(stopped) == every else " " + " or ".join(stopped))
+                + f" is not taken with P ≥ {level}% by "
+                + (f"the grid's largest attacker, {top} points" if top is not None
+                   else "any attacker of the grid")
+                + (", as Monte Carlo estimates it: some are marked ≈-, within its noise" if noisy else ""))
+    return out
 
 
 def noise_words(rows, col: str) -> str:

@@ -8,11 +8,12 @@ tile sentences, :func:`sections` the "Event-card impact when it fires" (associat
 ``balance questions`` (:data:`QUESTIONS`), the event ablation first: each card's total effect on who
 wins, ranked. Everything is read from the ``events``, ``event_seats``, ``tiles``,
 ``tile_summary`` and ``domain_pairs`` tables of :func:`analysis.analyse`; a table that is absent
-(a run without those columns) leaves its sentences and section out.
+(a run without those columns) leaves its sentences and section out. :func:`start_scores` gives the
+coins the rules start each seat with (a before/after's note on scores that move by construction).
 
 May import numpy, polars, :mod:`analysis.load` (types, smallest differences), :mod:`analysis.stats`,
-:mod:`analysis.events` (the ablation's per-drawn columns and reading order), :mod:`reports.text`, :mod:`reports.sections` and
-:mod:`reports.figures.middle_ages`.
+:mod:`analysis.events` (the ablation's per-drawn columns and reading order), :mod:`reports.text`, :mod:`reports.sections`,
+:mod:`reports.figures.middle_ages` and the game's rules loader (:func:`start_scores`).
 """
 
 from __future__ import annotations
@@ -172,7 +173,7 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
         [], [("Event cards by their effect on who wins, averaged over all games", _ablation_rows(ab, share, score)),
              ("The same effects per game where the card is drawn (effect ÷ draw rate, interval likewise)",
               _ablation_rows(ab, share, score, drawn=True))],
-        [_top_sentence(top, share), _count_sentence(n_large, n_may, ab["event"].n_unique(), share)])
+        [_top_sentence(top, share, ab, games), _count_sentence(n_large, n_may, ab["event"].n_unique(), share)])
 
 
 def _count_sentence(n_large: int, n_may: int, n_cards: int, share: float) -> str:
@@ -190,12 +191,15 @@ def _count_sentence(n_large: int, n_may: int, n_cards: int, share: float) -> str
             "and may do so by that much (clear, may matter: these games cannot tell).")
 
 
-def _top_sentence(top: dict, share: float = 0.01) -> str:
+def _top_sentence(top: dict, share: float = 0.01, ab: pl.DataFrame | None = None,
+                  games: int | None = None) -> str:
     """The first card of the reading order (:func:`analysis.events.ablation_card_order`: clear
     effects first, by size), worded on both scales: averaged over all games and per game where the
     card is drawn. The simultaneous intervals do not rank the cards, so a clear effect is called
     the largest *clear* one, never the card that moves who wins the most; when no effect is clear,
-    no card is said to move who wins."""
+    no card is said to move who wins, and whether these games leave room for an effect of ``share``
+    is said too (:func:`_room_for_a_card`, over every card and seat of ``ab``, the ablation's
+    ``games`` deals)."""
     lo, hi = top["win_share_effect_low"], top["win_share_effect_high"]
     k = verdict_digits(lo, hi, share)
     effect = f"{signed(100 * top['win_share_effect'], k)} pp for Seat {top['seat'] + 1} ({pp_ci(lo, hi, k)}"
@@ -208,12 +212,45 @@ def _top_sentence(top: dict, share: float = 0.01) -> str:
                 f"is within noise (its simultaneous interval holds 0), averaged over all games and so "
                 f"per game where it is drawn; the largest estimate, {top['name']}'s {effect}), "
                 + (f"{when}) per game where it is drawn, " if when else "")
-                + "could be no effect at all.")
+                + "could be no effect at all." + _room_for_a_card(top, share, ab, games))
     return (f"The largest clear effect on who wins is {top['name']}'s: {effect}, "
             f"{verdict_words(top['verdict'])}) averaged over all games, by the same deals with the card "
             "made neutral"
             + (f"; when drawn (in {pct(top['fires'])}% of games), {top['name']} moves Seat "
                f"{top['seat'] + 1} by {when}, {verdict_words(top['verdict_when_drawn'])})." if when else "."))
+
+
+def _room_for_a_card(top: dict, share: float, ab: pl.DataFrame | None, games: int | None) -> str:
+    """After "no event card clearly moves who wins": whether these games leave room for a card to
+    move a seat's win share by ``share`` (designer review, session 41: "could be no effect at all"
+    beside an interval reaching +9.0 pp per game where the card is drawn, nine times the 1 pp that
+    matters, read as "the cards do not matter"). Read on every card-and-seat interval of ``ab``
+    (``top`` alone without it), the page's simultaneous ones (:func:`reports.text.room_for_a_swing`):
+    averaged over all games first; when all of those lie within ± ``share``, per game where the card
+    is drawn (wider: ÷ the draw rate), which alone then decides. Names the option that plays more
+    (the ablation played ``games`` deals)."""
+    rows = list(ab.iter_rows(named=True)) if ab is not None and ab.height else [top]
+    more = ("more games (balance questions RUN --games N"
+            + (f", more than these {int(games):,}" if games else "") + ") would tell")
+
+    def within(col: str) -> list[tuple[str, float, float]]:
+        return [(f"{r['name']} for Seat {r['seat'] + 1}", r.get(col + "_low"), r.get(col + "_high"))
+                for r in rows]
+
+    def reaches(col: str) -> bool:       # some interval reaches ± share: room for an effect
+        ends = np.array([(lo, hi) for _, lo, hi in within(col) if lo is not None and hi is not None],
+                        float).reshape(-1, 2)
+        ends = ends[np.isfinite(ends).all(axis=1)]
+        return bool(ends.size) and bool((np.abs(ends).max(axis=1) >= share).any())
+
+    said = room_for_a_swing(within("win_share_effect"), share,
+                            ("card-and-seat effect averaged over all games",
+                             "card-and-seat effects averaged over all games"), more)
+    if reaches("win_share_effect") or "win_share_when_drawn_low" not in rows[0]:
+        return said
+    return room_for_a_swing(within("win_share_when_drawn"), share,
+                            ("card-and-seat effect per game where the card is drawn",
+                             "card-and-seat effects per game where the card is drawn"), more) or said
 
 
 def question_files(q, rs: RunSet) -> dict:
@@ -503,6 +540,18 @@ def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, va
                + ". Each curve is the win share of the players ending with that many tiles "
                "(an association under bot play); where a curve bends, read the curve, not the slope.")
     return figs.add(f"{name}_tiles", F.tile_comparison(base_t, var_t, names, base_label, var_label), caption)
+
+
+def start_scores(rules_text: str, n_players: int) -> dict[int, float]:
+    """The scores the rules fix before the first turn, by seat (0 = the first player), in coins
+    (MA-9's score is a seat's final coins): the coins each seat starts with (MA-1,
+    ``setup.start_coins``, one number or one per seat). A rule that changes a seat's start purse
+    moves its final coins partly by construction, which a before/after says beside that change
+    (:func:`reports.text.start_note`)."""
+    from simcore.games.middle_ages import rules as R
+
+    rules = R.loads(rules_text)
+    return {s: float(rules.start_coins(s)) for s in range(n_players)}
 
 
 def lead_headlines(t: dict, rs: RunSet) -> list[str]:

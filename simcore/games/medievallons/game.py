@@ -53,7 +53,7 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
             rules, players, first, n, seed, strat_rows, debug=debug, rk=rk, rotate=rotate_seats)),
         reference=lambda first, n, seed: _spec_powers(
             reference_chunk(rules, players, first, n, seed, n_rot, debug)),
-        warmup=lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk),
+        warmup=lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, debug=debug, rk=rk),
         all_random=bool(np.all(strat_rows[:, layout.S_KIND] == layout.STRAT_RANDOM)),
         error_text=layout.ERROR_TEXT, rotate_seats=rotate_seats, debug=debug,
         meta={"end_reason_names": END_REASON_NAMES, "card_types": list(CARD_TYPES)},

@@ -54,8 +54,8 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
         SPEC, players=players, names=names, rules=rules, engine=engine,
         kernel=lambda first, n, seed: driver.run_chunk(rules, players, first, n, seed, strat_rows,
                                                        debug=debug, rk=rk, rotate=rotate_seats),
-        reference=lambda first, n, seed: _reference_chunk(rules, players, first, n, seed),
-        warmup=lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk),
+        reference=lambda first, n, seed: _reference_chunk(rules, players, first, n, seed, debug),
+        warmup=lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, debug=debug, rk=rk),
         all_random=all(nm == "random" for nm in names), error_text=ERROR_TEXT,
         rotate_seats=rotate_seats, debug=debug,
         rename={"coins_by_turn": "coins_turn", "events": "event"},   # driver name -> spec group
@@ -64,11 +64,12 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
         extra_summaries={"events_summary": lambda: EventSummary(players, int(rules.event_ids.max()) + 1)})
 
 
-def _reference_chunk(rules, P: int, first: int, n: int, seed: int) -> dict:
-    """The same outputs as :func:`driver.run_chunk`, from the pure-Python reference engine."""
+def _reference_chunk(rules, P: int, first: int, n: int, seed: int, debug: bool = False) -> dict:
+    """The same outputs as :func:`driver.run_chunk`, from the pure-Python reference engine (with
+    ``debug``, its invariants checked in every game, as the kernel's are)."""
     from simcore.games.middle_ages import reference
 
-    recs = [reference.play_game(rules, P, seed, first + g) for g in range(n)]
+    recs = [reference.play_game(rules, P, seed, first + g, debug=debug) for g in range(n)]
     return record_arrays(
         recs, {"score": np.int32, "win_share": np.float32, "rank": np.int8, "tiles": np.int8,
                "graveyard": np.int8, "penalty": np.int16, "event_gain": np.int16,

@@ -55,7 +55,7 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
             rules, players, first, n, seed, strat_rows, debug=debug, rk=rk), players),
         reference=lambda first, n, seed: _spec_arrays(
             reference_chunk(rules, players, first, n, seed, debug), players),
-        warmup=lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk),
+        warmup=lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, debug=debug, rk=rk),
         all_random=bool(np.all(strat_rows[:, layout.S_KIND] == layout.KIND_RANDOM)),
         error_text=layout.ERROR_TEXT, debug=debug,
         meta={"end_reason_names": END_REASON_NAMES, "resource_types": list(RESOURCE_TYPES),
