@@ -174,7 +174,8 @@ COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "ki
                   "verdict": pl.String, "paired": pl.Boolean,
                   "same_games": pl.Int64, "change_at_most": pl.Float64,
                   "base_fit": pl.Float64, "variant_fit": pl.Float64,
-                  "base_spread": pl.Float64, "variant_spread": pl.Float64}
+                  "base_spread": pl.Float64, "variant_spread": pl.Float64,
+                  "base_n": pl.Int64, "variant_n": pl.Int64}
 
 
 PAIRED_METRICS = ("seat_win_share", "seat_mean_score", "role_win_share", "shared_wins", "score_spread",
@@ -292,8 +293,10 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     otherwise), change_at_most (such a row's 95 % bound on its change, either way, when it is a
     share: :func:`analysis.stats.same_games_bound`; nan otherwise), base_fit, variant_fit,
     base_spread, variant_spread (a tile slope's curve in each run: :func:`_tile_curves`; nan for
-    other rows). The size is read on the Bonferroni interval over the tested metrics of the row's
-    family, :func:`_size_intervals`: wider than the diff_low/diff_high shown, which are each metric's own
+    other rows), base_n, variant_n (the count each run's estimate is over: games for a seat's or
+    side's win share, players, founders, meetings …; 0 where none, a tile slope's; a share times
+    its count is the games it was won in, :func:`factor_interval`'s counts). The size is read on
+    the Bonferroni interval over the tested metrics of the row's family, :func:`_size_intervals`: wider than the diff_low/diff_high shown, which are each metric's own
     95 % interval. Seat win shares are tested with the tie-aware per-game variance (Wald), not
     p(1 − p). Rows left out (see :func:`compare_runs`): a guild's founders' win share where fewer
     than 1 % of players found it in both runs (a share of almost nobody; in one run only, it is
@@ -447,7 +450,8 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
         "smallest": small, "size_low": slo, "size_high": shi,
         "verdict": verdict, "paired": is_paired,
         "same_games": pl.Series(same_games, dtype=pl.Int64), "change_at_most": at_most,
-        **_tile_curves(metrics, keys, base, variant)}, schema=COMPARE_SCHEMA)
+        **_tile_curves(metrics, keys, base, variant),
+        "base_n": n1.astype(np.int64), "variant_n": n2.astype(np.int64)}, schema=COMPARE_SCHEMA)
     return out[reading_order(verdict, diff, small, z)], dropped
 
 
@@ -611,6 +615,26 @@ def _size_intervals(diff, dlo, dhi, p, alpha: float, welch_sd: dict, runs, paire
         if np.isfinite(p[i]):
             slo[i], shi[i], _, _ = _paired_t(n, mean, sd, level=1.0 - alpha / m[i])
     return slo, shi
+
+
+def factor_interval(x1: int, n1: float, x2: int, n2: float,
+                    level: float = stats.LEVEL) -> tuple[float, float]:
+    """The exact conditional ``level`` interval of the factor R = (x2 / n2) / (x1 / n1) by which a
+    rare share moved from ``x1`` of ``n1`` games (before) to ``x2`` of ``n2`` (after), the two runs'
+    games independent: given x1 + x2 = s, x2 is Binomial(s, π) with π = R·n2 / (n1 + R·n2), so the
+    Clopper-Pearson interval of π (:func:`analysis.stats.clopper_pearson`) gives R's, R = π·n1 / ((1 − π)·n2).
+    Exact for two Poisson counts and, for two binomial shares, close to it where they are small (a
+    side that wins under 1 pp of games); at least ``level`` coverage either way (Clopper-Pearson
+    is conservative). 0 below when x2 = 0 (it never wins after), inf above when x1 = 0; (0, inf)
+    when both are 0. Two runs of the same deals (paired) are read here as independent too: their
+    own pairing is not used."""
+    s = int(x1) + int(x2)
+    if s == 0 or n1 <= 0 or n2 <= 0:
+        return 0.0, float("inf")
+    lo, hi = stats.clopper_pearson(int(x2), s, level)
+    low = lo * n1 / ((1.0 - lo) * n2)
+    high = float("inf") if hi >= 1.0 else hi * n1 / ((1.0 - hi) * n2)
+    return low, high
 
 
 def compare(base: RunSet, variant: RunSet, alpha: float = ALPHA) -> pl.DataFrame:

@@ -15,7 +15,7 @@ limit (:mod:`simcore.turn_limit`: the warning its answers lead with), and :func:
 who won the finished games against who won the stopped ones (the warning says both).
 
 May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats`, :mod:`simcore.turn_limit` and
-:func:`simcore.accumulate.win_units`.
+:func:`simcore.accumulate.win_units` and the game registry (:func:`length_unit`: the spec's word for a turn).
 """
 
 from __future__ import annotations
@@ -31,6 +31,17 @@ from simcore.turn_limit import TURN_LIMIT_REASONS, TurnLimit, from_counts, sides
 QUANTILES = (("p05", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95))
 MAX_BINS = 40
 _WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
+
+def length_unit(game: str | None) -> str:
+    """The unit a game's length in turns is said in, read from its spec: "player turns" where each
+    turn is one player's (``extra["player_turns"]``: Médiévallons, MV-3), else "turns" (also for a
+    game the registry does not know). Every page says a game's length in this unit: a run's, a
+    before/after's, a panel's, a sweep's and a tune's."""
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    return "player turns" if spec is not None and spec.extra.get("player_turns") else "turns"
+
 
 def length_column(rs: RunSet) -> str | None:
     """The games column the spec declares ``length``, when it counts turns (the tables and the

@@ -44,6 +44,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
+from analysis.length import length_unit
 from analysis.panel import _label, cell_runs
 from simcore.errors import UsageError
 from simcore.rundir import read_meta
@@ -443,7 +444,8 @@ def _other_rows(lab: str, cmp: pl.DataFrame, comparison, b_meta: dict, v_meta: d
     rows = []
     for r in cmp.filter(pl.col("metric").is_in(list(OTHER_METRICS))).iter_rows(named=True):
         metric = OTHER_METRICS[r["metric"]]
-        unit = "turns" if r["metric"] == "mean_turns" else r["key"] if r["metric"] == "mean_length" else "share"
+        unit = (length_unit(b_meta.get("game")) if r["metric"] == "mean_turns" else r["key"]
+                if r["metric"] == "mean_length" else "share")
         same = r.get("same_games") is not None
         paired = bool(r["paired"])
         if paired and (r["metric"], r["key"]) in moments:

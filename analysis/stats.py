@@ -256,6 +256,31 @@ def wilson(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=256)
+def _beta_quantile(a: float, b: float, q: float) -> float:
+    """The ``q``-quantile of the Beta(``a``, ``b``) law (a, b > 0): x with I_x(a, b) = q, by
+    bisection on :func:`betainc` (to ~1e-15)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if betainc(a, b, mid) < q:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-15 * max(hi, 1e-300):
+            break
+    return 0.5 * (lo + hi)
+
+
+def clopper_pearson(x: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) ``level`` interval of a binomial chance from ``x`` successes in
+    ``n`` trials: the Beta(x, n − x + 1) and Beta(x + 1, n − x) quantiles at (1 ∓ level) / 2;
+    0 below at x = 0, 1 above at x = n."""
+    a = (1.0 - level) / 2.0
+    lo = 0.0 if x <= 0 else _beta_quantile(float(x), float(n - x + 1), a)
+    hi = 1.0 if x >= n else _beta_quantile(float(x + 1), float(n - x), 1.0 - a)
+    return lo, hi
+
+
 def gamma_quantile(a: float, q: float) -> float:
     """The ``q``-quantile of the Gamma(``a``, 1) law (0 < a ≤ a few, 0 < q < 1): y with
     P(a, y) = q, P the regularised lower incomplete gamma function, by bisection on its power

@@ -41,7 +41,7 @@ from reports.html import NOTES, meta_table, page
 from reports.pdf import write_pdf
 from reports.questions import check_matches, compared, read_questions
 from reports.sections import build_sections
-from reports.text import game_title
+from reports.text import game_title, with_start_scores
 from simcore.errors import UsageError
 from simcore.atomic import check_output_dir, publish_dir, temporary_dir
 
@@ -160,6 +160,9 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                        for i in range(1, len(groups))]
         for i, c in enumerate(comparisons):      # toward or away from a fair seat share
             c.balance = run_pair_balance(c.table, base, tables[i + 1], base_rs.n_players)
+            # each seat's start, where the changed rules moved it (its final score then moves
+            # partly by construction: reports.text.start_words says so beside the change)
+            c.table = with_start_scores(c.table, base_rs, groups[i + 1])
         cmps = [(labels[i], comparisons[i - 1].table, tables[i]) for i in range(1, len(groups))]
         side = None
         if answers is not None:
@@ -203,6 +206,11 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         while 0 < cut < len(lead) and lead[cut].startswith("Seat ") and lead[cut - 1].startswith("Seat "):
             cut += 1
         lead = lead[:cut]
+        # then the game's own lead, as the page has it right after the sides, when its hook asks
+        # (reports.games: LEAD_IN_TERMINAL; Seigneurial's SG-6 tie-break line, which the designer
+        # review found on the page only)
+        if getattr(hook, "LEAD_IN_TERMINAL", False):
+            lead += [x for x in map(str, hook.lead_headlines(base, base_rs)) if x not in lead]
         answers += [f"{labels[0]}:"] + [f"  {x}" for x in lead]
     judged, target_words = design_targets(groups, tables, targets)
     if answers is not None and target_words:
@@ -249,7 +257,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         files["targets.csv"] = csv_ready(judged.drop("budget").rename({"cell": "run",
                                                                        "budget_outcome": "outcome"}))
     if cmps:
-        files["comparison.csv"] = comparison_csv(labels[0], cmps)
+        files["comparison.csv"] = comparison_csv(labels[0], cmps, base_rs.game)
         balance = [c.balance.drop("cell").select(pl.lit(labels[0]).alias("before_run"),
                                                  pl.lit(lab).alias("after_run"), pl.all())
                    for (lab, _, _), c in zip(cmps, comparisons or []) if c.balance.height]
@@ -462,17 +470,21 @@ def design_targets(groups: list, tables: list, targets: tuple) -> tuple[pl.DataF
     return judged, words
 
 
-def comparison_csv(base_label: str, cmps: list) -> str:
+def comparison_csv(base_label: str, cmps: list, game: str | None = None) -> str:
     """Every before/after of a report as one CSV text, a row per compared metric and variant, in the
     page's reading order, with the export's conventions (docs/export.md: missing values empty,
     p-values as the shortest text that reads back as the same number, the verdict as the page
     words it; empty for a row not tested, the Balance indices and the rows where no game differs
-    between the runs, whose ``same_games`` and ``change_at_most`` say what the games show)."""
+    between the runs, whose ``same_games`` and ``change_at_most`` say what the games show). Each
+    row's label in ``game``'s words, as the page's table names it (:func:`reports.text.sides_named`:
+    "Seat 1 (Seigneur) win share", "Mean game length (player turns)": the CSV has no unit column, so
+    the label is the length's unit); its key as the analysis gives it."""
     from analysis.export import table_csv
+    from reports.text import sides_named
 
     parts = []
     for lab, cmp, _ in cmps:
-        t = cmp.with_columns(pl.lit(base_label).alias("before"), pl.lit(lab).alias("after"))
+        t = sides_named(cmp, game, keys=False).with_columns(pl.lit(base_label).alias("before"), pl.lit(lab).alias("after"))
         parts.append(t.select([c for c in COMPARISON_COLUMNS if c in t.columns]))
     df = pl.concat(parts, how="diagonal_relaxed")
     # a row with no test (the Balance indices: shown, not tested) has no verdict, as on the page,

@@ -36,7 +36,7 @@ from reports.games import hook_for, spec_for
 from reports.text import (bends, panel_games, sentence_texts, sides_named,
     amount,
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
-    INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
+    INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
@@ -150,13 +150,59 @@ def length_rows(t: dict) -> pl.DataFrame:
     return pl.DataFrame(row)
 
 
-def end_rows(t: dict) -> pl.DataFrame:
+def end_rows(t: dict, rs: RunSet | None = None) -> pl.DataFrame:
+    """The End reasons table (table ``end_reasons``): one row per end reason, in code order.
+
+    In a game whose spec says which side each end reason gives the win to (its
+    ``extra["end_sides"]``, end reason name → role name: Seigneurial's SG-6) the table reads by
+    side, in the order of the spec's roles: a first column names the side that wins, the rows of a
+    side stand together, and a side that wins in several ways gets a total row after its rows
+    ("Seigneur wins, all ways", the codes summed): its games summed, their share of all games with
+    a Wilson interval computed as the other rows' (:func:`analysis.stats.wilson` over the games; a
+    rotated run's deal weighs as one game, as :func:`analysis.length.end_reason_table` counts),
+    and the mean length of those games (their rows' means weighted by games; no interval). The
+    designer review read "Seigneur goal 21 games" and, two rows down, "Seigneur goal, winning a tie
+    (SG-6) 61 games", and had to add them to get his 82 wins. An end reason the spec gives no
+    side (a code it does not name) follows, its side empty. Other games' tables are as before."""
     e = t["end_reasons"]
-    return pl.DataFrame({
-        "End": e["label"], "Code": e["end_reason"], "Games": e["games"],
-        "Share": [pct_ci(p, lo, hi) for p, lo, hi in zip(e["share"], e["ci_low"], e["ci_high"])],
-        "Mean turns": ["" if m is None else num(m, 1) if lo is None else f"{num(m, 1)} ({num_ci(lo, hi, 1)})"
-                       for m, lo, hi in zip(e["mean_turns"], e["turns_ci_low"], e["turns_ci_high"])]})
+
+    def mean_words(m, lo, hi) -> str:
+        return "" if m is None else num(m, 1) if lo is None else f"{num(m, 1)} ({num_ci(lo, hi, 1)})"
+
+    rows = [{"End": r["label"], "Code": str(r["end_reason"]), "Games": int(r["games"]),
+             "Share": pct_ci(r["share"], r["ci_low"], r["ci_high"]),
+             "Mean turns": mean_words(r["mean_turns"], r["turns_ci_low"], r["turns_ci_high"])}
+            for r in e.iter_rows(named=True)]
+    spec = spec_for(rs.game) if rs is not None else None
+    sides = dict(spec.extra.get("end_sides") or {}) if spec is not None and spec.roles else {}
+    if not sides:
+        return pl.DataFrame({
+            "End": e["label"], "Code": e["end_reason"], "Games": e["games"],
+            "Share": [r["Share"] for r in rows], "Mean turns": [r["Mean turns"] for r in rows]})
+    names = e["end_reason_name"].to_list()
+    total = int(e["total"][0]) if e.height else 0
+    u = float(rs.games_per_unit)
+    out = []
+    for role in spec.roles:
+        side = role.display + ("s" if role.max_count > 1 else "")
+        mine = [i for i, n in enumerate(names) if sides.get(n) == role.name]
+        out += [{"Side that wins": side, **rows[i]} for i in mine]
+        if len(mine) < 2:
+            continue
+        n = sum(int(e["games"][i]) for i in mine)
+        lo, hi = stats.wilson(np.array([n / u]), np.array([total / u]))
+        timed = [(int(e["games"][i]), e["mean_turns"][i]) for i in mine
+                 if e["mean_turns"][i] is not None and int(e["games"][i]) > 0]
+        games_timed = sum(k for k, _ in timed)
+        out.append({"Side that wins": side,
+                    "End": f"{side} {'win' if role.max_count > 1 else 'wins'}, all ways",
+                    "Code": " + ".join(rows[i]["Code"] for i in mine), "Games": n,
+                    "Share": pct_ci(n / total, float(lo[0]), float(hi[0])) if total else "",
+                    "Mean turns": num(sum(k * m for k, m in timed) / games_timed, 1) if games_timed else ""})
+    known = {role.name for role in spec.roles}
+    out += [{"Side that wins": "", **rows[i]} for i, n in enumerate(names) if sides.get(n) not in known]
+    return pl.DataFrame(out, schema={"Side that wins": pl.String, "End": pl.String, "Code": pl.String,
+                                     "Games": pl.Int64, "Share": pl.String, "Mean turns": pl.String})
 
 
 def strategy_rows(t: dict) -> pl.DataFrame:
@@ -374,10 +420,14 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
             # each with its size in words, as the page's question says it: "+0.7 pp (clear but
             # small)" is a move, not one "by enough to matter"
             d = common_digits(list(rows.iter_rows(named=True)))     # (as the page's answer prints them)
+            # every move clear but small while a share under the smallest difference moved by a large
+            # factor: said here too, as the page's answer says it (reports.text.factor_caveat)
+            from reports.text import factor_caveat
+
             sentence += (f" {what} win rates moved: " + ", ".join(
                 f"{metric_label(r).replace(' win share', '')} {pp(shown_change(r, d), d)}"
                 + (f" ({verdict_words(r['verdict'], True)})" if r.get("verdict") else "")
-                for r in moved.iter_rows(named=True)) + ".")
+                for r in moved.iter_rows(named=True)) + factor_caveat(rows, moved) + ".")
         else:
             r = ranked.row(0, named=True)
             # at the decimals and from the printed values of the page's answer (review U #4: the
@@ -529,7 +579,7 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: s
                "seat share); the roles' win shares "
                + ("say what the games show (no game differs in them)" if no_game_differs_in(cmp, "role_win_share")
                   else "carry the test") + "." if roles else "")
-            + _left_out_sentence(about))
+            + _left_out_sentence(about, game))
 
 
 def _two_families(fams: list[tuple[str, int]]) -> str:
@@ -594,11 +644,15 @@ def _family_sentence(cmp: pl.DataFrame) -> str:
     return f"The table compares {cmp.height} metrics; {n} {'is' if n == 1 else 'are'} tested, " + "; ".join(parts) + ". "
 
 
-def _left_out_sentence(about) -> str:
+def _left_out_sentence(about, game: str | None = None) -> str:
     """How many rows a before/after leaves out of its table and why, grouped by reason: a share of
     almost nobody; a metric that is the same in every game of both runs (it cannot move, so it is
-    not tested: not "a copy of another row"); a copy of another row's number (one copy tested)."""
-    dropped = about.dropped if about is not None else []
+    not tested: not "a copy of another row"); a copy of another row's number (one copy tested). A
+    seat's row named as the table names it (``game``'s roles: "Seat 1 (Seigneur) win share",
+    :func:`reports.text.seat_label_named`)."""
+    from reports.text import seat_label_named
+
+    dropped = [(seat_label_named(label, game), why) for label, why in (about.dropped if about is not None else [])]
     if not dropped:
         return ""
     nobody = [label for label, why in dropped if why.startswith("a share of almost nobody")]
@@ -1011,9 +1065,9 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             + "mean with a t interval over games, quantiles), stacked by how the game ended, "
             "and the share of games ending each way with 95% Wilson intervals"
             + (" (names from run.json end_reason_names)." if "end_reasons" in t else "."),
-            figs.add("game_length", F.game_length(t), " ".join(length_headlines(t, rs))),
+            figs.add("game_length", F.game_length(t, length_unit(rs.game)), " ".join(length_headlines(t, rs))),
             [("Game length (player turns)" if player_turns(rs) else "Game length (turns)", length_rows(t))]
-            + ([("End reasons", end_rows(t))] if "end_reasons" in t else []),
+            + ([("End reasons", end_rows(t, rs))] if "end_reasons" in t else []),
             length_headlines(t, rs)))
     if hook is not None and hasattr(hook, "sections"):
         after = getattr(hook, "SECTIONS_AFTER", None)

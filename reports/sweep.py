@@ -46,6 +46,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
+from analysis.length import length_unit
 from analysis.load import smallest_difference
 from analysis.sweep.metrics import anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
@@ -1360,7 +1361,7 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
             band = (float("-inf"), fair + t["tol"])
         for m in p["metrics"]:
             share = _is_share(m["metric"])
-            sc, unit = (100.0, "pp") if share else (1.0, "turns")
+            sc, unit = (100.0, "pp") if share else (1.0, length_unit(game))
             # an interval end that rounds onto the band's edge gets more decimals until its side
             # shows (revF #2: "25.48 to 27.02" against 23.0 to 27.0, not "25.5 to 27.0")
             d = edge_digits([sc * m[k] for k in ("estimate", "low", "high")],
@@ -1450,7 +1451,7 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
     except np.linalg.LinAlgError:
         return pl.DataFrame()
     tq = stats.t_quantile(float(dof), 1 - 0.05 / len(names))
-    unit = "pp" if _is_share(metric) else "turns"
+    unit = "pp" if _is_share(metric) else length_unit(tune.get("game"))
     small = smallest_difference(tune.get("game"), "share" if _is_share(metric) else "length", smallest)
     small_shown = 100 * small if _is_share(metric) else small
     rows = []
@@ -1783,7 +1784,7 @@ def _response_words(col: str, game: str) -> str:
     return "the mean game length" if col == "game_length" else name
 
 
-def _response_texts(start_cells: dict) -> dict:
+def _response_texts(start_cells: dict, game: str | None = None) -> dict:
     """Per (cell index, metric): the start and tuned values, the change and its interval over the
     family as the page prints them, at one precision per unit (shares in %, lengths in turns),
     the decimals at which tuned − start as printed is the change rounded (as 'How each seat
@@ -1803,7 +1804,7 @@ def _response_texts(start_cells: dict) -> dict:
     for k, m in rows:
         share = _is_share(m["metric"])
         r, d = as_metric(m), digits[share]
-        sc, unit = (100.0, "pp") if share else (1.0, "turns")
+        sc, unit = (100.0, "pp") if share else (1.0, length_unit(game))
         if share:
             before, after = (metric_value(m[x], "seat_win_share", "proportion", d) for x in ("start", "tuned"))
         else:
@@ -1827,7 +1828,7 @@ def cell_response_sentences(start_cells: dict, game: str) -> list[str]:
     stayed within noise: "The fix moved the Seigneur side's win share up in 3 of 4 cells (…),
     within noise in the other (…)". A metric only some cells have (a seat of the larger tables)
     is counted over the cells that have it."""
-    texts = _response_texts(start_cells)
+    texts = _response_texts(start_cells, game)
     cells = start_cells["cells"]
     metrics = list(dict.fromkeys(m["metric"] for c in cells for m in c["metrics"]))
     out = []
@@ -1872,7 +1873,7 @@ def cell_response_sentences(start_cells: dict, game: str) -> list[str]:
 def cell_response_table(start_cells: dict, game: str) -> pl.DataFrame:
     """'How each cell responds', one row per cell and target metric: start rules, tuned rules, the
     paired change with its interval over the family (Bonferroni) and its size in words."""
-    texts = _response_texts(start_cells)
+    texts = _response_texts(start_cells, game)
     rows = []
     for c in start_cells["cells"]:
         for m in c["metrics"]:

@@ -11,7 +11,10 @@ it means there. :func:`comparison_headlines` words a before/after comparison: fi
 question (did the seat, or role, win rates move: yes or no, by how much; its verdicts cite their own
 Holm family, the seats' or sides' win shares, :func:`row_family`, and the answer ends with the
 largest clear changes of the other family that matter, :func:`largest_other_changes`), then every
-metric that moved, each in its own unit (:func:`metric_unit`), each verdict citing its family. Both
+metric that moved, each in its own unit (:func:`metric_unit`), each verdict citing its family; its
+rows named in the game's words first (:func:`sides_named`: a seat with its role, the game length in
+its game's unit, as the run page says them), and a rare share's change as a factor with its games
+and that factor's exact 95% interval (:func:`factor_words`). Both
 lead with :func:`turn_limit_lines` when many games stopped at the turn limit
 (:mod:`simcore.turn_limit`).
 
@@ -19,7 +22,9 @@ May import polars, the standard library, :mod:`analysis.load` (types), :mod:`ana
 :mod:`analysis.seats` (the verdicts and the intervals their sizes are read on) and
 :mod:`reports.games` (the registry lookup of a game's spec and hook), and
 :mod:`simcore.numbers` (how a number is rounded where it is written, the same rule as the command
-line's), :mod:`analysis.length` and :mod:`simcore.turn_limit` (games stopped at the turn limit).
+line's), :mod:`analysis.length` and :mod:`simcore.turn_limit` (games stopped at the turn limit),
+:mod:`analysis.export` (a seat named with its role, as the exports name it) and
+:mod:`analysis.compare` (the exact interval of a rare share's factor).
 """
 
 from __future__ import annotations
@@ -68,14 +73,15 @@ def pct_ci(p: float, low: float, high: float) -> str:
 
 
 def amount(text: str, unit: str) -> str:
-    """A number's text with its unit as a page writes it: "2 coins", "1 turn", "19.27% of own goal"
-    (a unit that starts with % is written against the number), "3 pp"; the unit's plural s goes
-    when the number is exactly 1 ("1 turns" read as a typo)."""
+    """A number's text with its unit as a page writes it: "2 coins", "1 turn", "1 player turn",
+    "19.27% of own goal" (a unit that starts with % is written against the number), "3 pp"; the
+    unit's plural s goes when the number is exactly 1 ("1 turns" read as a typo)."""
     if not unit:
         return text
     if unit.startswith("%"):
         return text + unit
-    if text.lstrip("+−-") in ("1", "1.0", "1.00") and unit.endswith("s") and " " not in unit:
+    if (text.lstrip("+−-") in ("1", "1.0", "1.00") and unit.endswith("s")
+            and (" " not in unit or unit in LENGTH_UNITS)):
         unit = unit[:-1]
     return f"{text} {unit}"
 
@@ -363,18 +369,123 @@ def scope_line(rs: RunSet | None) -> list[str]:
             f"{'seat' if spec.roles_alike else 'side'} finding holds."]
 
 
-def sides_named(cmp: pl.DataFrame, game: str) -> pl.DataFrame:
-    """A before/after's seat rows named by side where each of the game's unlike roles is one seat
-    (Fief's combat: "Attacker (Seat 1) mean final score", not "Seat 1 mean final score", review
-    O #2); ``cmp`` as it is otherwise (the CSV keeps the seat keys)."""
-    spec = spec_for(game)
-    if spec is None or spec.roles_alike or not spec.roles or any(
-            r.min_count != 1 or r.max_count != 1 for r in spec.roles):
+def with_start_scores(cmp: pl.DataFrame, base: RunSet, variant: RunSet) -> pl.DataFrame:
+    """A before/after's rows with, on each seat's mean final score, the score the rules start that
+    seat at in each run (columns ``base_start`` and ``variant_start``; null elsewhere), from the
+    game's report hook ``start_scores`` (:mod:`reports.games`: the Seigneur's starting square,
+    a Middle-Ages seat's start coins) and each run's recorded rules (run.json ``rules_text``).
+    A rule that moves a seat's start moves its final score partly by construction (review #20,
+    s38: "Seat 1 mean final score +27.98 pp of own goal" where the Seigneur now started 30 pp along
+    his track), which :func:`start_words` then says beside the change. Unchanged when the game has
+    no such hook, a run's rules do not load (a run written by an older version), or no seat's
+    start differs."""
+    hook = hook_for(base.game)
+    if hook is None or not hasattr(hook, "start_scores") or "metric" not in cmp.columns:
         return cmp
-    names = {f"Seat {k + 1}": f"{r.display} (Seat {k + 1})" for k, r in enumerate(spec.roles)}
+    from simcore.errors import ConfigError
+
+    try:
+        before, after = (hook.start_scores(rs.metas[0]["rules_text"], rs.n_players) for rs in (base, variant))
+    except (ConfigError, KeyError, IndexError, TypeError, ValueError):
+        return cmp
+    moved = {f"Seat {s + 1}": (before[s], after[s]) for s in before
+             if s in after and before[s] != after[s]}
+    if not moved:
+        return cmp
+    keys = cmp["key"].to_list()
+    scores = (cmp["metric"] == "seat_mean_score").to_list()
+    start = [moved.get(k) if m else None for k, m in zip(keys, scores)]
+    return cmp.with_columns(pl.Series("base_start", [x[0] if x else None for x in start], pl.Float64),
+                            pl.Series("variant_start", [x[1] if x else None for x in start], pl.Float64))
+
+
+def start_words(r: dict, unit: str, who: str = "it") -> str:
+    """"the changed rules start it at 30 % of own goal instead of 0" for a seat's mean final score
+    whose start the rules changed (:func:`with_start_scores`), '' otherwise. ``who``: the seat as
+    the sentence names it ("it" where the sentence is about that seat alone)."""
+    b, v = r.get("base_start"), r.get("variant_start")
+    if b is None or v is None or b != b or v != v or b == v:
+        return ""
+    shown = (lambda x: f"{x:g}")
+    return f"the changed rules start {who} at {shown(v)}{' ' + unit if unit else ''} instead of {shown(b)}"
+
+
+def sides_named(cmp: pl.DataFrame, game: str | None, keys: bool = True) -> pl.DataFrame:
+    """A before/after's rows named in the game's words, as its run page and exports name them (the
+    CSV keeps the keys): where each of the game's unlike roles is one seat, the seat rows by side
+    (Fief's combat: "Attacker (Seat 1) mean final score", not "Seat 1 mean final score", review
+    O #2); in another game with roles, each seat's rows with its role, as the exports' labels
+    (:func:`analysis.export.seat_role_labels`): "Seat 1 (Seigneur) mean score", "Seat 2
+    (Censitaire) win share"; the game length in turns keyed and labelled by its game's unit
+    (:func:`length_unit`: "player turns" where the run page says so), which :func:`metric_unit`
+    reads. Naming a table twice names it once. ``keys`` False: the labels only, every key kept (a
+    CSV's rows keep the keys other tables match on)."""
+    if "metric" not in cmp.columns or "key" not in cmp.columns:
+        return cmp
+    spec = spec_for(game) if game else None
+    if spec is not None and "label" in cmp.columns:
+        u = length_unit(game)
+        turns = pl.col("metric") == "mean_turns"
+        cmp = cmp.with_columns(pl.when(turns).then(pl.lit(f"Mean game length ({u})")).otherwise(pl.col("label"))
+                               .alias("label"))
+        if keys:
+            cmp = cmp.with_columns(pl.when(turns).then(pl.lit(u)).otherwise(pl.col("key")).alias("key"))
+    if spec is None or spec.roles_alike or not spec.roles:
+        return cmp
     seat_rows = pl.col("metric").is_in(["seat_win_share", "seat_mean_score"])
-    return cmp.with_columns(pl.when(seat_rows).then(pl.col("key").replace(names)).otherwise(pl.col("key"))
-                            .alias("key"))
+    if all(r.min_count == 1 and r.max_count == 1 for r in spec.roles):
+        if not keys:        # (as the exports name them: "Seat 1 (Attacker) mean score")
+            return _seats_with_roles(cmp, spec) if "label" in cmp.columns else cmp
+        names = {f"Seat {k + 1}": f"{r.display} (Seat {k + 1})" for k, r in enumerate(spec.roles)}
+        return cmp.with_columns(pl.when(seat_rows).then(pl.col("key").replace(names)).otherwise(pl.col("key"))
+                                .alias("key"))
+    return _seats_with_roles(cmp, spec) if "label" in cmp.columns else cmp
+
+
+_SEAT_KEY = re.compile(r"^Seat (\d+)$")
+
+
+def seat_label_named(label: str, game: str | None) -> str:
+    """A seat row's label named as :func:`sides_named` names the page's table ("Seat 1 win share" →
+    "Seat 1 (Seigneur) win share" in a game with roles; "Attacker (Seat 1) win share" where each
+    role is one seat, a Fief combat), for a row named apart from the table (a row left out of it,
+    listed with why); any other label as it is."""
+    m = re.match(r"^(Seat (\d+)) (win share|mean score)$", str(label))
+    spec = spec_for(game) if game else None
+    if m is None or spec is None or spec.roles_alike or not spec.roles:
+        return label
+    if all(r.min_count == 1 and r.max_count == 1 for r in spec.roles):
+        k = int(m.group(2)) - 1
+        return f"{spec.roles[k].display} ({m.group(1)}) {m.group(3)}" if k < len(spec.roles) else label
+    metric = "seat_win_share" if m.group(3) == "win share" else "seat_mean_score"
+    one = pl.DataFrame({"metric": [metric], "key": [m.group(1)], "label": [str(label)]})
+    return str(_seats_with_roles(one, spec)["label"][0])
+
+
+def _seats_with_roles(cmp: pl.DataFrame, spec) -> pl.DataFrame:
+    """``cmp`` with each seat row's label naming the seat's role, as a game with roles' exports do
+    ("Seat 1 win share" → "Seat 1 (Seigneur) win share": :func:`analysis.export.seat_role_labels`,
+    the roles of the seats by the spec); a label that names it already stays."""
+    from types import SimpleNamespace
+
+    from analysis.export import SEAT_METRICS, seat_role_labels
+
+    seats = [int(m.group(1)) for k in cmp.filter(pl.col("metric").is_in(list(SEAT_METRICS)))["key"].to_list()
+             if (m := _SEAT_KEY.match(str(k)))]
+    if not seats:
+        return cmp
+    # (the seats a run has: the highest seat compared; a seat's role does not depend on the count)
+    roles = seat_role_labels(SimpleNamespace(spec=spec, n_players=max(seats))) or {}
+
+    def said(metric: str, key: str, label: str) -> str:
+        m = _SEAT_KEY.match(str(key))
+        role = roles.get(int(m.group(1)) - 1) if m and metric in SEAT_METRICS else None
+        if role is None or label is None or not label.startswith(f"{key} ") or label.startswith(f"{key} ("):
+            return label
+        return f"{key} ({role}){label[len(key):]}"
+
+    return cmp.with_columns(pl.Series("label", [said(m, k, x) for m, k, x in
+                                                cmp.select("metric", "key", "label").iter_rows()], dtype=pl.String))
 
 
 def one_seat_sides(t: dict, rs: RunSet | None) -> bool:
@@ -927,8 +1038,17 @@ def player_turns(rs: RunSet | None) -> bool:
     """Whether a turn of ``rs``'s game is one player's (the spec's ``extra["player_turns"]``:
     Médiévallons, MV-3), so that a game's length is said in player turns and the rounds they make
     (review Z #7: "A game lasts 54.7 turns" at 4 players never said it was ~13.7 rounds)."""
-    spec = spec_for(rs.game) if rs is not None else None
-    return bool(spec is not None and spec.extra.get("player_turns"))
+    return rs is not None and length_unit(rs.game) == "player turns"
+
+
+def length_unit(game: str | None) -> str:
+    """The unit a game's length in turns is said in, read from its spec: "player turns" where each
+    turn is one player's (``extra["player_turns"]``), else "turns" (also for a game the registry
+    does not know). The run page's length and a before/after's game length say the same unit
+    (:func:`analysis.length.length_unit`, which the panel, sweep and tune pages read too)."""
+    from analysis.length import length_unit as unit_of
+
+    return unit_of(game)
 
 
 def length_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
@@ -941,9 +1061,10 @@ def length_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         each = player_turns(rs)
         rounds = (f", about {num(r['mean_turns'] / rs.n_players, 1)} rounds of {rs.n_players} players"
                   if each and rs.n_players else "")
-        out.append(f"A game lasts {num(r['mean_turns'], 1)} {'player turns' if each else 'turns'} "
+        u = "player turns" if each else "turns"
+        out.append(f"A game lasts {num(r['mean_turns'], 1)} {u} "
                    f"on average ({num_ci(r['ci_low'], r['ci_high'], 1)}{rounds}); half of the games end within "
-                   f"{turns(r['median'])} turns, 90% last {turns(r['p05'])} to {turns(r['p95'])} turns "
+                   f"{turns(r['median'])} {u}, 90% last {turns(r['p05'])} to {turns(r['p95'])} {u} "
                    f"(longest {turns(r['max'])}).")
     if "end_reasons" in t and t["end_reasons"]["games"].sum() > 0:
         er = t["end_reasons"].sort(["share", "end_reason"], descending=[True, False])
@@ -959,20 +1080,27 @@ def length_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
 # Before / after
 # ---------------------------------------------------------------------------------------------
 
-_TRAILING_UNIT = re.compile(r" \((coins|turns|points)\)$")
+_TRAILING_UNIT = re.compile(r" \((coins|turns|player turns|points)\)$")
+
+LENGTH_UNITS = ("turns", "player turns")
+"""The units a game length in turns is said in (:func:`length_unit`)."""
 
 
 def metric_unit(metric: str, kind: str, unit: str = "points", key: str | None = None) -> str:
     """The unit a compared metric (a row of :func:`analysis.compare.compare_tables`) is shown in:
     ``pp`` for shares, the game's score ``unit`` for scores, coins, turns, lead changes, ``pp per
     tile`` for tile slopes, nothing for the Balance index; a length not in turns (``mean_length``,
-    a Fief combat's rounds) in its unit, the row's ``key``."""
+    a Fief combat's rounds) in its unit, the row's ``key``; the game length in turns
+    (``mean_turns``) in its game's unit where :func:`sides_named` keyed the row by it ("player
+    turns", :func:`length_unit`), else in turns."""
     if kind == "proportion":
         return "pp"
     if metric in ("seat_mean_score", "score_spread"):
         return unit
     if metric == "mean_length":
         return key or ""
+    if metric == "mean_turns" and key in LENGTH_UNITS:
+        return key
     return {"event_mean_gain": "coins", "mean_turns": "turns", "lead_changes": "lead changes",
             "lead_changes_by_turn": "lead changes",
             "tile_slope": "pp per tile", "balance": "index (1 = equal seats)",
@@ -982,7 +1110,12 @@ def metric_unit(metric: str, kind: str, unit: str = "points", key: str | None = 
 def metric_label(r: dict) -> str:
     """A compared metric's name for people, without a unit of its own (the unit is shown apart)."""
     if r["metric"] == "seat_mean_score":
-        return f"{r['key']} mean final score"
+        # the seat as its label names it where that names its role ("Seat 1 (Seigneur) mean score",
+        # :func:`sides_named`), else its key
+        label = str(r.get("label") or "")
+        seat = label.removesuffix(" mean score") if (
+            label.startswith(f"{r['key']} (") and label.endswith(" mean score")) else r["key"]
+        return f"{seat} mean final score"
     if r["metric"] == "score_spread":
         return "Winner's lead over the runner-up"
     if r["metric"] == "mean_turns":
@@ -1236,8 +1369,9 @@ def change_sentence(r: dict, unit: str, digits: int | None = None) -> str:
     if no_game_differs(r):
         return f"{metric_label(r)}: {before} → {after}{shown_u}, {change}: {same_games_words(r)}."
     bent = bent_words(r)
-    return (f"{metric_label(r)}: {before} → {after}{shown_u}, {change} (95% interval {interval})"
-            + (f": {bent}" if bent else "") + ".")
+    start = start_words(r, u)       # a start the changed rules moved (review #20, s38)
+    return (f"{metric_label(r)}: {before} → {after}{shown_u}, {change} (95% interval {interval}"
+            + (f"; {start}" if start else "") + ")" + (f": {bent}" if bent else "") + ".")
 
 
 def line_fits() -> float:
@@ -1549,7 +1683,17 @@ def largest_other_changes(cmp: pl.DataFrame, unit: str = "points", exclude=(), m
         else:
             tail = ""
         together = _scores_together(r, kin.get(r["metric"], []), cmp)
-        parts.append(together(change, tail) if together else f"{_short_label(r)} {change}{tail}")
+        if together:
+            # a seat whose start the changed rules moved, named (review #20, s38)
+            starts = "; ".join(w for w in (start_words(x, u, metric_label(x).split(" mean ", 1)[0])
+                                           for x in kin.get(r["metric"], [])) if w)
+            part = together(change, tail)
+            parts.append(f"{part[:-1]}; {starts})" if starts and part.endswith(")") else part)
+        else:
+            start = start_words(r, u)
+            if start:
+                tail = f"{tail[:-1]}; {start})" if tail.endswith(")") else f" ({start})"
+            parts.append(f"{_short_label(r)} {change}{tail}")
     return f"{LARGEST_OTHER} " + "; ".join(parts) + "."
 
 
@@ -1557,7 +1701,7 @@ def _scores_together(top: dict, moved: list[dict], cmp: pl.DataFrame):
     """Where several seats' mean final scores moved the same way, each clear and large enough to
     matter, the largest alone would read as one seat's change ("Seat 4 mean final score −51%" when
     every seat's fell by 45-51%): a function wording it for the seats together, "every seat's mean
-    final score, −45% to −51% (the most: Seat 4, −2.78 guild cards)", or None (one seat moved,
+    final score, −45% to −51% (the most in proportion: Seat 4, −2.78 guild cards)", or None (one seat moved,
     another metric, or the seats moved apart)."""
     if top["metric"] != "seat_mean_score" or len(moved) < 2:
         return None
@@ -1571,7 +1715,9 @@ def _scores_together(top: dict, moved: list[dict], cmp: pl.DataFrame):
     span = _relative_words(lo) if _relative_words(lo) == _relative_words(hi) else \
         f"{_relative_words(lo)} to {_relative_words(hi)}"
     seat = _short_label(top).split(" mean ", 1)[0]
-    return lambda change, tail: f"{who} mean final score, {span} (the most: {seat}, {change})"
+    # "the most" as the span reads, in proportion: in the score's unit another seat may have moved
+    # more (review D #1, s41: "the most: Seat 4, +4.31 coins" beside Seat 2's +4.35 coins)
+    return lambda change, tail: f"{who} mean final score, {span} (the most in proportion: {seat}, {change})"
 
 
 def with_balance(answer: str, balance: str) -> str:
@@ -1600,7 +1746,8 @@ def _small_thresholds(cmp: pl.DataFrame, unit: str) -> str:
         s = r.get("smallest")
         if s is None or s != s:
             continue
-        one = s == 1 and u.endswith("s") and " " not in u        # 1 point, 1 turn; "% of own goal" as it is
+        # 1 point, 1 turn, 1 player turn; "% of own goal" as it is
+        one = s == 1 and u.endswith("s") and (" " not in u or u in LENGTH_UNITS)
         # (a share's and a tile slope's are fractions: 0.01 is 1 pp, 1 pp per tile; review U #3
         # read "0.01 pp per tile")
         seen.setdefault(u, f"{100 * s:g} pp for shares" if u == "pp" else f"{100 * s:g} {u}" if u.startswith("pp ")
@@ -1836,32 +1983,133 @@ def _below_smallest(rows: pl.DataFrame, small: float, what: str) -> str:
     after: " The Seigneur side wins 0.42% → 0.45% of games: the 1 pp that matters is more than its
     whole share, so a change that multiplies its chances may not count; to size smaller changes,
     give `--smallest-difference win_share=0.1pp`." (review U #5: "no room for a change that matters" beside a side that wins
-    0.42% of games read as settled where doubling its chances would not count); '' otherwise."""
+    0.42% of games read as settled where doubling its chances would not count), with the factor
+    its chances moved by where it is large, its games and that factor's 95% interval
+    (:func:`factor_words`: "(82 → 2 games: 41 times less often; 95% interval 10 to 350 times)");
+    '' otherwise."""
+    r = _lowest_share(rows, small)
+    if r is None:
+        return ""
+    d = common_digits(list(rows.iter_rows(named=True)))
+    before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
+    how = factor_words(r)
+    return (f" {_share_owner(r)} wins {before} → {after} of games{f' ({how})' if how else ''}: the "
+            f"{100 * small:g} pp that matters is more than its whole share, so a change that multiplies its "
+            f"chances may not count; to size smaller changes, give `--smallest-difference "
+            f"win_share={100 * small / 10:g}pp` (it sizes every share at {100 * small / 10:g} pp, the seats' too).")
+
+
+def _lowest_share(rows: pl.DataFrame, small: float) -> dict | None:
+    """The seat or side of ``rows`` whose share is lowest, where it is under ``small`` before or
+    after; None otherwise."""
     low = [r for r in rows.iter_rows(named=True)
            if r["base"] is not None and r["variant"] is not None and min(r["base"], r["variant"]) < small]
-    if not low:
-        return ""
-    r = min(low, key=lambda r: min(r["base"], r["variant"]))
-    d = common_digits(list(rows.iter_rows(named=True)))
+    return min(low, key=lambda r: min(r["base"], r["variant"])) if low else None
+
+
+def _share_owner(r: dict) -> str:
+    """Who a seat's or side's win share is, opening a sentence: "Seat 2 (Censitaire)", "The
+    Seigneur side"."""
     name = metric_label(r).replace(" win share", "")
-    name = name if name.startswith("Seat") else f"The {name}"
-    before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
+    return name if name.startswith("Seat") else f"The {name}"
+
+
+LARGE_FACTOR = 1.25
+"""From how many times as often (or less often) a share's change is said as a factor."""
+
+
+def _times(x: float, up: bool) -> str:
+    """A factor to 2 significant figures, rounded away from the estimate (``up``: the upper end of an
+    interval up, the lower one down), so that the interval printed holds the one computed: 10.99 →
+    "10" below, 344.2 → "350" above, 5.85 → "5.8", 3,524 → "3,600"."""
+    if not np.isfinite(x) or x <= 0:
+        return "0" if x == 0 else "∞"
+    d = 1 - int(np.floor(np.log10(x)))
+    scale = 10.0 ** d
+    v = (np.ceil(x * scale - 1e-9) if up else np.floor(x * scale + 1e-9)) / scale
+    return f"{v:,.{max(d, 0)}f}"
+
+
+def _games_count(share: float, n) -> tuple[float, str] | None:
+    """The games a share of ``n`` games is (share × n) and its text ("82"; "about 41" where shared
+    wins split a game's credit, not a whole number); None without a count."""
+    if n is None or n != n or n <= 0 or share is None or share != share:
+        return None
+    x = float(share) * float(n)
+    whole = abs(x - round(x)) < 1e-6
+    return (float(round(x)) if whole else x), (f"{round(x):,}" if whole else f"about {round(x):,}")
+
+
+def factor_words(r: dict) -> str:
+    """A rare share's change as a factor, with the games it is counted on and that factor's 95%
+    interval (:func:`analysis.compare.factor_interval`: exact, from the two counts, the runs' games
+    taken as independent), "82 → 2 games: 41 times less often; 95% interval 10 to 350 times" (a
+    factor from 82 games to 2 is very uncertain; review: the factor stood alone); where a side
+    never wins on one side, its words and the interval's one end: "88 → 0 games: it never wins
+    after the change; 95% interval: at least 23 times less often". Where the runs played the same
+    deals (paired), says that the interval takes them as independent. Without the row's counts
+    (``base_n``, ``variant_n``), the factor alone; '' where the factor is under
+    :data:`LARGE_FACTOR` either way, or the share is 0 on both sides."""
+    from analysis.compare import factor_interval
+
     b, v = float(r["base"]), float(r["variant"])
-    how = ""
-    if b > 0 and v > 0 and max(v / b, b / v) >= 1.25:       # the relative change, where it is large
+    if b > 0 and v > 0 and max(v / b, b / v) >= LARGE_FACTOR:       # the relative change, where it is large
         factor = max(v / b, b / v)
         # (a factor of 10 or more as a whole number: "1e+02 times" printed for 100)
-        said = f"{factor:.0f}" if factor >= 10 else f"{factor:.2g}"
-        how = f" ({said} times as often)" if v > b else f" ({said} times less often)"
+        said = f"{factor:,.0f}" if factor >= 10 else f"{factor:.2g}"
+        how = f"{said} times as often" if v > b else f"{said} times less often"
     elif (b > 0) != (v > 0):
         # a side that never won after the change (or before it): the largest change of all for its
         # share, which the 1 pp that matters cannot size (a rule making the Seigneur unwinnable
         # read "Not by enough to matter" without a word)
-        how = " (it never wins after the change)" if v == 0 else " (it never won before the change)"
-    return (f" {name} wins {before} → {after} of games{how}: the {100 * small:g} pp that matters is "
-            f"more than its whole share, so a change that multiplies its chances may not count; to size "
-            f"smaller changes, give `--smallest-difference win_share={100 * small / 10:g}pp` (it sizes "
-            f"every share at {100 * small / 10:g} pp, the seats' too).")
+        how = "it never wins after the change" if v == 0 else "it never won before the change"
+    else:
+        return ""
+    c1, c2 = _games_count(b, r.get("base_n")), _games_count(v, r.get("variant_n"))
+    if c1 is None or c2 is None:
+        return how
+    low, high = factor_interval(round(c1[0]), float(r["base_n"]), round(c2[0]), float(r["variant_n"]))
+    games = f"{c1[1]} → {c2[1]} game{'' if c2[0] == 1 else 's'}"
+    if low >= 1.0:
+        ends = (f"at least {_times(low, False)} times as often" if not np.isfinite(high)
+                else f"{_times(low, False)} to {_times(high, True)} times")
+    elif high <= 1.0:
+        ends = (f"at least {_times(1.0 / high, False)} times less often" if low <= 0
+                else f"{_times(1.0 / high, False)} to {_times(1.0 / low, True)} times")
+    else:   # (the interval holds no change: from less often to as often)
+        less = "any factor" if low <= 0 else f"{_times(1.0 / low, True)} times"
+        more = "any factor" if not np.isfinite(high) else f"{_times(high, True)} times"
+        ends = f"from {less} less often to {more} as often"
+    ind = ", the runs' games taken as independent" if r.get("paired") else ""
+    if how.startswith("it never"):
+        return f"{games}: {how}; 95% interval: {ends}{ind}"
+    return f"{games}: {how}; 95% interval {ends}{ind}"
+
+
+def factor_caveat(rows: pl.DataFrame, moved: pl.DataFrame) -> str:
+    """Where every seat or side that moved beyond noise moved by less than the smallest difference
+    that matters, but a share under that difference itself moved by a large factor (or to or from
+    never winning), the clause the first answer's opener and the before/after figure's caption add:
+    ", though by a large factor for a share this small: the Seigneur side wins 0.44% → 0.04% of
+    games (88 → 7 games: 13 times less often; 95% interval 5.8 to 33 times)" (the sentence below
+    the answer, :func:`_below_smallest`, says what to do about it); '' otherwise. ``rows``: the
+    seats' (sides') rows, ``moved``: those of them that moved."""
+    if moved.height == 0 or "verdict" not in moved.columns or "smallest" not in moved.columns:
+        return ""
+    if not set(x for x in moved["verdict"].to_list() if x) <= {stats.SMALL} or moved["smallest"][0] is None:
+        return ""
+    r = _lowest_share(rows, float(moved["smallest"][0]))
+    how = factor_words(r) if r is not None else ""
+    if not how:
+        return ""
+    d = common_digits(list(rows.iter_rows(named=True)))
+    before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
+    if moved.height == 1 and moved["key"][0] == r["key"] and moved["metric"][0] == r["metric"]:
+        # (the one share named just before: not named again)
+        return f", though by a large factor for a share this small: {before} → {after} of games ({how})"
+    owner = _share_owner(r)
+    owner = owner[:1].lower() + owner[1:] if owner.startswith("The ") else owner
+    return f", though by a large factor for a share this small: {owner} wins {before} → {after} of games ({how})"
 
 
 def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, what: tuple[str, str],
@@ -2116,7 +2364,10 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     when the table has them), then every one that moved clearly and by enough to matter or may
     matter, grouped by kind (:func:`grouped_changes`: seats and scores, game shape, event cards,
     tiles, …; each group headed by its name and count, largest first within a unit), each in its
-    unit (``unit`` is the game's score unit)."""
+    unit (``unit`` is the game's score unit). The rows are named in the game's words first
+    (:func:`sides_named`: a seat with its role, the game length in its game's unit), as the page's
+    table names them."""
+    cmp = sides_named(cmp, game)
     hook = hook_for(game) if game is not None else None
     lead, answered_first = (hook.comparison_lead(cmp, unit) if hook is not None
                             and hasattr(hook, "comparison_lead") else ([], ()))

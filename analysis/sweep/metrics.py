@@ -67,6 +67,7 @@ from simcore.errors import UsageError
 from simcore.rundir import GAMES, PLAYERS, read_meta, verify_integrity
 
 from analysis import stats
+from analysis.length import length_unit
 from analysis.load import int_moments, open_runs, score_unit, smallest_difference, value_sums
 from analysis.sweep.store import check_variant, finished_variants, read_sweep, variant_dir
 
@@ -170,6 +171,14 @@ def share_metrics(spec, n_players: int) -> list[tuple[MetricInfo, list[int]]]:
     return out
 
 
+def length_info(game: str | None, column) -> MetricInfo:
+    """The game length's label and unit: its column's unit (the spec's ``length`` column), a length
+    in turns said as the run page says it (:func:`analysis.length.length_unit`: "player turns" where
+    a turn is one player's); "turns" for a game without that column."""
+    unit = column.unit if column is not None else "turns"
+    return MetricInfo("game_length", "the game length", length_unit(game) if unit == "turns" else unit, False)
+
+
 def metric_info(game: str, n_players: int, key: str) -> MetricInfo:
     """The label and unit of per-game metric ``key`` (as :func:`from_tables` names them)."""
     spec = registry.specs().get(game)
@@ -183,7 +192,7 @@ def metric_info(game: str, n_players: int, key: str) -> MetricInfo:
         return MetricInfo(key, "the event swing", unit, False)
     if key == "game_length":
         length = next(iter(spec.columns_with_role("length", "games")), None) if spec else None
-        return MetricInfo(key, "the game length", length.unit if length is not None else "turns", False)
+        return length_info(game, length)
     if key.startswith("strategy_win_share_"):
         k = key[len("strategy_win_share_"):]
         return MetricInfo(key, f"{k}'s win share (per seat it holds)", "pp", True)
@@ -274,7 +283,7 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
         gains = sum(np.asarray(t[c], np.float64) for c in gain_cols).reshape(n, P)
         add("event_swing", "the event swing", unit, False, gains.max(axis=1) - gains.min(axis=1))
     if games is not None and length is not None and length.name in games.column_names:
-        add("game_length", "the game length", length.unit, False,
+        add("game_length", "the game length", length_info(game, length).unit, False,
             np.asarray(games[length.name], np.float64))
     if "strategy" in names:
         strat = np.asarray(t["strategy"].to_numpy(zero_copy_only=False)).reshape(n, P)
@@ -394,7 +403,7 @@ def summary_from_stats(rs) -> CellSummary:
         k = int(counts.sum())
         total = sum(int(v) * int(c) for v, c in zip(values, counts) if c)
         squares = sum(int(v) * int(v) * int(c) for v, c in zip(values, counts) if c)
-        est["game_length"] = (MetricInfo("game_length", "the game length", col.unit, False),
+        est["game_length"] = (length_info(rs.game, col),
                               *mean_ci_sums(k, total, squares))
     return CellSummary(rs.paths[0], rs.metas[0], P, n, est, "stats")
 

@@ -114,7 +114,8 @@ def clipped_texts(fig: Figure, dpi: float | None = None) -> list[str]:
 
 def _units_in(label: str) -> set[str]:
     found = set()
-    label = re.sub(r"\bper \d*\s*\w+", "", label)      # "share of games per 5 turns": a bin width
+    # "share of games per 5 turns" (or "per 5 player turns"): a bin width, not a second unit
+    label = re.sub(r"\bper \d*\s*(?:player\s+)?\w+", "", label)
     low = label.lower()
     for u in UNIT_WORDS:
         if u == "%":

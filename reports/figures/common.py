@@ -693,9 +693,11 @@ def _reason_colours(labels: list[str]) -> dict[str, str]:
 
 
 @styled
-def game_length(t: dict) -> Figure | None:
+def game_length(t: dict, unit: str = "turns") -> Figure | None:
     """Histogram of game length stacked by end reason, each bar centred on its whole number of
-    turns (a bin of several turns on its middle); share of each end reason (Wilson intervals)."""
+    turns (a bin of several turns on its middle); share of each end reason (Wilson intervals).
+    ``unit``: what a turn is called in the game (:func:`analysis.length.length_unit`: "player
+    turns" where each is one player's), as the page's sentences say it."""
     if "length_distribution" not in t or t["length_distribution"].height == 0:
         return None
     d = t["length_distribution"]
@@ -724,11 +726,11 @@ def game_length(t: dict) -> Figure | None:
     if "length" in t:
         r = t["length"].row(0, named=True)
         ax.axvline(r["mean_turns"], color="black", linestyle="--", linewidth=1.2,
-                   label=f"Mean {r['mean_turns']:.1f} turns")
+                   label=f"Mean {r['mean_turns']:.1f} {unit}")
         ax.axvline(r["median"], color=FAIR, linestyle=":", linewidth=1.5, label=f"Median {r['median']:g}")
-    ax.set_xlabel("Turns in the game")
+    ax.set_xlabel(f"{unit[0].upper()}{unit[1:]} in the game")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))      # whole turns, under their bars
-    ax.set_ylabel(f"Share of games per {width} turns" if width > 1 else "Share of games")
+    ax.set_ylabel(f"Share of games per {width} {unit}" if width > 1 else "Share of games")
     percent_axis(ax)
     ax.legend(loc="upper right", fontsize=9)
     ax.set_title("How long games last, by how they end")

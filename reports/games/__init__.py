@@ -4,6 +4,10 @@ A game's spec (:mod:`simcore.games`, ``report_hooks``) names its module here; th
 (:mod:`reports.text`, :mod:`reports.sections`, :mod:`reports.build`) asks :func:`hook_for` and never
 tests a game's name. A hook module may define, each optional:
 
+- ``lead_headlines(t, rs) -> list[str]``: the page's first findings of the game's own (right
+  after the seats' or sides'; a game of one-seat sides, before them); with ``LEAD_IN_TERMINAL =
+  True`` the lines ``balance report RUN`` prints end with them too (:mod:`reports.build`, after
+  the run's first findings: Seigneurial's SG-6 tie-break line);
 - ``headlines(t, rs) -> list[str]``: the game's headline sentences (after the common ones on game
   length, before the strategies');
 - ``sections(t, rs, figures, questions) -> list[Section]``: the game's sections, placed after the
@@ -12,6 +16,11 @@ tests a game's name. A hook module may define, each optional:
   :class:`reports.questions.Questions` or ``None``;
 - ``comparison_figures(name, base_t, var_t, base_label, var_label, figures) -> list[str]``: figures
   the game adds to a before/after section;
+- ``start_scores(rules_text, n_players) -> {seat: score}``: the scores the rules fix before the
+  first turn (run.json's ``rules_text``; seats whose start follows the deal left out): a
+  before/after says where a rule change moved them, beside the final scores it compares, since
+  those then move partly by construction (Seigneurial's starting square, Middle-Ages's start
+  coins);
 - ``QUESTIONS``: the command that writes a questions directory for this game; a report of a game
   without it refuses ``--questions``. ``question_files(questions, rs) -> {path: DataFrame | str}``:
   what of it the report directory keeps.
@@ -20,7 +29,7 @@ Hooks read tables and draw; they never play games.
 
 May import the standard library and :mod:`simcore.games` (the registry); the hook modules may import
 :mod:`reports.text`, :mod:`reports.sections`, their game's :mod:`reports.figures` module, polars,
-numpy and :mod:`analysis`.
+numpy, :mod:`analysis` and their game's rules module (the rules' loader; no kernel).
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@
 Found through the Seigneurial spec (``report_hooks``). The role advantage (Seigneur against
 Censitaires, and the Censitaire seats) is a common section (:mod:`reports.sections`, table
 ``roles``); game length and end reasons, including the share of games stopped by the turn bound
-(``truncated``), are common too. This hook adds: :func:`headlines` — the easiest and hardest
+(``truncated``), are common too (the End reasons table read by side, with each side's total, from
+the spec's ``END_SIDES``: :func:`reports.sections.end_rows`). This hook adds: :func:`headlines` — the easiest and hardest
 Objective card, with the cards that cannot be told apart from it, the share of games reaching the
 land improvements and who wins before and after them, and how many of the Seigneur's wins SG-6's
-tie-break gave him (:func:`tie_break_headlines`); :func:`sections` — "Objective cards" and
+tie-break gave him (:func:`tie_break_headlines`, the page's and the terminal's first finding after
+the sides: :func:`lead_headlines`); :func:`sections` — "Objective cards" and
 "Land improvements", from the tables of :mod:`analysis.games.seigneurial`. Every difference between
 cards is worded as an association under bot play; what the rules make certain is said as a rule.
 
@@ -23,8 +25,8 @@ the goal square; SG-5.6: he advances at most one square a turn; SG-6: he wins on
 so that 0% is worded as the rule it is, not as an association.
 
 May import numpy, polars, :mod:`analysis.stats`, :mod:`analysis.load` (the smallest difference),
-:mod:`analysis.games.seigneurial` (the pooled cards), :mod:`reports.text`, :mod:`reports.sections`
-and :mod:`reports.figures.seigneurial`.
+:mod:`analysis.games.seigneurial` (the pooled cards), :mod:`reports.text`, :mod:`reports.sections`,
+:mod:`reports.figures.seigneurial` and the game's rules loader (:func:`start_scores`).
 """
 
 from __future__ import annotations
@@ -186,10 +188,32 @@ def tie_break_headlines(t: dict) -> list[str]:
             "win."]
 
 
+def start_scores(rules_text: str, n_players: int) -> dict[int, float]:
+    """The scores the rules fix before the first turn, by seat (0 = the Seigneur), in % of own goal
+    (SG-8's score): the Seigneur's progress on his starting square, ``100 · start_square // goal``
+    (SG-1; a compensation setting, ``track.start_square``). He never moves back (SG-5.6: one square
+    forward a turn at most), so his final score is at least this: a rule that moves his start moves
+    his mean final score by construction, which a before/after says beside that change
+    (:func:`reports.text.start_note`). A Censitaire's start depends on the resource cards it is
+    dealt, so the rules do not fix it: left out."""
+    from simcore.games.seigneurial import rules as R
+
+    rules = R.loads(rules_text)
+    goal = rules.goal(n_players)
+    return {0: float(min(100, 100 * rules.param(R.P_START_SQUARE) // goal))}
+
+
 def lead_headlines(t: dict, rs) -> list[str]:
     """The page's first findings after the sides': how many of the Seigneur's wins SG-6's
-    tie-break gave him (it was the 12th of 13 findings, ten after his win share)."""
+    tie-break gave him (it was the 12th of 13 findings, ten after his win share). The terminal
+    prints it too (:data:`LEAD_IN_TERMINAL`)."""
     return tie_break_headlines(t)
+
+
+#: ``balance report RUN`` prints :func:`lead_headlines` after the run's first findings, as the
+#: page has it right after the sides (the designer review found the terminal without it: the
+#: sides' shares, then nothing on how the Seigneur's 0.4% came about)
+LEAD_IN_TERMINAL = True
 
 
 def headlines(t: dict, rs) -> list[str]:

@@ -64,9 +64,11 @@ def test_the_page_lists_the_scores_apart_with_why(runs, tmp_path):
         assert _run(["report", str(runs["base"]), str(runs["goal"]), "--out", str(tmp_path / "r")]) == 0
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     text = " ".join(H.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style).*?</\1>", "", page, flags=re.S))).split())
-    assert ("rows in the score's unit, not comparable before and after (Seat 1 mean score, Seat 2 mean score, "
-            "Seat 3 mean score, Seat 4 mean score") in text
-    assert "Seat 1 mean final score:" not in text          # not listed among the changes
+    # (each seat named with its role, as the table and the exports name it: session 41, review #2)
+    assert ("rows in the score's unit, not comparable before and after (Seat 1 (Seigneur) mean score, Seat 2 "
+            "(Censitaire) mean score, Seat 3 (Censitaire) mean score, Seat 4 (Censitaire) mean score") in text
+    assert "Seat 1 (Seigneur) mean final score:" not in text    # not listed among the changes
+    assert "Seat 1 mean final score:" not in text
 
 
 def test_a_check_of_a_goal_change_does_not_test_the_scores(runs):

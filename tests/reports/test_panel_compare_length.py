@@ -20,6 +20,7 @@ import pytest
 from scipy import stats as sps
 
 from cli import _run
+from undrawn_figures import figures_undrawn
 
 GAMES = "300"
 
@@ -42,9 +43,12 @@ def panels(tmp_path_factory):
 
 
 def _report(panels, before: str, after: str, name: str) -> tuple[list[dict], str]:
+    """``balance report BEFORE AFTER``: (comparison.csv's rows, the page). Its table and words are
+    read, not its figures' pixels: the figures are built, not drawn (tests/undrawn_figures.py)."""
     out = panels / f"r-{name}"
     if not (out / "report.html").is_file():
-        assert _run(["report", str(panels / before), str(panels / after), "--out", str(out)]) == 0
+        with figures_undrawn():
+            assert _run(["report", str(panels / before), str(panels / after), "--out", str(out)]) == 0
     rows = list(csv.DictReader(io.StringIO((out / "comparison.csv").read_text())))
     return rows, (out / "report.html").read_text()
 
@@ -81,7 +85,7 @@ def test_each_cells_game_length_is_compared_paired_on_the_same_deals(panels):
     before, after = _cell_dirs(panels / "a0"), _cell_dirs(panels / "a1")
     for r in lengths:
         tb, ta = _turns(before[r["cell"]]), _turns(after[r["cell"]])
-        assert r["unit"] == "turns" and r["paired"] == "true"
+        assert r["unit"] == "player turns" and r["paired"] == "true"      # MV-3: a turn is one player's
         assert float(r["before"]) == pytest.approx(tb.mean(), abs=1e-9)
         assert float(r["after"]) == pytest.approx(ta.mean(), abs=1e-9)
         d = ta - tb
@@ -98,8 +102,8 @@ def test_each_cells_game_length_is_compared_paired_on_the_same_deals(panels):
     tail = lead[lead.index("Largest other changes:"):]
     assert tail.startswith("Largest other changes: the mean game length, shorter in 3 of 3 cells by "), tail
     top = max(lengths, key=lambda r: abs(float(r["diff"])))
-    said = re.search(rf"; the most in {re.escape(top['cell'])}: ([\d.]+) → ([\d.]+) turns, ([+−][\d.]+) turns "
-                     rf"\(([+−][\d.]+) to ([+−][\d.]+) turns\)", tail)
+    said = re.search(rf"; the most in {re.escape(top['cell'])}: ([\d.]+) → ([\d.]+) player turns, ([+−][\d.]+) "
+                     rf"player turns \(([+−][\d.]+) to ([+−][\d.]+) player turns\)", tail)
     assert said, tail
     before, after, change, low, high = (float(x.replace("−", "-")) for x in said.groups())
     d = len(said.group(3).split(".")[1])

@@ -161,16 +161,17 @@ def test_progress_is_reported_while_playing(mv):
 def test_length_headlines_equal_numpy(mv):
     page = mv["html"]
     turns = mv["games"]["turns"].to_numpy().astype(float)
-    # a turn is one player's (MV-3): said in player turns with the rounds they make (review Z #7)
+    # a turn is one player's (MV-3): said in player turns with the rounds they make (review Z #7),
+    # the quantiles too (review B, s41: "within 52 turns" after "54.6 player turns")
     m = re.search(r"A game lasts ([\d.]+) player turns on average \(([\d.]+)–([\d.]+), about ([\d.]+) "
                   r"rounds of (\d) players\); half of the games end "
-                  r"within ([\d.]+) turns, 90% last ([\d.]+) to ([\d.]+) turns \(longest (\d+)\)\.", page)
+                  r"within ([\d.]+) player turns, 90% last ([\d.]+) to ([\d.]+) player turns \(longest (\d+)\)\.", page)
     assert m, "length headline"
     P = int(m.group(5))
     assert P == mv["games"]["n_players"][0] and float(m.group(4)) == round(turns.mean() / P, 1)
     m = re.search(r"A game lasts ([\d.]+) player turns on average \(([\d.]+)–([\d.]+), about [\d.]+ "
                   r"rounds of \d players\); half of the games end "
-                  r"within ([\d.]+) turns, 90% last ([\d.]+) to ([\d.]+) turns \(longest (\d+)\)\.", page)
+                  r"within ([\d.]+) player turns, 90% last ([\d.]+) to ([\d.]+) player turns \(longest (\d+)\)\.", page)
     half = 1.9607 * turns.std(ddof=1) / np.sqrt(len(turns))    # t(2999) quantile ≈ 1.96075
     assert float(m.group(1)) == round(turns.mean(), 1)
     assert float(m.group(2)) == pytest.approx(round(turns.mean() - half, 1), abs=0.051)

@@ -8,6 +8,8 @@ where the Seigneur's 0.4% → 1.1% was a pixel high: each side now has an axis o
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 import pytest
 
@@ -282,7 +284,10 @@ def test_a_small_clear_change_of_a_side_under_the_threshold_says_how_many_times(
     # the large factor is said in the answer's opening too, before the lists (a designer stopped at
     # "Not by enough to matter" beside a Seigneur whose wins fell 3.7 times)
     assert q[:q.index(": ")].endswith("though by a large factor for a share this small (below)"), q
-    assert f"of games ({r['variant'] / r['base']:.2g} times as often): the 1 pp that matters is more than its whole share" in q, q
+    # (with the games it is counted on and the factor's 95% interval: session 41, review #3)
+    assert re.search(rf"of games \(\d[\d,]* → \d[\d,]* games?: {r['variant'] / r['base']:.2g} times as often; 95% "
+                     r"interval [\d.,]+ to [\d.,]+ times(, the runs' games taken as independent)?\): the 1 pp that "
+                     "matters is more than its whole share", q), q
     # the advice says what else it sizes (following it turned a 33% seat split's "may matter" into
     # "large enough to matter", sized against 0.1 pp)
     assert q.endswith("give `--smallest-difference win_share=0.1pp` (it sizes every share at 0.1 pp, the "
@@ -334,7 +339,9 @@ def test_a_side_that_never_wins_after_the_change_says_so_in_the_opener(before_af
         pl.when(role).then(0.0).otherwise(pl.col("variant")).alias("variant"))
     q = seat_question(zero)
     assert q[:q.index(": ")].endswith("though by a large factor for a share this small (below)"), q
-    assert "of games (it never wins after the change): the 1 pp that matters" in q, q
+    # (with the games and the factor's 95% interval, open at one end: session 41, review #3)
+    assert re.search(r"of games \(\d[\d,]* → 0 games: it never wins after the change; 95% interval: at least "
+                     r"[\d.,]+ times less often(, the runs' games taken as independent)?\): the 1 pp that matters", q), q
 
 
 def test_a_factor_of_a_hundred_prints_as_a_number():

@@ -354,7 +354,7 @@ def test_the_first_answer_ends_with_the_largest_other_changes_true_to_the_table(
             # seats', the span of their changes against their values before, and the largest
             rel = sorted(100 * x["diff"] / abs(x["base"]) for x in scores.iter_rows(named=True))
             together = re.match(r"^(?P<who>every seat's|\d of the \d seats') mean final score, "
-                                r"(?P<lo>[+−][\d.]+%)(?: to (?P<hi>[+−][\d.]+%))? \(the most: "
+                                r"(?P<lo>[+−][\d.]+%)(?: to (?P<hi>[+−][\d.]+%))? \(the most in proportion: "
                                 r"(?P<seat>Seat \d), (?P<change>[+−][\d.]+) guild cards\)$", item)
             assert together, item
             n_all = c.table.filter(pl.col("metric") == "seat_mean_score").height

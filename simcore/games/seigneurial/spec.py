@@ -27,6 +27,11 @@ END_WORDS = {"truncated": "Turn limit reached",
              # (short: a figure's key holds it; the End reasons table's title says the rest)
              "seigneur_goal_over_objective": "Seigneur goal, winning a tie (SG-6)"}
 ROLES = (Role("seigneur", "Seigneur", 1, 1), Role("censitaire", "Censitaire", 2, 4))
+# the side (a role's name) each end reason gives the win to (SG-6; the turn bound: the Censitaires
+# share it): the End reasons table groups its rows by side and totals a side that wins in several
+# ways (the spec's extra["end_sides"], read by reports.sections.end_rows)
+END_SIDES = {"seigneur_goal": "seigneur", "seigneur_goal_over_objective": "seigneur",
+             "censitaire_objective": "censitaire", "truncated": "censitaire"}
 
 SPEC = GameSpec(
     name="seigneurial",
@@ -107,6 +112,6 @@ SPEC = GameSpec(
     analysis_hooks="analysis.games.seigneurial",
     report_hooks="reports.games.seigneurial",
     type_names=dict(zip(RESOURCE_TYPES, RESOURCE_NAMES)),
-    extra={"end_reasons": dict(enumerate(END_REASONS)),
+    extra={"end_reasons": dict(enumerate(END_REASONS)), "end_sides": END_SIDES,
            "resource_types": dict(zip(RESOURCE_TYPES, RESOURCE_NAMES))},
 )
