@@ -167,6 +167,17 @@ def labelled(names: tuple[str, ...] | list[str], words: dict[str, str] | None = 
     return tuple((i, n, words[n]) if n in words else (i, n) for i, n in enumerate(names))
 
 
+def code_words(names: tuple[str, ...] | list[str], words: dict[str, str] | None, code: int) -> str:
+    """Code ``code`` of ``names`` in the words a report shows for it (``words``: name → words, as
+    :func:`labelled` takes them), else its name with spaces, capitalised ("Censitaire objective");
+    a code beyond ``names`` as "End reason k". A reference engine's replay log says an end reason
+    so (``balance replay``), as the reports' tables do."""
+    k = int(code)
+    if not 0 <= k < len(names):
+        return f"End reason {k}"
+    return (words or {}).get(names[k], names[k].replace("_", " ").capitalize())
+
+
 def schema(columns: tuple[Column, ...] | list[Column]) -> pa.Schema:
     """The Arrow schema of a table with these columns, in this order. Every field is required (not
     nullable): a game writes a value in every column of every row (the columns come from numpy

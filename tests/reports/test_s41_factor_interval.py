@@ -161,7 +161,10 @@ def seigneurial(tmp_path_factory):
         assert _run(["simulate", "--game", "seigneurial", "-n", "20000", "--seed", "1", *more,
                      "--out", str(out), "--quiet"]) == 0
     answers: list[str] = []
-    html = build_report([a, b], tmp / "rep", answers=answers)
+    from undrawn_figures import figures_undrawn
+
+    with figures_undrawn():          # (the words are read: the figures built, not drawn)
+        html = build_report([a, b], tmp / "rep", answers=answers)
     return a, b, html.read_text(encoding="utf-8"), answers
 
 

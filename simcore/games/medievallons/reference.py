@@ -5,8 +5,9 @@ Its job is to be obviously right, not fast: every rule MV-2 … MV-7 is a small 
 draws randomness and lists legal options exactly as ``docs/medievallons_engine.md`` prescribes, so
 for the same (seed, game) and the same decisions it plays the very game the Numba kernel plays; it
 replays any kernel bot with :class:`ReplayStrategy`. It may import only the standard library, numpy,
-:mod:`simcore.rng`, :mod:`simcore.reference_strategies`, :mod:`simcore.games.medievallons.rules` and
-the end reasons' words of :mod:`simcore.games.medievallons.spec` (kernel-free).
+:mod:`simcore.rng`, :mod:`simcore.reference_strategies`, :mod:`simcore.games.medievallons.rules`,
+:func:`simcore.contract.code_words` and the end reasons' words of
+:mod:`simcore.games.medievallons.spec` (kernel-free).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from simcore.games.medievallons.rules import (
     MENDIANT, MIN_PLAYERS, MOINE, N_TYPES, NOBLE, P_ARTISAN_TAKES_PLAYED, P_MENDIANT_DRAWS_ON_TIE,
     P_SORCIERE_FLIP_AGAIN, POWER_TYPES, PRETRE, RODEUR, SORCIERE, RulesArrays, with_article,
 )
+from simcore.contract import code_words
 from simcore.games.medievallons.spec import END_WORDS
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
@@ -30,11 +32,10 @@ END_REASONS = ("third_guild", "empty_pile", "truncated")
 
 
 def end_words(code: int) -> str:
-    """An end reason in the words the reports show for it (the spec's ``END_WORDS``: "Guild goal
+    """An end reason in the words the reports show for it (:func:`simcore.contract.code_words` of the spec's ``END_WORDS``: "Guild goal
     reached", "Draw pile ran out", "Turn limit reached"; else the name capitalised); the log and
     the final table a designer reads in ``balance replay`` say these, not the run.json name."""
-    name = END_REASONS[int(code)] if 0 <= int(code) < len(END_REASONS) else f"end_reason_{int(code)}"
-    return END_WORDS.get(name, name.replace("_", " ").capitalize())
+    return code_words(END_REASONS, END_WORDS, code)
 
 # Decision kinds (MV-8), the ``kind`` argument of ``Strategy.choose`` (docs/medievallons_engine.md).
 DECISION_KINDS = ("action", "found_size", "reinforce_type", "reinforce_size", "assassin", "rodeur",

@@ -36,8 +36,9 @@ Engine protocol (both engines)
      10. victory (SG-6) and the turn bound.
 
 It may import only the standard library, numpy, :mod:`simcore.rng`,
-:mod:`simcore.reference_strategies`, :mod:`simcore.games.seigneurial.rules` and the words of
-:mod:`simcore.games.seigneurial.spec` (SG-6's tie-break, the end reasons' words: kernel-free).
+:mod:`simcore.reference_strategies`, :mod:`simcore.games.seigneurial.rules`,
+:func:`simcore.contract.code_words` and the words of :mod:`simcore.games.seigneurial.spec` (SG-6's
+tie-break, the end reasons' words: kernel-free).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from simcore.games.seigneurial.rules import (
     PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays, objective_card, objective_label,
     objective_number,
 )
+from simcore.contract import code_words
 from simcore.games.seigneurial.spec import END_WORDS, SG6_SAME_TURN
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
@@ -68,11 +70,11 @@ WINTER = 3
 
 
 def end_words(code: int) -> str:
-    """An end reason in the words the reports show for it (the spec's ``END_WORDS``, else the name
+    """An end reason in the words the reports show for it (:func:`simcore.contract.code_words` of the spec's ``END_WORDS``, else the name
     capitalised: "Censitaire objective", "Seigneur goal, winning a tie (SG-6)"); the log and the
     final table a designer reads in ``balance replay`` say these, not the run.json name."""
-    name = END_REASONS[int(code)] if 0 <= int(code) < len(END_REASONS) else f"end_reason_{int(code)}"
-    return END_WORDS.get(name, name.replace("_", " ").capitalize())
+    return code_words(END_REASONS, END_WORDS, code)
+
 STOP = -1                      # the "stop" option of the card windows and of payment
 DECISION_KINDS = ("winter", "place", "church_keep", "discard_card", "rent", "play_card",
                   "recolte_type", "troc_give", "troc_type", "pay", "seigneur_card",
