@@ -15,6 +15,9 @@ returns one sentence per breach:
 6. **No data off the axes**: every point of a line and every band or marker collection drawn in
    data coordinates lies within its panel's limits (a small multiple whose shared axis was fixed
    by the first panel once hid the high end of four tile types' curves).
+7. **No bar under a legend**: a panel's legend covers none of its bars (a game length histogram's
+   legend of five entries once hid the tops of its tallest bars; docs/reports.md's item 8, after
+   its "every section shows something", which the tests check apart).
 
 Figures mark their axes with :func:`share_axis`, :func:`integer_axis` and :func:`zoomed_axis` (an
 attribute on the matplotlib Axes); the checks read those marks and the drawn extents.
@@ -86,6 +89,36 @@ def clipped_texts(fig: Figure, dpi: float | None = None) -> list[str]:
     """The texts whose drawn extent leaves the figure: laid out and measured as the report saves it
     (at :data:`SAVED_DPI` unless ``dpi`` says otherwise, with the figure's own layout), with an Agg
     renderer whose drawing is switched off (no pixels: the extents are what is checked)."""
+    return _measured(fig, dpi)[0]
+
+
+def _covered_bars(fig: Figure, renderer) -> list[str]:
+    """Check 7: per panel with a visible legend, how many of its bars (drawn rectangles of some
+    height) the legend's box overlaps by more than a pixel each way."""
+    from matplotlib.patches import Rectangle
+
+    out = []
+    for i, ax in enumerate(fig.axes):
+        leg = ax.get_legend()
+        if not ax.get_visible() or leg is None or not leg.get_visible():
+            continue
+        lb = leg.get_window_extent(renderer)
+        covered = 0
+        for p in ax.patches:
+            if not isinstance(p, Rectangle) or not p.get_visible() or not p.get_height():
+                continue
+            pb = p.get_window_extent(renderer)
+            w = min(lb.x1, pb.x1) - max(lb.x0, pb.x0)
+            h = min(lb.y1, pb.y1) - max(lb.y0, pb.y0)
+            covered += w > _TOL_PX and h > _TOL_PX
+        if covered:
+            name = ax.get_title() or f"panel {i + 1}"
+            out.append(f"{name}: the legend covers {covered} bar{'s' if covered > 1 else ''}")
+    return out
+
+
+def _measured(fig: Figure, dpi: float | None = None) -> tuple[list[str], list[str]]:
+    """Checks 1 and 7 on one layout of ``fig`` (see :func:`clipped_texts`)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     if not isinstance(fig.canvas, FigureCanvasAgg):
@@ -107,9 +140,10 @@ def clipped_texts(fig: Figure, dpi: float | None = None) -> list[str]:
             if bb.x0 < -_TOL_PX or bb.y0 < -_TOL_PX or bb.x1 > W + _TOL_PX or bb.y1 > H + _TOL_PX:
                 out.append(f"text {t.get_text()[:40]!r} is cut off (drawn at x {bb.x0:.0f}–{bb.x1:.0f}, "
                            f"y {bb.y0:.0f}–{bb.y1:.0f} in a {W:.0f}×{H:.0f} px figure)")
+        covered = _covered_bars(fig, renderer)
     finally:
         fig.dpi = old
-    return out
+    return out, covered
 
 
 def _units_in(label: str) -> set[str]:
@@ -162,7 +196,8 @@ def _off_axes(ax: Axes) -> list[str]:
 def problems(fig: Figure, dpi: float | None = None) -> list[str]:
     """Every breach of the checklist in ``fig`` (see the module docstring), one sentence each;
     laid out at ``dpi`` (:data:`SAVED_DPI`, the report's PNG dpi, by default)."""
-    out = clipped_texts(fig, dpi)
+    clipped, covered = _measured(fig, dpi)
+    out = clipped + covered
     for i, ax in enumerate(fig.axes):
         if not ax.get_visible():
             continue

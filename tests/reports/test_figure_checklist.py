@@ -152,3 +152,19 @@ def test_checker_finds_a_silent_zoom_and_two_units():
     ax.set_ylim(0, 8)
     ax.set_ylabel("Change (% of own goal or turns)")
     assert any("mixes units" in p for p in problems(fig))
+
+
+def test_checker_finds_a_legend_over_bars():
+    """Check 7: a legend drawn over the tallest bar is a breach; the same legend where no bar
+    reaches is not (a game length histogram's legend once hid its tallest bars)."""
+    for top, covered in ((1.0, True), (2.5, False)):
+        fig = _fig()
+        ax = fig.axes[0]
+        ax.bar([0, 1, 2, 3], [1.0, 0.2, 0.2, 0.3], label="games")
+        ax.plot([0, 3], [0.1, 0.1], label="a line")
+        ax.set_ylim(0, top)
+        ax.legend(loc="upper left")
+        said = [p for p in problems(fig) if "legend" in p]
+        assert bool(said) == covered, (top, said)
+        if covered:
+            assert said == ["panel 1: the legend covers 1 bar"], said
