@@ -123,7 +123,7 @@ def guild_comparison(base_t: dict, var_t: dict, base_label: str, var_label: str)
     if "length" in base_t and "length" in var_t:
         rb, rv = base_t["length"].row(0, named=True), var_t["length"].row(0, named=True)
         fig.suptitle(f"Guild types, before / after — mean length {rb['mean_turns']:.1f} → "
-                     f"{rv['mean_turns']:.1f} turns")
+                     f"{rv['mean_turns']:.1f} player turns")
     _left_out_note(fig, left_out)
     return fig
 
@@ -232,7 +232,7 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     length_colours = [fill.get((length_verdicts or {}).get(c), OKABE_ITO[0]) for c in d["card"]]
     ax2.barh(y, dt, color=length_colours, xerr=_Z95 * st, capsize=3, ecolor="black")
     ax2.axvline(0, color="black", linewidth=0.8)
-    ax2.set_xlabel("Change of the mean game length (turns)")
+    ax2.set_xlabel("Change of the mean game length (player turns)")
     ax2.set_title("Remove one copy: game length")
     return fig
 

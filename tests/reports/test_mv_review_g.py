@@ -301,3 +301,18 @@ def test_balance_questions_prints_the_summary_in_the_pages_words(tmp_path, monke
     assert max(len(x) for x in out.splitlines()) <= 80 and "…" not in out and "not shown" not in out
     assert "Seat 1" in out and "Seat 0" not in out and "56.5% (54.3–58.7)" in out
     assert "within noise (Holm over the 12 types; the interval shown is this card's alone)" in re.sub(r"\s+", " ", out)
+
+
+def test_the_figures_say_a_length_in_player_turns():
+    """MV-3: a turn is one player's; the run page and the before/after say "player turns", and the
+    guild comparison's title and the ablation's length axis said "turns" (session 41)."""
+    from reports.figures import medievallons as F
+
+    ct = _card_table(over=CHEVALIER)
+    fig = F.played_ablation(ct, M._ablation_verdict_map(ct, 0.01), length_verdicts=M.length_verdict_map(ct, 2.0))
+    lengths = [ax.get_xlabel() for ax in fig.axes if "length" in ax.get_xlabel()]
+    assert lengths and all(x.endswith("(player turns)") for x in lengths), lengths
+    length = pl.DataFrame({"mean_turns": [54.8]})
+    cmp = F.guild_comparison({"guild_types": _guilds(), "length": length},
+                             {"guild_types": _guilds(0.01), "length": length}, "base", "variant")
+    assert cmp._suptitle.get_text().endswith("54.8 → 54.8 player turns"), cmp._suptitle.get_text()
