@@ -57,37 +57,31 @@ def _page_lines(html_path) -> list[str]:
     return [x.strip() for x in "".join(p.out).split("\n") if x.strip()]
 
 
-def _pair(tmp, game: str, games: str, change: str, extra=()) -> tuple:
+def _before_after(tmp_path_factory, game: str, games: str, change: str) -> tuple[list[str], list[str]]:
+    """A run of ``game`` and the same deals with ``change``: the before/after page's lines and the
+    terminal's (the words are read: the figures built, not drawn)."""
+    from undrawn_figures import figures_undrawn
+
+    tmp = tmp_path_factory.mktemp(f"s41_{game}")
     a, b = tmp / f"{game}-a", tmp / f"{game}-b"
     for out, more in ((a, []), (b, ["--set", change])):
-        assert _run(["simulate", "--game", game, "-n", games, "--seed", "3", *extra, *more,
+        assert _run(["simulate", "--game", game, "-n", games, "--seed", "3", *more,
                      "--out", str(out), "--quiet"]) == 0
-    return a, b
+    answers: list[str] = []
+    with figures_undrawn():
+        html = build_report([a, b], tmp / "rep", answers=answers)
+    return _page_lines(html), answers
 
 
 @pytest.fixture(scope="module")
 def medievallons(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("s41_units")
     # a change that shortens the games by about 40% (two cards found a guild instead of three)
-    a, b = _pair(tmp, "medievallons", "1500", "guilds.min_cards=2")
-    answers: list[str] = []
-    from undrawn_figures import figures_undrawn
-
-    with figures_undrawn():          # (the words are read: the figures built, not drawn)
-        html = build_report([a, b], tmp / "rep", answers=answers)
-    return _page_lines(html), answers
+    return _before_after(tmp_path_factory, "medievallons", "1500", "guilds.min_cards=2")
 
 
 @pytest.fixture(scope="module")
 def seigneurial(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("s41_roles")
-    a, b = _pair(tmp, "seigneurial", "3000", "track.start_square=3")
-    answers: list[str] = []
-    from undrawn_figures import figures_undrawn
-
-    with figures_undrawn():          # (the words are read: the figures built, not drawn)
-        html = build_report([a, b], tmp / "rep", answers=answers)
-    return _page_lines(html), answers
+    return _before_after(tmp_path_factory, "seigneurial", "3000", "track.start_square=3")
 
 
 def _run_page_unit(lines: list[str]) -> str:
