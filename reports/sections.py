@@ -150,6 +150,21 @@ def length_rows(t: dict) -> pl.DataFrame:
     return pl.DataFrame(row)
 
 
+def ends_by_side(t: dict, rs: RunSet | None) -> list[str] | None:
+    """The end reasons' labels in the order the End reasons table reads them by side (the spec's
+    roles, then ends it gives no side: :func:`end_rows`), for the length figure's bars; None in a
+    game whose spec gives no sides (the table's code order stands)."""
+    spec = spec_for(rs.game) if rs is not None else None
+    sides = dict(spec.extra.get("end_sides") or {}) if spec is not None and spec.roles else {}
+    if not sides or "end_reasons" not in t:
+        return None
+    e = t["end_reasons"]
+    rank = {role.name: k for k, role in enumerate(spec.roles)}
+    keyed = sorted(zip(e["end_reason_name"].to_list(), e["label"].to_list(), range(e.height)),
+                   key=lambda x: (rank.get(sides.get(x[0]), len(rank)), x[2]))
+    return [label for _, label, _ in keyed]
+
+
 def end_rows(t: dict, rs: RunSet | None = None) -> pl.DataFrame:
     """The End reasons table (table ``end_reasons``): one row per end reason, in code order.
 
@@ -1065,7 +1080,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             + "mean with a t interval over games, quantiles), stacked by how the game ended, "
             "and the share of games ending each way with 95% Wilson intervals"
             + (" (names from run.json end_reason_names)." if "end_reasons" in t else "."),
-            figs.add("game_length", F.game_length(t, length_unit(rs.game)), " ".join(length_headlines(t, rs))),
+            figs.add("game_length", F.game_length(t, length_unit(rs.game), ends_by_side(t, rs)),
+                     " ".join(length_headlines(t, rs))),
             [("Game length (player turns)" if player_turns(rs) else "Game length (turns)", length_rows(t))]
             + ([("End reasons", end_rows(t, rs))] if "end_reasons" in t else []),
             length_headlines(t, rs)))

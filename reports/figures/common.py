@@ -693,17 +693,24 @@ def _reason_colours(labels: list[str]) -> dict[str, str]:
 
 
 @styled
-def game_length(t: dict, unit: str = "turns") -> Figure | None:
+def game_length(t: dict, unit: str = "turns", ends: list[str] | None = None) -> Figure | None:
     """Histogram of game length stacked by end reason, each bar centred on its whole number of
     turns (a bin of several turns on its middle); share of each end reason (Wilson intervals).
     ``unit``: what a turn is called in the game (:func:`analysis.length.length_unit`: "player
-    turns" where each is one player's), as the page's sentences say it."""
+    turns" where each is one player's), as the page's sentences say it. ``ends``: the end reasons'
+    labels in the order to draw them (the End reasons table's by side,
+    :func:`reports.sections.ends_by_side`); by code otherwise."""
     if "length_distribution" not in t or t["length_distribution"].height == 0:
         return None
     d = t["length_distribution"]
     er = t.get("end_reasons")
+    # each end its colour by code, whatever order the bars are drawn in
+    colours = _reason_colours(er["label"].to_list() if er is not None else sorted(set(d["label"])))
+    if er is not None and ends is not None and sorted(ends) == sorted(er["label"].to_list()):
+        er = er.with_columns(pl.col("label").replace_strict(ends, list(range(len(ends))),
+                                                             return_dtype=pl.Int64).alias("_at")
+                             ).sort("_at").drop("_at")
     order = er["label"].to_list() if er is not None else sorted(set(d["label"]))
-    colours = _reason_colours(order)
     width = int(d["turns_to"][0] - d["turns_from"][0] + 1)
     starts = np.arange(int(d["turns_from"].min()), int(d["turns_from"].max()) + width, width)
     fig = new_figure(10 if er is not None else 8, 4.8)

@@ -15,6 +15,7 @@ import re
 from html.parser import HTMLParser
 
 import polars as pl
+import pytest
 
 from simcore import runner
 
@@ -122,3 +123,27 @@ def test_a_game_without_sides_keeps_its_table(tmp_path):
     assert not any("all ways" in x for x in table["End"])
     g = pl.read_parquet(run / "games.parquet")
     assert table["Code"].to_list() == [0, 1, 2] and int(table["Games"].sum()) == g.height
+
+
+def test_the_length_figure_draws_the_ends_in_the_tables_order_with_their_colours_by_code(tmp_path):
+    """The figure's "How games end" bars follow the End reasons table by side (the Seigneur's two
+    ways together, then the Censitaires'), each end keeping the colour its code gives it."""
+    from analysis import analyse, open_runs
+    from reports.figures.common import OKABE_ITO, game_length
+    from reports.sections import ends_by_side
+
+    run = runner.simulate("seigneurial", games=600, seed=0, out=tmp_path / "sg", quiet=True)
+    rs = open_runs([run])
+    t = analyse(rs)
+    er = t["end_reasons"]
+    codes = er["end_reason"].to_list()
+    # the sides' order from the rules (SG-6), not from the code under test
+    want = sorted(codes, key=lambda c: (c not in SEIGNEUR_CODES, codes.index(c)))
+    label = dict(zip(codes, er["label"].to_list()))
+    fig = game_length(t, "turns", ends_by_side(t, rs))
+    shown = [x.get_text() for x in fig.axes[1].get_yticklabels()]
+    assert shown == [label[c] for c in want], shown
+    bars = sorted(fig.axes[1].patches, key=lambda p: -p.get_y())      # top to bottom
+    for c, bar in zip(want, bars):
+        assert bar.get_facecolor()[:3] == pytest.approx(
+            tuple(int(OKABE_ITO[codes.index(c) % 8][k:k + 2], 16) / 255 for k in (1, 3, 5)))
