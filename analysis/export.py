@@ -151,9 +151,15 @@ def seat_role_labels(rs) -> dict[int, str] | None:
     the game's spec (Seigneurial, SG-1: one Seigneur, at Seat 1, and Censitaires; a Fief combat's
     attacker and defender); None in a game whose seats are alike (every seat a player) or a run
     of a game not registered."""
-    if rs.spec is None or rs.spec.roles_alike:
+    return role_labels_of(rs.spec, rs.n_players)
+
+
+def role_labels_of(spec, n_players: int) -> dict[int, str] | None:
+    """:func:`seat_role_labels` from a game's spec and player count (a before/after's rows name their
+    seats so: :func:`reports.text.sides_named`)."""
+    if spec is None or spec.roles_alike:
         return None
-    return {s: rs.spec.role_display(r) for s, r in enumerate(rs.spec.seat_roles(rs.n_players))}
+    return {s: spec.role_display(r) for s, r in enumerate(spec.seat_roles(n_players))}
 
 
 def _with_seat_roles(table: pl.DataFrame, rs) -> pl.DataFrame:

@@ -466,16 +466,14 @@ def _seats_with_roles(cmp: pl.DataFrame, spec) -> pl.DataFrame:
     """``cmp`` with each seat row's label naming the seat's role, as a game with roles' exports do
     ("Seat 1 win share" → "Seat 1 (Seigneur) win share": :func:`analysis.export.seat_role_labels`,
     the roles of the seats by the spec); a label that names it already stays."""
-    from types import SimpleNamespace
-
-    from analysis.export import SEAT_METRICS, seat_role_labels
+    from analysis.export import SEAT_METRICS, role_labels_of
 
     seats = [int(m.group(1)) for k in cmp.filter(pl.col("metric").is_in(list(SEAT_METRICS)))["key"].to_list()
              if (m := _SEAT_KEY.match(str(k)))]
     if not seats:
         return cmp
     # (the seats a run has: the highest seat compared; a seat's role does not depend on the count)
-    roles = seat_role_labels(SimpleNamespace(spec=spec, n_players=max(seats))) or {}
+    roles = role_labels_of(spec, max(seats)) or {}
 
     def said(metric: str, key: str, label: str) -> str:
         m = _SEAT_KEY.match(str(key))
