@@ -470,19 +470,40 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
             "strategy": f"a seat played by {value}", None: anyone}[who]
     verb = {"wins": " wins", "loses": " loses", None: ""}[outcome] if who is not None else ""
     shown = int(target) if float(target).is_integer() else round(float(target), 3)
-    # (review W #11: "a game with a median turns")
-    which = (f"with the highest {column}" if how == "max" else f"with the lowest {column}" if how == "min"
-             else f"with {column} at the median")
-    return game, (f"game {game}: {what}{verb} {which} ({_with_unit(spec, column, shown)}; "
+    return game, (f"game {game}: {what}{verb} {_which(spec, how, column)} "
+                  f"({_with_unit(spec, column, shown)}; "
                   f"{_among(spec, who, value, outcome, n, n_games, P)})")
 
 
-def _with_unit(spec, column: str, value) -> str:
-    """``221 coins``, ``100% of own goal``, ``3``: a value of ``column`` with the spec's unit."""
+def _find_unit(spec, column: str) -> str:
+    """The unit a value of ``column`` is said in: the spec's, and "player turns" for a game whose
+    turns are each one player's (``extra["player_turns"]``: Médiévallons, MV-3), as the reports
+    say its length."""
     try:
         unit = spec.column(column).unit
     except KeyError:
-        unit = ""
+        return ""
+    return "player turns" if unit == "turns" and spec.extra.get("player_turns") else unit
+
+
+def _which(spec, how: str, column: str) -> str:
+    """What ``--find`` picked, in the reports' words for the column: "with the most coins", "with
+    the fewest player turns" for a count, "with the highest goal progress" for a share or a
+    figure without a unit, "with coins at the median" (review W #11: "a game with a median
+    turns"; the typed name itself, "with the highest rounds", was echoed before)."""
+    unit = _find_unit(spec, column)
+    label = unit if unit == "player turns" else _words(spec, column)
+    if how == "median":
+        return f"with {label} at the median"
+    count = bool(unit) and not unit.startswith("%")
+    more, less = ("most", "fewest") if count else ("highest", "lowest")
+    return f"with the {more if how == 'max' else less} {label}"
+
+
+def _with_unit(spec, column: str, value) -> str:
+    """``221 coins``, ``100% of own goal``, ``52 player turns``, ``3``: a value of ``column`` with
+    the unit :func:`_find_unit` says it in."""
+    unit = _find_unit(spec, column)
     if not unit:
         return str(value)
     return f"{value}{unit}" if unit.startswith("%") else f"{value} {unit}"

@@ -111,7 +111,7 @@ def test_the_check_line_and_the_find_note_are_in_the_reports_words(runs):
     lost = df.filter((pl.col("seat") == 0) & (pl.col("win_share") == 0))
     best = int(lost["score"].max())
     g, why = find_game(run, "seat=1 loses max score")
-    assert why == (f"game {g}: seat 1 loses with the highest score ({best} coins; among the "
+    assert why == (f"game {g}: seat 1 loses with the most coins ({best} coins; among the "
                    f"{lost.height:,} games seat 1 lost)"), why
     _, why = find_game(run, "loses min score")
     losers = df.filter(pl.col("win_share") == 0)
@@ -125,12 +125,12 @@ def test_a_role_of_several_seats_is_a_censitaire_among_its_places(runs):
     df = pl.read_parquet(run / "players.parquet")
     lost = df.filter((pl.col("seat") > 0) & (pl.col("win_share") == 0))
     _, why = find_game(run, "role=censitaire loses max score")
-    assert ": a Censitaire loses with the highest score (" in why, why
+    assert ": a Censitaire loses with the highest goal progress (" in why, why
     assert why.endswith(f"% of own goal; among the {lost.height:,} times a Censitaire lost, in "
                         f"{lost['game'].n_unique():,} games)"), why
     seigneur_lost = df.filter((pl.col("seat") == 0) & (pl.col("win_share") == 0))
     _, why = find_game(run, "role=seigneur loses min score")
-    assert ": the Seigneur loses with the lowest score (" in why, why
+    assert ": the Seigneur loses with the lowest goal progress (" in why, why
     assert why.endswith(f"; among the {seigneur_lost.height:,} games the Seigneur lost)"), why
     text = replay(run, 1).text
     labels = {m.group(1) for x in text.splitlines() if (m := LABEL.match(x))}

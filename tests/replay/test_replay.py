@@ -90,9 +90,13 @@ def test_find_picks_the_extreme_game(runs):
     losers = df.filter((pl.col("seat") == 0) & (pl.col("win_share") == 0))
     best = losers["score"].max()
     assert g == losers.filter(pl.col("score") == best)["game"].min()
-    assert "seat 1 loses with the highest score" in why
+    assert "seat 1 loses with the most coins" in why
     _, why_median = find_game(runs["middle-ages"], "median score")
-    assert "a player with score at the median (" in why_median, why_median      # (not "a median score")
+    assert "a player with coins at the median (" in why_median, why_median      # (not "a median score")
+    # a Médiévallons turn is one player's (MV-3): its length is said in player turns, as the reports do
+    mv = pl.read_parquet(runs["medievallons"] / "games.parquet")
+    _, why_mv = find_game(runs["medievallons"], "min turns")
+    assert f": a player with the fewest player turns ({int(mv['turns'].min())} player turns; " in why_mv, why_mv
     g2, why2 = find_game(runs["seigneurial"], "role=censitaire wins min turns")
     sg = pl.read_parquet(runs["seigneurial"] / "players.parquet").join(
         pl.read_parquet(runs["seigneurial"] / "games.parquet").select("game", "turns"), on="game")
@@ -188,6 +192,8 @@ def test_fief_find_and_cli(fief_runs, capsys):
         pl.read_parquet(run / "games.parquet").select("game", "rounds"), on="game")
     won = df.filter((pl.col("seat") == 1) & (pl.col("win_share") > 0))
     assert g == won.filter(pl.col("rounds") == won["rounds"].max())["game"].min(), why
+    # in the column's words, not the typed name echoed ("with the highest rounds")
+    assert f": the Defender wins with the most rounds ({int(won['rounds'].max())} rounds; " in why, why
     code = _run(["replay", str(run), "--find", "seat=1 loses max attacker_lords_captured"])
     out = capsys.readouterr().out
     assert code == 0 and "holds the field" in out and "Check: the final points left" in out

@@ -211,13 +211,13 @@ def test_find_names_who_was_found_and_suggests_a_bot_the_run_played(runs):
     winners = players.filter(pl.col("win_share") > 0)
     game, said = find_game(run, "wins min score")
     low = int(winners["score"].min())
-    assert said.startswith(f"game {game}: the winner with the lowest score ({low} coins; among the "
+    assert said.startswith(f"game {game}: the winner with the fewest coins ({low} coins; among the "
                            f"{winners.height:,} winners of {winners['game'].n_unique():,} games)"), said
     assert game == int(winners.filter(pl.col("score") == low)["game"].min())
     _, said = find_game(run, "loses max score")
-    assert ": a loser with the highest score (" in said, said
+    assert ": a loser with the most coins (" in said, said
     _, said = find_game(run, "max score")
-    assert ": a player with the highest score (" in said, said
+    assert ": a player with the most coins (" in said, said
     with pytest.raises(UsageError) as e:
         find_game(run, "strategy=balancd wins max score")
     assert str(e.value) == ("--find strategy=balancd: no seat of this run played it; did you mean "
