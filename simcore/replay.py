@@ -400,13 +400,26 @@ def _check_lines(spec, figures: dict, row, diffs: list[str], game_columns: list[
     if diffs:
         return ["", f"CHECK FAILED: the replay differs from {compared}:"] + [f"  {d}" for d in diffs]
     checked = _listed([_words(spec, c) for c in figures if c in row])
-    game = (f", and so do the game's {_listed([_words(spec, c) for c in game_columns])}"
-            if game_columns else "")
+    game = (f", and so do the game's {_game_figures(spec, game_columns)}" if game_columns else "")
     if played:
         return ["", f"Check: the final {checked} of every seat match the game played again by the "
                     f"simulator (the run kept no per-seat records), whose record of the game "
                     f"matches the run's{game}."]
     return ["", f"Check: the final {checked} of every seat match the run's records{game}."]
+
+
+def _game_figures(spec, columns) -> str:
+    """The game's figures a replay checked, in words: its measures listed, then each yes-or-no
+    column as "whether it ended by the loser's surrender (mercy granted)" (Fief's ``by_mercy``,
+    FF-3), which read as a noun in mid-list before."""
+    def flag(c):
+        try:
+            return spec.column(c).dtype == "bool"
+        except KeyError:
+            return False
+    words = [_words(spec, c) for c in columns if not flag(c)]
+    words += [f"whether it {_words(spec, c)}" for c in columns if flag(c)]
+    return _listed(words)
 
 
 def _differences(spec, figures: dict[str, list], row: dict[str, list] | None, P: int) -> list[str]:

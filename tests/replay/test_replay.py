@@ -193,6 +193,10 @@ def test_fief_find_and_cli(fief_runs, capsys):
     won = df.filter((pl.col("seat") == 1) & (pl.col("win_share") > 0))
     assert g == won.filter(pl.col("rounds") == won["rounds"].max())["game"].min(), why
     # in the column's words, not the typed name echoed ("with the highest rounds")
+    # the yes-or-no figure last, as a clause, not mid-list as a noun (FF-3's mercy)
+    check = replay(run, g).lines[-1]
+    assert "and so do the game's winner, rounds, " in check, check
+    assert check.endswith(" and whether it ended by the loser's surrender (mercy granted)."), check
     assert f": the Defender wins with the most rounds ({int(won['rounds'].max())} rounds; " in why, why
     code = _run(["replay", str(run), "--find", "seat=1 loses max attacker_lords_captured"])
     out = capsys.readouterr().out
