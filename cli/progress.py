@@ -421,7 +421,8 @@ SETUP_SAID_S = 2.0
 
 def times_said(meta: dict, command_s: float | None, compiled: bool | None = None) -> str:
     """The times of the closing line, each named for what it measures: "games played in 0.37 s,
-    of which the kernel 0.27 s; the command took 1.9 s". run.json's ``wall_time_s`` is the playing
+    of which the kernel 0.27 s; the command took 1.9 s" ("of which the reference engine" for a
+    run of ``--engine reference``). run.json's ``wall_time_s`` is the playing
     loop only (chunks played and their rows written; not the start, the imports, the kernels'
     compile or load, nor the files written at the end), which "wall" beside it was read as the
     command's time (0.37 s said for a command of 1.9 s). The kernel's time is a part of it when
@@ -435,9 +436,11 @@ def times_said(meta: dict, command_s: float | None, compiled: bool | None = None
     (None: not known); on a cluster, whose time also holds starting it and its workers' own
     compile or load, "starting the cluster and its kernels took 8.0 s"."""
     played, kernel = float(meta["wall_time_s"]), float(meta["kernel_time_s"])
+    # --engine reference: the games' time is the pure-Python reference engine's, not a kernel's
+    engine = "the reference engine" if meta.get("engine") == "reference" else "the kernel"
     said = f"games played in {played:.2f} s, "
-    said += (f"of which the kernel {kernel:.2f} s" if kernel <= played else
-             f"the kernel {kernel:.2f} s summed over the chunks played at once")
+    said += (f"of which {engine} {kernel:.2f} s" if kernel <= played else
+             f"{engine} {kernel:.2f} s summed over the chunks played at once")
     if command_s is not None and command_s >= played:
         said += f"; the command took {command_s:.1f} s"
     setup = meta.get("compile_or_load_s")

@@ -52,6 +52,13 @@ def test_a_short_setup_adds_nothing():
         "games played in 8.84 s, of which the kernel 8.65 s; the command took 9.9 s")
 
 
+def test_a_reference_run_does_not_call_its_time_the_kernels():
+    # --engine reference: the games were played by the pure-Python reference engine (s42)
+    meta = {**LOCAL, "engine": "reference", "compile_or_load_s": 0.006}
+    assert P.times_said(meta, 9.9) == (
+        "games played in 8.84 s, of which the reference engine 8.65 s; the command took 9.9 s")
+
+
 def test_the_spinner_tells_a_compile_from_a_load():
     from rich.console import Console
 
