@@ -225,7 +225,7 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
     if not quiet:           # each cell's answer, as a run's closing table gives it (the designer
         for line in cell_lines(out, plan.cell_dirs, labels):   # review: a panel printed none)
             typer.echo(line)
-    typer.echo(f"panel {the_panel.name}: {out} ({counted(len(plan.preps), 'cell')} x "
+    typer.echo(f"{the_panel.said}: {out} ({counted(len(plan.preps), 'cell')} x "
                f"{counted(n_games, 'game')}); {report_hint(out)}")
 
 

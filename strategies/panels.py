@@ -85,6 +85,23 @@ class Panel:
         return len(self.cells)
 
     @property
+    def made_here(self) -> bool:
+        """Made on the command line from ``--players`` and ``--lineup`` (named "command-line"
+        inside, a name no user gave)."""
+        return self.source == "command line"
+
+    @property
+    def said(self) -> str:
+        """How a message names the panel: "panel wide", or "the panel of --players and --lineup"
+        for one made on the command line (s42 review A #9: "panel command-line" was printed)."""
+        return "the panel of --players and --lineup" if self.made_here else f"panel {self.name}"
+
+    @property
+    def option(self) -> str:
+        """The options a one-line error names the panel by: ``--panel wide`` or ``--players/--lineup``."""
+        return "--players/--lineup" if self.made_here else f"--panel {self.name}"
+
+    @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted({c.players for c in self.cells}))
 

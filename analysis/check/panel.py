@@ -257,7 +257,7 @@ def select_cells(recorded: Panel, bases: list, wanted: Panel | None, where: str)
     if wanted is None:
         return list(recorded.cells), bases
     if wanted.game != recorded.game:
-        raise UsageError(f"--panel {wanted.name}: a panel of {wanted.game}, the baseline {where} "
+        raise UsageError(f"{wanted.option}: a panel of {wanted.game}, the baseline {where} "
                          f"records {recorded.game}")
     index = {(c.players, c.lineup): k for k, c in enumerate(recorded.cells)}
     cells, chosen = [], []
@@ -265,8 +265,13 @@ def select_cells(recorded: Panel, bases: list, wanted: Panel | None, where: str)
         k = index.get((c.players, c.lineup))
         if k is None:
             known = ", ".join(x.label for x in recorded.cells[:6]) + (" …" if len(recorded) > 6 else "")
-            raise UsageError(f"--panel {wanted.name}: cell {c.label} is not recorded in the baseline "
-                             f"{where} (it records {known}); record it with balance baseline --panel")
+            # a runnable command that records it (s42 review A #9: "--panel command-line", and
+            # "record it with balance baseline --panel" for a cell the designer typed)
+            cmd = (f"balance baseline --game {wanted.game} --players {c.players} --lineup "
+                   f"{c.strategies} --out DIR" if wanted.made_here else
+                   f"balance baseline --game {wanted.game} --panel {wanted.name} --out DIR")
+            raise UsageError(f"{wanted.option}: cell {c.label} is not recorded in the baseline "
+                             f"{where} (it records {known}); record a baseline of it with {cmd}")
         cells.append(recorded.cells[k])
         chosen.append(bases[k])
     return cells, chosen
@@ -321,6 +326,8 @@ def _undecided_clause(res) -> str:
     if res.verdict != "fail" or not res.undecided:
         return ""
     others = len(res.results) - len(res.failed)
+    if others == 1:     # not "1 of the other 1 metrics" (s42 review A #3)
+        return "; the other metric was not decided: the check stops at a cell's first regression"
     return (f"; {len(res.undecided)} of the other {others} metrics not decided: the check stops at "
             "a cell's first regression")
 

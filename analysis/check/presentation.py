@@ -330,16 +330,29 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
     game = res.run_meta.get("game")
     said = rules_lead(res) if lead else ""
     head = lambda verdict: f"{verdict} ({said}): " if said else f"{verdict}: "  # noqa: E731
+    ratio = lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0  # noqa: E731
     if res.verdict == "fail":
+        # the largest against its tolerance first: in file order a Seigneurial cell's Seigneur side
+        # +60.48 pp was folded into "and 4 more" behind three Censitaire seats (s42 review A #3)
+        failed = sorted(res.failed, key=ratio, reverse=True)
         moved = "; ".join(f"{r.label} {_signed(r.diff)} {diff_unit_of(r.metric, game)} against "
-                          f"{_fmt_tol(r.tolerance)} accepted" for r in res.failed[:3])
+                          f"{_fmt_tol(r.tolerance)} accepted" for r in failed[:3])
         more = f"; and {len(res.failed) - 3} more" if len(res.failed) > 3 else ""
-        return (f"{head('FAIL')}{len(res.failed)} of {n} metrics moved beyond their tolerance ({at}): "
+        order = ", the largest against its tolerance first" if len(res.failed) > 1 else ""
+        return (f"{head('FAIL')}{len(res.failed)} of {n} metrics moved beyond their tolerance ({at}){order}: "
                 f"{moved}{more}{_scores_together(res, game)}{_shares_not_failed(res)}")
     if res.verdict == "undecided":
-        return (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at}; none is shown beyond "
-                f"its tolerance (exit code 3)")
-    ratio = lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0  # noqa: E731
+        # which ones, as a FAIL names its metrics (s42 review A #12: the designer had to rerun with
+        # --summary to learn them)
+        open_ = sorted(res.undecided, key=ratio, reverse=True)
+        named = "; ".join(f"{r.label} {_signed(r.diff)} {diff_unit_of(r.metric, game)} so far, "
+                          f"{_fmt_tol(r.tolerance)} accepted" for r in open_[:3])
+        more = f"; and {len(open_) - 3} more" if len(open_) > 3 else ""
+        # what "not decided" means beside a change already past its tolerance (-2.82 against ±2.0):
+        # the check fails a change shown nearer twice its tolerance than its tolerance
+        return (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at} "
+                f"({named}{more}); none is yet shown nearer twice its tolerance than its tolerance, "
+                f"the bar for a FAIL (exit code 3)")
     top = max(res.results, key=ratio, default=None)
     ruled_out = (f"{head('PASS')}no metric moved by twice its tolerance or more (ruled out for all {n}, "
                  f"each with at most a {res.beta:.0%} chance of passing such a change, {at})")

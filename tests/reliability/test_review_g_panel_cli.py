@@ -42,6 +42,8 @@ def test_simulate_plays_a_panel_of_players_and_lineups_as_a_panel_file(tmp_path)
     done = balance("simulate", "--players", "3,4", "--lineup", "greedy", "--games", "60",
                    "--out", out, "-q")
     assert "(2 cells x 60 games)" in done.stdout, done.stdout
+    # named by the options given, not by the internal name "command-line" (s42 review A #9)
+    assert done.stdout.startswith(f"the panel of --players and --lineup: {out} ("), done.stdout
     assert sorted(p.name for p in out.glob("cell-*")) == ["cell-0", "cell-1"]
     cells = [(c["players"], c["lineup"]) for c in
              json.loads((out / "panel.json").read_text())["panel"]["cells"]]

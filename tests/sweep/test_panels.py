@@ -289,6 +289,10 @@ def test_check_panel_decides_the_named_cells_of_a_panel_baseline_recorded_with_s
     assert code == 1 and "(0.025 per cell)" in out, out + err
     code, _, err = cli("check", "--baseline", "base", "--players", "2", "--lineup", "balanced")
     assert code == 2 and "cell 2p 2×balanced is not recorded in the baseline base" in err, err
+    # named by the options the designer typed, with a command that records it (s42 review A #9)
+    assert "--panel command-line" not in err and "error: --players/--lineup: cell" in err, err
+    assert ("record a baseline of it with balance baseline --game middle-ages --players 2 "
+            "--lineup balanced,balanced --out DIR") in err, err
     code, _, err = cli("check", "--baseline", "base", "--players", "3")
     assert code == 2 and "no cell at that player count" in err, err
 
