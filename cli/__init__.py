@@ -30,6 +30,35 @@ import sys
 import threading
 import weakref
 
+# Ctrl-C or SIGTERM before a console command's own handler is in place (the imports below take a
+# few tenths of a second) or after it was taken down (the process's end): one line, not the
+# KeyboardInterrupt traceback of whatever was importing (review C #4). Installed only when this
+# package is imported by the `balance` or `simulate` script, never for a Python caller.
+_STARTUP = {"ran": False}
+
+
+def _on_startup_signal(signum, frame):
+    """Before the command: nothing can have been written, so one line and exit 130 / 143 at once;
+    after it (a second Ctrl-C while the process ends, its exit code decided): ignored."""
+    if _STARTUP["ran"]:
+        return
+    how = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
+    try:
+        os.write(2, f"interrupted ({how}): nothing was written under the final name\n".encode())
+    finally:
+        os._exit(128 + signum)
+
+
+def _console_script() -> bool:
+    main_file = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    return os.path.basename(main_file) in ("balance", "simulate")
+
+
+if _console_script() and threading.current_thread() is threading.main_thread():
+    for _s in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(_s) in (signal.default_int_handler, signal.SIG_DFL):
+            signal.signal(_s, _on_startup_signal)
+
 # numpy's BLAS (OpenBLAS) on one thread unless the user says otherwise, set before anything
 # imports numpy: its only products here are small (the Monte Carlo critical values of
 # analysis.stats._max_abs_quantile, 200,000 x k normals times a k x k root), where a second BLAS
@@ -328,7 +357,12 @@ def _interrupted_line(signum: int, argv=None) -> str:
     note = f" ({INTERRUPT_NOTE[-1]})" if INTERRUPT_NOTE else ""
     if kept:
         again = "; run the same command again to resume" if _resumes(argv) else ""
-        return f"interrupted ({how}) after {atomic.show(kept[-1])} was written{again}{note}"
+        # every output published, not the last only (review C #5: a check interrupted after its
+        # decision named its JUnit file, not the --save-run directory it had replaced before it)
+        shown = list(dict.fromkeys(atomic.show(p) for p in kept))
+        what = (shown[0] + " was" if len(shown) == 1 else
+                ", ".join(shown[:-1]) + " and " + shown[-1] + " were")
+        return f"interrupted ({how}) after {what} written{again}{note}"
     out = _out_of(argv) if _resumes(argv) else None
     if out is not None and atomic.read_marker(out) is not None:
         # a resumed directory interrupted before it wrote anything new: what it held is kept
@@ -365,6 +399,7 @@ def _interruption_behind(exc: BaseException) -> Interrupted | None:
 def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | None = None) -> int:
     from simcore import atomic
 
+    _STARTUP["ran"] = True
     atomic.PUBLISHED.clear()
     atomic.UNFINISHED.clear()
     INTERRUPT_NOTE.clear()
@@ -391,6 +426,16 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         _seen(cause)
         print(_interrupted_line(cause.signum, argv), file=sys.stderr)
         return cause.exit_code
+    except BaseException as exc:
+        # polars (Rust, through pyo3) turns the Interrupted raised inside a callback it made into
+        # Python into its PanicException, a BaseException whose message names it (review C #4: a
+        # Ctrl-C while polars imported numpy ended an export with a 30-line panic and exit 1,
+        # which for balance check means "regression")
+        signum = _SIGNAL["signum"]
+        if signum is None or type(exc).__name__ != "PanicException" or "Interrupted" not in str(exc):
+            raise
+        print(_interrupted_line(signum, argv), file=sys.stderr)
+        return Interrupted(signum).exit_code
     finally:
         atomic.release_claims()
         _adopt_orphaned_pool_workers()

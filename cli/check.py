@@ -537,14 +537,16 @@ def register(app: typer.Typer) -> None:
             # section per cell (analysis.check.panel.write_panel_reports)
             from analysis.check.panel import panel_lines, write_panel_reports
 
-            write_panel_reports(pc, junit, summary, force=force)
-            # the panel's verdict and what the rules change first; --quiet: that line alone
+            # the panel's verdict and what the rules change first; --quiet: that line alone. Shown
+            # before the report files are written, so that an interruption while they are still
+            # says the verdict (review C #5)
             lines = panel_lines(pc, quiet=quiet)
             console = _terminal()
             if console is None:
                 typer.echo("\n".join(lines))
             else:               # a cell's line wraps 2 spaces in: where the next cell starts shows
                 print_wrapped(console, lines, hang=2)
+            write_panel_reports(pc, junit, summary, force=force)
             if pc.exit_code:
                 raise SystemExit(pc.exit_code)
             return
@@ -567,7 +569,8 @@ def register(app: typer.Typer) -> None:
                             seed=seed, batch=batch, threads=threads, alpha=alpha, beta=beta,
                             save_run=save_run, force=force, log=log, settings=sets,
                             executor=executor, smallest=small)
-        write_reports(res, junit, summary, force=force)
+        # the verdict first, then the report files: an interruption while they are written
+        # still leaves the verdict said (review C #5), and its line names what was written
         console = _terminal()
         if console is None:         # piped, a CI log: one line per sentence
             typer.echo(status_line(res) if quiet else text_report(res).rstrip())
@@ -575,6 +578,7 @@ def register(app: typer.Typer) -> None:
             print_wrapped(console, [status_line(res)])
         else:
             print_report(console, res)
+        write_reports(res, junit, summary, force=force)
         if res.exit_code:
             # SystemExit, not typer.Exit: click returns (not raises) typer.Exit's code when
             # standalone_mode is off, and cli._run would then report 0.

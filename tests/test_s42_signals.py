@@ -1,0 +1,97 @@
+"""Session 42, review C #4 and #5: a signal outside a command's own window, and what an
+interrupted command says it wrote.
+
+A Ctrl-C in the first tenths of a second of ``balance`` (while the command line imported its
+libraries) printed a KeyboardInterrupt traceback; a second Ctrl-C while the process ended did too;
+and polars, when the Ctrl-C landed in its call back into Python, ended an export with its
+PanicException and exit 1 (a "regression" for ``balance check``). An interrupted command named the
+last output it had published only."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _as_console_script(body: str) -> subprocess.CompletedProcess:
+    """Python run as the `balance` console script is (its __main__ file named balance)."""
+    code = textwrap.dedent("""
+        import os, signal, sys
+        sys.modules["__main__"].__file__ = "/somewhere/bin/balance"
+    """) + textwrap.dedent(body)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("signum,code,how", [(signal.SIGINT, 130, "Ctrl-C"),
+                                             (signal.SIGTERM, 143, "SIGTERM")])
+def test_a_signal_while_the_command_line_starts_is_one_line(signum, code, how):
+    done = _as_console_script(f"""
+        import cli                       # the handler is in place before its imports
+        os.kill(os.getpid(), {int(signum)})
+        import time; time.sleep(5)
+        print("not interrupted")
+    """)
+    assert done.returncode == code, done.stderr
+    assert done.stderr == f"interrupted ({how}): nothing was written under the final name\n"
+    assert "not interrupted" not in done.stdout
+
+
+def test_a_signal_after_the_command_ran_is_ignored_while_the_process_ends():
+    done = _as_console_script("""
+        import cli
+        rc = cli._run(["games"])
+        os.kill(os.getpid(), signal.SIGINT)       # a second Ctrl-C as the process ends
+        print("ended with", rc)
+    """)
+    assert done.returncode == 0 and "ended with 0" in done.stdout, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_python_caller_keeps_its_own_handlers():
+    code = "import signal, cli; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.stdout.strip() == "True", done.stderr
+
+
+def test_a_rust_panic_carrying_the_interruption_is_said_as_one(monkeypatch, capsys):
+    import cli
+
+    class PanicException(BaseException):        # pyo3_runtime's, as polars raises it
+        pass
+
+    def dispatch(argv, prog, target):
+        cli._SIGNAL["signum"] = signal.SIGINT      # (the handler's record of the Ctrl-C)
+        raise PanicException("Failed to access NumPy array API capsule: PyErr { type: "
+                             "<class 'simcore.errors.Interrupted'>, value: Interrupted(2) }")
+
+    monkeypatch.setattr(cli, "_dispatch", dispatch)
+    assert cli._run(["export", "R", "--out", "x.csv"]) == 130
+    assert capsys.readouterr().err == "interrupted (Ctrl-C): nothing was written under the final name\n"
+
+    def other_panic(argv, prog, target):
+        raise PanicException("index out of bounds")
+
+    monkeypatch.setattr(cli, "_dispatch", other_panic)
+    with pytest.raises(PanicException):           # a panic of its own is not an interruption
+        cli._run(["export", "R"])
+
+
+def test_the_interrupted_line_names_every_output_written(tmp_path):
+    import cli
+    from simcore import atomic
+
+    atomic.PUBLISHED[:] = [tmp_path / "saved_run", tmp_path / "junit.xml"]
+    try:
+        line = cli._interrupted_line(signal.SIGINT, ["check", "--baseline", "b.toml"])
+    finally:
+        atomic.PUBLISHED.clear()
+    assert line == (f"interrupted (Ctrl-C) after {atomic.show(tmp_path / 'saved_run')} and "
+                    f"{atomic.show(tmp_path / 'junit.xml')} were written"), line
