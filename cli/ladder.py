@@ -410,7 +410,7 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
         t = Table(title=titles[role], title_justify="left", caption_justify="left",
                   caption=f"95% {how}, each matchup's own, unadjusted over the "
                           f"{counted(len(found), 'matchup')}.{marks}")
-        t.add_column(f"{role} bot \\ opponents")
+        t.add_column(f"{shown[role]} bot \\ opponents")       # "Seigneur", not the role's key
         for b in cols:
             t.add_column(b, justify="right", overflow="fold")      # an interval is never cut ("93.…")
         for a in rows:

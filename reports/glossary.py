@@ -111,7 +111,7 @@ TERMS: dict[str, str] = {
     "family": "The numbers adjusted together for a comparison (Holm's correction, Bonferroni "
               "intervals): a before/after judges the seats' (or sides') win shares as one family "
               "and every other metric it tests as another, so a seat's verdict does not depend on "
-              "how many event cards or tiles the game has; each family keeps its own 5% chance of "
+              "how many other metrics the game reports; each family keeps its own 5% chance of "
               "a false alarm between two runs of the same rules.",
     "winner's margin": "How far the winner finishes ahead of the runner-up, in the game's score "
                        "unit, averaged over the games (a game whose top score is shared counts 0).",

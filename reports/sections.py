@@ -1079,7 +1079,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
              if player_turns(rs) else "Turns per game (")
             + "mean with a t interval over games, quantiles), stacked by how the game ended, "
             "and the share of games ending each way with 95% Wilson intervals"
-            + (" (names from run.json end_reason_names)." if "end_reasons" in t else "."),
+            + (" (named as the game's rules name them)." if "end_reasons" in t else "."),
             figs.add("game_length", F.game_length(t, length_unit(rs.game), ends_by_side(t, rs)),
                      " ".join(length_headlines(t, rs))),
             [("Game length (player turns)" if player_turns(rs) else "Game length (turns)", length_rows(t))]

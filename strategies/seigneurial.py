@@ -155,7 +155,8 @@ def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarra
         if role not in s.roles:
             what = "Seigneur" if role == "seigneur" else "Censitaire"
             raise UsageError(f"--strategies: seat {seat + 1} is a {what} but {item} plays only the "
-                             f"{' and '.join(s.roles)} role (name one bot per seat, seat 1 the "
+                             f"{' and '.join(r.capitalize() for r in s.roles)} role (name "
+                             f"one bot per seat, seat 1 the "
                              f"Seigneur, e.g. even-lord,fair-share,fair-share,fair-share)")
         rows[seat] = s.row
     return items, rows

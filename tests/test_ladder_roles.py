@@ -136,6 +136,9 @@ def test_the_seigneur_tables_headline_says_its_numbers(tmp_path):
         assert f"{best}'s, {100 * share:.1f}%" in said or f"{best} does best: " in said, said
     # the sentence comes right under the Seigneur table, before the Censitaire one
     assert said.index("Against the 3 Censitaire bots") < said.index("win share of one Censitaire bot")
+    # the tables' first column names the role as the game does (s42 review B #7: "seigneur bot")
+    assert "Seigneur bot \\ opponents" in done.stdout and "Censitaire bot \\ opponents" in done.stdout
+    assert "seigneur bot" not in done.stdout and "censitaire bot" not in done.stdout
 
 
 def _cell(bot, opponent, wins, games):
