@@ -257,16 +257,30 @@ def cell_lines(out: Path, names, labels: dict | None = None) -> list[str]:
             sides: dict[str, float] = {}
             for r, w in zip(roles, share):
                 sides[r] = sides.get(r, 0.0) + float(w)
-            said = ", ".join(f"{shown(r)}{'s' if roles.count(r) > 1 else ''} {rounded(100 * w, 1):.1f}%"
+            said = ", ".join(f"{shown(r)}{'s' if roles.count(r) > 1 else ''} {_share_said(w)}"
                              for r, w in sides.items())
         else:
-            said = "seats " + ", ".join(f"{rounded(100 * float(w), 1):.1f}%" for w in share)
+            said = "seats " + ", ".join(_share_said(float(w)) for w in share)
         limit = from_stats(st, meta.get("end_reason_names"))
         stopped = (f"; {rounded(100 * limit.share, 1):.1f}% of its games stopped at the turn limit"
                    if limit is not None and limit.flagged else "")
         label = (labels or {}).get(name)
         lines.append(f"  {name}{f' ({label})' if label else ''}: {said}{stopped}")
     return lines
+
+
+def _share_said(w: float) -> str:
+    """A cell's win share as the panel page prints it: one decimal, more (up to 3) when that would
+    print a share that is not 0 or 100% as 0.0% or 100.0% (review A #11: one Seigneur win in 4,000
+    games read "0.0%", as the cells where he never won; the page says 0.025%)."""
+    import math
+
+    from simcore.numbers import rounded
+
+    x = 100 * w
+    near = min(x, 100 - x)
+    d = 1 if not 0 < near < 0.1 else min(3, 1 - math.floor(math.log10(near)))
+    return f"{rounded(x, d):.{d}f}%"
 
 
 def report_hint(out: Path) -> str:
