@@ -413,8 +413,10 @@ def register(app: typer.Typer) -> None:
         run: Optional[Path] = typer.Argument(
             None, help="Run directory to check (default: play the baseline's configuration now).",
             show_default=False),
-        baseline: Path = typer.Option(..., "--baseline", "-b", help="Baseline TOML file.",
-                                      show_default=False),
+        baseline: Path = typer.Option(
+            ..., "--baseline", "-b", show_default=False,
+            help="Baseline TOML file, or a panel baseline directory (balance baseline --panel or "
+                 "--lineup)."),
         games: Optional[str] = typer.Option(
             None, "--games", "-n", help="Most games to play; the check stops as soon as every metric is "
             "decided (default: the baseline's \\[check] games, else a power calculation)."),
