@@ -42,8 +42,7 @@ def test_a_fail_lists_the_largest_change_first(greedy_lord, tmp_path):
 
 
 def test_an_undecided_line_names_what_is_open(greedy_lord):
-    done = balance("check", "--baseline", greedy_lord, "--games", "1000", "--summary", "-",
-                   check=False)
+    done = balance("check", "--baseline", greedy_lord, "--games", "1000", check=False)
     if done.returncode != 3:
         pytest.fail(f"expected UNDECIDED at 1,000 games: {done.stdout}")
     line = next(x for x in done.stdout.splitlines() if "UNDECIDED:" in x)
