@@ -41,7 +41,9 @@ least :data:`MIN_ROLE_WINS` games. Its cells are summarised by player count and 
 (Wilson over the role's wins).
 
 The lead (:attr:`PanelTable.lead`, in a game with roles or without) is the page's lead as it is
-printed: :mod:`reports.panel` renders these sentences and computes none of them.
+printed: :mod:`reports.panel` renders these sentences and computes none of them. Its shares are
+rounded as the page's tables round them (:func:`simcore.numbers.rounded`, halves away from zero:
+:func:`_pct_ci` is :func:`reports.text.pct_ci`'s rule), so the lead and the table print one number.
 
 May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.load` (smallest
 differences, opening a cell), :mod:`analysis.stats` (critical values, intervals, the wording by
@@ -61,6 +63,7 @@ import numpy as np
 import polars as pl
 
 from simcore import games as registry
+from simcore import numbers
 from simcore.errors import UsageError
 from simcore.rundir import PANEL_JSON, RUN_JSON, panel_cell_mismatch, read_meta, unfinished_panel
 
@@ -92,12 +95,45 @@ def cell_runs(paths) -> list[Path]:
     return out
 
 
+def _lineup_of(run: Path) -> str | None:
+    """A run's line-up as the pages name it (:func:`lineup_label`: "4p harsh-lord + 3×fair-share"),
+    from its run.json; None when it names no strategies."""
+    meta = read_meta(run)
+    names = meta.get("strategies") or meta.get("strategy_names") or []
+    if isinstance(names, str):
+        names = names.split(",")
+    players = meta.get("players") or len(names)
+    return _label(int(players), list(names)) if names and players else None
+
+
+def _same_lineup(run: Path, rules, given: list[Path]) -> Path | None:
+    """The run played under ``rules`` (a rules_sha256) with ``run``'s line-up: one of the runs
+    ``given``, else a cell of the panel directories they are in (``OUT/cell-K``); None when there
+    is none."""
+    want = _lineup_of(run)
+    if want is None:
+        return None
+    pool = list(given)
+    for g in given:
+        if g.name.startswith("cell-"):
+            pool += sorted((d for d in g.parent.glob("cell-*") if (d / RUN_JSON).is_file()),
+                           key=lambda d: d.name)
+    for r in dict.fromkeys(pool):
+        if r != run and str(read_meta(r).get("rules_sha256")) == str(rules) and _lineup_of(r) == want:
+            return r
+    return None
+
+
 def _one_rule_set(paths, runs: list[Path]) -> None:
     """A panel's finding is about one set of rules across line-ups: cells played under different
     rules (``--cells`` from a baseline's panel and a variant's, or more than two panels) would
     average the before and the after into one figure. One line naming both rule sets and what to
     give instead (two panel directories alone make a before/after per cell:
-    :mod:`analysis.panel_compare`)."""
+    :mod:`analysis.panel_compare`); for one line-up, its two runs, one under each rule set: the
+    given cells when they are of one line-up, else the cell of the other rule set with the first
+    one's line-up (the same ``cell-K`` of the other panel, or the cell its label names), or, when
+    there is none, that the given cells are of two line-ups (review s42 A #2: the message suggested
+    cell-0 against cell-1, a before/after of two line-ups that blamed the rules for the bots)."""
     seen: dict[str, Path] = {}
     for r in runs:
         meta = read_meta(r)
@@ -110,11 +146,24 @@ def _one_rule_set(paths, runs: list[Path]) -> None:
     if ra.name.startswith("cell-") and rb.name.startswith("cell-") and ra.parent != rb.parent:
         panels = (f"for the change in every line-up give the two panel directories alone (balance "
                   f"report {ra.parent} {rb.parent} --out DIR), ")
+    la, lb = _lineup_of(ra), _lineup_of(rb)
+    if la == lb:
+        one = f"for the change in one line-up give its two cells (balance report {ra} {rb} --out DIR)"
+    else:
+        given = [r for r in runs if str(read_meta(r).get("rules_sha256")) == b]
+        match = _same_lineup(ra, b, given)
+        differ = (f"the two cells given are of two line-ups: {ra} is {la or 'one'} and {rb} is "
+                  f"{lb or 'another'}")
+        if match is not None:
+            one = (f"for the change in one line-up give two cells of the same line-up, one under each "
+                   f"rule set (balance report {ra} {match} --out DIR; {differ})")
+        else:
+            one = (f"for the change in one line-up give two runs of the same line-up, one under each "
+                   f"rule set ({differ})")
     raise UsageError(
         f"the cells were played under {len(seen)} different rule sets ({ra}: {name(ra)}; {rb}: "
         f"{name(rb)}): a panel's page is about one set of rules, and these would mix a before and "
-        f"an after; {panels}for the change in one line-up give its two cells (balance report "
-        f"{ra} {rb} --out DIR)")
+        f"an after; {panels}{one}")
 
 
 def is_panel_dir(path) -> bool:
@@ -183,7 +232,8 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
             rows.append({"cell": k, "label": label, "players": v.n_players, "games": v.n_games,
                          "effective_games": n_eff,
                          "run": str(r), "metric": key, "what": info.label,
-                         "share": info.share, "estimate": m, "low": lo, "high": hi,
+                         "share": info.share, "unit": info.unit,     # (the length's: player turns)
+                         "estimate": m, "low": lo, "high": hi,
                          # a seat's fair share 1/P only where the seats are alike (a game
                          # with roles has none per seat)
                          "fair": 1.0 / v.n_players if key.startswith("seat_") and not roles else None})
@@ -444,13 +494,26 @@ def role_seat_calls(cells: pl.DataFrame, smallest: float = 0.01, alpha: float = 
                               spread(verdict, pl.String).alias("verdict"))
 
 
+def _pct(p: float, digits: int = 1) -> str:
+    """A share in % without the sign, a half rounded away from zero as every table rounds it
+    (:func:`simcore.numbers.rounded`, :func:`reports.text.pct`'s rule: 2,566 wins of 4,000 are
+    64.2%, which Python's formatting printed 64.1% in the lead above a table's 64.2%, review s42 A #1)."""
+    return f"{numbers.rounded(100 * p, digits):.{digits}f}"
+
+
 def _pct_ci(p: float, low: float, high: float) -> str:
-    """``27.9% (27.6–28.2)``; more decimals (up to 3) while the interval would print as one value
-    (``0.00% (0.00–0.02)`` for no win in 20,000 games, not ``0.0% (0.0–0.0)``)."""
+    """``27.9% (27.6–28.2)``, as the page's tables print it (:func:`reports.text.pct_ci`, the same
+    rule): more decimals (up to 3) while the interval would print as one value (``0.00%
+    (0.00–0.02)`` for no win in 20,000 games, not ``0.0% (0.0–0.0)``) or an end as the estimate,
+    0% or 100% without being it."""
+    def onto(x: float, to: float, d: int) -> bool:
+        return x != to and _pct(x, d) == _pct(to, d)
+
     digits = 1
-    while digits < 3 and high > low and f"{100 * low:.{digits}f}" == f"{100 * high:.{digits}f}":
+    while digits < 3 and ((high > low and _pct(low, digits) == _pct(high, digits))
+                          or any(onto(end, to, digits) for end in (low, high) for to in (p, 0.0, 1.0))):
         digits += 1
-    return f"{100 * p:.{digits}f}% ({100 * low:.{digits}f}–{100 * high:.{digits}f})"
+    return f"{_pct(p, digits)}% ({_pct(low, digits)}–{_pct(high, digits)})"
 
 
 def _cells_named(labels: list[str], most: int = 5) -> str:
@@ -589,27 +652,34 @@ def side_finding(cells: pl.DataFrame, n: int) -> list[str]:
             for p in players:
                 mine = r.filter(pl.col("players") == p)
                 a, b = mine["estimate"].min(), mine["estimate"].max()
-                said = (f"{100 * a:.1f}% in every one" if f"{100 * a:.1f}" == f"{100 * b:.1f}"
-                        else f"{100 * a:.1f}% to {100 * b:.1f}%")
+                said = (f"{_pct(a)}% in every one" if _pct(a) == _pct(b)
+                        else f"{_pct(a)}% to {_pct(b)}%")
                 per.append(f"{p}p {said} ({mine.height} cell{'s' if mine.height != 1 else ''})")
         band = share_bands(r["estimate"])
         out.append(f"The finding, by side: {span} (the share of games the side wins, over the {n} "
                    f"cell{'s' if n != 1 else ''}; each cell's own 95% Wilson interval; a game with roles has "
                    "no fair share per side to test it against)."
                    + (f" By player count: {'; '.join(per)}." if per else "")
-                   + (f" Point estimates: {band}." if r.height > 1 else ""))
+                   + (f" Point estimates, {BANDS_WORDS}: {band}." if r.height > 1 else ""))
     return out
+
+
+#: how a page of a game with roles introduces :func:`share_bands` (review s42 A #7: "below 25%" right
+#: after "no fair share per side" read as a fair-share line, 25% being 1/P at 4 players)
+BANDS_WORDS = "counted in fixed bands of the games won (a quarter, a half), not against a fair share"
 
 
 def share_bands(shares: pl.Series) -> str:
     """How many of the cells' win shares (``shares``, one a cell) fall below 25%, from 25% to 50%
     and above 50%, the counts of 0 left out: ``"below 25% in 2 cells, 25% to 50% in 1 cell"``,
-    ``"below 25% in all 36 cells"`` (:func:`side_finding`; the before/after page's levels)."""
+    ``"below 25% in all 36 cells"``, ``"below 25% in both cells"`` (:func:`side_finding`; the
+    before/after page's levels). The bands are fixed (a quarter and a half of the games), not a fair
+    share: a game with roles has none, and its pages say so beside them (:data:`BANDS_WORDS`)."""
     bands = [(int((shares < 0.25).sum()), "below 25%"),
              (int(((shares >= 0.25) & (shares <= 0.5)).sum()), "25% to 50%"),
              (int((shares > 0.5).sum()), "above 50%")]
     said = [(k, w) for k, w in bands if k]
-    return (f"{said[0][1]} in all {len(shares)} cells" if len(said) == 1 else
+    return (f"{said[0][1]} in {_all(len(shares))} cells" if len(said) == 1 else
             ", ".join(f"{w} in {k} cell{'s' if k != 1 else ''}" for k, w in said))
 
 
@@ -654,12 +724,12 @@ def split_finding(cells: pl.DataFrame, n: int, smallest: float) -> list[str]:
                                (SMALL, f"by less than {that} (clear but small)")):
             at = [c for c in hits if per_cell[c] == verdict]
             if at and len(at) == len(hits):          # one size for every clear cell
-                sizes.append(f"in that cell ({at[0]}), {words}" if len(at) == 1 else f"{words} in all {len(at)} of them")
+                sizes.append(f"in that cell ({at[0]}), {words}" if len(at) == 1 else f"{words} in {'both' if len(at) == 2 else f'all {len(at)} of them'}")
             elif at:
                 sizes.append(f"{words} in {len(at)} ({cells_summary(at, every)})")
         if hits:
             head = (f"{label} seats split the {label}s' wins unequally in "
-                    + (f"all {have} {within}" if len(hits) == have else f"{len(hits)} of the {have} {within}")
+                    + (f"{_all(have)} {within}" if len(hits) == have else f"{len(hits)} of the {have} {within}")
                     + f": some seat's share of the {label}s' wins is clearly off an equal split, "
                     + "; ".join(sizes))
             if len(hits) < have:
@@ -680,9 +750,9 @@ def split_finding(cells: pl.DataFrame, n: int, smallest: float) -> list[str]:
             cell = part.filter(pl.col("cell") == top["cell"]).sort("estimate")
             lo, hi = cell.row(0, named=True), cell.row(-1, named=True)
             gap = (f"the largest {'clear ' if top['clear'] else ''}gap is in {top['label']} "
-                   f"({wins[(top['cell'], role)]:,.0f} {label} wins): seat {hi['seat']} takes {_cell_pct(hi)} "
-                   f"of the {label}s' wins and seat {lo['seat']} {_cell_pct(lo)}, against an equal "
-                   f"{100 * top['fair']:.1f}% each (unadjusted 95% Wilson intervals), and win "
+                   f"({wins[(top['cell'], role)]:,.0f} {label} wins): Seat {hi['seat']} takes {_cell_pct(hi)} "
+                   f"of the {label}s' wins and Seat {lo['seat']} {_cell_pct(lo)}, against an equal "
+                   f"{_pct(top['fair'])}% each (unadjusted 95% Wilson intervals), and win "
                    f"{_pct_ci(hi['win_share'], hi['win_low'], hi['win_high'])} and "
                    f"{_pct_ci(lo['win_share'], lo['win_low'], lo['win_high'])} of all games")
             if not top["clear"]:
@@ -817,12 +887,12 @@ def _spread(s: pl.DataFrame) -> str:
     if s["players"].n_unique() == 1:
         lo_row = s.sort("estimate").row(0, named=True)
         hi_row = s.sort("estimate").row(-1, named=True)
-        return (f"its win share runs from {100 * lo_row['estimate']:.1f}% ({lo_row['label']}) to "
-                f"{100 * hi_row['estimate']:.1f}% ({hi_row['label']})")
+        return (f"its win share runs from {_pct(lo_row['estimate'])}% ({lo_row['label']}) to "
+                f"{_pct(hi_row['estimate'])}% ({hi_row['label']})")
     by_gap = s.with_columns((pl.col("estimate") - pl.col("fair")).alias("_gap")).sort("_gap")
 
     def end(r) -> str:
-        return (f"{_pp(r['_gap'])} ({r['label']}: {100 * r['estimate']:.1f}% against 1/P = "
+        return (f"{_pp(r['_gap'])} ({r['label']}: {_pct(r['estimate'])}% against 1/P = "
                 f"{100 * r['fair']:.3g}%)")
 
     return (f"its gap from 1/P (win share minus the cell's own 1/P) runs from "
@@ -923,7 +993,7 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
 
 def _pp(d: float, signed: bool = True) -> str:
     """A gap in pp to 1 decimal, signed (``"−5.1 pp"``, ``"+2.4 pp"``)."""
-    text = f"{abs(100 * d):.1f} pp"
+    text = f"{numbers.rounded(abs(100 * d), 1):.1f} pp"      # (halves as the tables round them)
     return (("+" if d > 0 else "−" if d < 0 else "") + text) if signed else text
 
 
@@ -1034,7 +1104,7 @@ def _by_size(counts: list[tuple[str, object]], hits: int) -> str:
 __all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_seat_intervals", "finding",
            "finding_statement", "largest_gaps", "seat_calls", "cell_calls", "picked_seat",
            "role_seat_calls", "role_finding", "side_finding", "split_finding", "cells_summary",
-           "share_bands", "MIN_ROLE_WINS", "NAMED_CELLS"]
+           "share_bands", "BANDS_WORDS", "MIN_ROLE_WINS", "NAMED_CELLS"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,11 +7,13 @@ words none of it. It says first what the finding is (which seat, and why that on
 holds in every cell, and a sentence per cell on its largest gaps from 1/P; in a game with roles
 (no fair share per seat), each side's win share over the cells, then, for a role of several
 seats, whether its seats take equal shares of its wins (:func:`analysis.panel.role_finding`).
-Then the cell × metric table (every seat's and role's win share with its 95% Wilson interval, and
-the finding's call in each cell) and a figure of every seat's win share per cell with its
-interval beside the fair share 1/P; in a game with roles the table adds each seat's share of its
-role's wins, and the figure draws the sides and those shares against an equal split, no 1/P
-line. :func:`build_panel_sweep_report` reads a panel sweep
+Then the cell × metric table (the finding's call in each cell, then every seat's and role's win
+share with its 95% Wilson interval; the game length, in the game's unit, in a table of its own) and
+a figure of every seat's win share per cell with its interval beside the fair share 1/P; in a game
+with roles the table adds each seat's share of its role's wins, and the figure draws the sides and
+those shares against an equal split, no 1/P line. Every share and change is printed as
+:mod:`reports.text` rounds it (halves away from zero), so a number reads the same in a sentence,
+in a table and on the command line. :func:`build_panel_sweep_report` reads a panel sweep
 (:mod:`analysis.sweep.panel`): per parameter, whether it moves every cell the same way and by how
 much, the per-cell effects in a figure and a table. :func:`build_panel_comparison_report` reads
 two panels, before and after a rule change (:mod:`analysis.panel_compare`): which seats moved in
@@ -36,24 +38,31 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.panel import NAMED_CELLS, _label_parts, _where, cells_summary, panel_table, share_bands
+from analysis.panel import (BANDS_WORDS, NAMED_CELLS, _label_parts, _where, cells_summary, panel_table,
+                            share_bands)
 from reports.figures.common import OKABE_ITO
 from reports.sections import FigureSet, Section
 from reports.sweep import _meta, _publish, _title, rounded
-from reports.text import bound_pp, pct_ci, verdict_words
+from reports.text import bound_pp, num, pct, pct_ci, verdict_words
 
 
-def _cell_metric_table(cells: pl.DataFrame, calls: dict | None = None, calls_title: str = "") -> pl.DataFrame:
+def _cell_metric_table(cells: pl.DataFrame, calls: dict | None = None, calls_title: str = "",
+                       length_unit: str = "") -> pl.DataFrame:
     """One row per cell, one column per metric: a share as ``27.9% (27.6–28.2)`` with as many
     decimals as its interval needs not to print as one value (:func:`reports.text.pct_ci`: no win
     in 20,000 games is ``0.00% (0.00–0.02)``, not ``0.0% (0.0–0.0)``); a seat written "Seat 1" as
     in the figure and on a run's page. ``calls`` (cell → words, :func:`analysis.panel.cell_calls`):
-    the finding's call in each cell, a last column headed ``calls_title``.
+    the finding's call in each cell, a column headed ``calls_title``. A mean that is not a share is
+    headed with its unit, the row's (``unit``: :class:`analysis.sweep.metrics.MetricInfo`'s), else,
+    for the game length, ``length_unit`` (:func:`analysis.length.length_unit`: "player turns",
+    "turns"): "mean game length (player turns)" (review s42 A #5: "54.94 (54.40 to 55.49)" without a
+    unit).
 
-    The columns are in one order whatever the cells: cell, players, games, then each kind of
-    metric in the order it first appears, a kind's numbered columns in their number's order
-    (Seat 1 … Seat 5 together, wherever a cell first has a seat 4), then the call: in a panel of
-    3, 4 and 5 players the call column sat between Seat 3 and Seat 4 (review G, panel #1)."""
+    The columns are in one order whatever the cells: cell, players, games, the call, then each kind
+    of metric in the order it first appears, a kind's numbered columns in their number's order
+    (Seat 1 … Seat 5 together, wherever a cell first has a seat 4): in a panel of 3, 4 and 5
+    players the call column sat between Seat 3 and Seat 4 (review G, panel #1), and, last, it lay
+    past the right edge of a 1280-pixel page behind 5 seats and the game length (review s42 A #4)."""
     rows: dict = {}
     columns: dict[str, tuple] = {}       # column → where it goes (kind first seen, its number)
     kinds: dict[str, int] = {}
@@ -62,18 +71,23 @@ def _cell_metric_table(cells: pl.DataFrame, calls: dict | None = None, calls_tit
         if r["share"]:
             text = pct_ci(r["estimate"], r["low"], r["high"])
         else:
-            text = f"{r['estimate']:.2f} ({r['low']:.2f} to {r['high']:.2f})"
+            text = f"{num(r['estimate'], 2)} ({num(r['low'], 2)} to {num(r['high'], 2)})"
         what = r["what"]
         name = what[:1].upper() + what[1:] if what.startswith("seat ") else what
+        unit = r.get("unit") or (length_unit if r.get("metric") == "game_length" else "")
+        if r.get("metric") == "game_length" and unit:
+            name = f"mean game length ({unit})"
+        elif not r["share"] and unit:        # another mean in its unit: "the winner's margin (coins)"
+            name = f"{what} ({unit})"
         row[name] = text
         metric = r.get("metric") or name           # a hand-built table may carry only the words
         kind, _, number = metric.rpartition("_")
         if not number.isdigit():
             kind, number = metric, "0"
         columns.setdefault(name, (kinds.setdefault(kind, len(kinds)), int(number)))
-    order = ["cell", "players", "games", *sorted(columns, key=columns.__getitem__)]
+    order = ["cell", "players", "games", *([calls_title] if calls else []),
+             *sorted(columns, key=columns.__getitem__)]
     if calls:
-        order.append(calls_title)
         for c, row in rows.items():
             row[calls_title] = calls.get(c, "")
     return pl.DataFrame([{k: row.get(k) for k in order} for row in rows.values()],
@@ -234,9 +248,10 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
                          figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
                                           "Every seat's win share per cell with its 95% Wilson interval "
                                           "(each cell on its own, not adjusted); dashed: 1/P."))
-    table = _turn_limit_column(_cell_metric_table(t.cells, t.calls, t.calls_title), t)
-    tables = ([("Win share per cell (each cell's own 95% interval)", table)] if not t.roles
-              else _role_tables(table))
+    from analysis.length import length_unit
+
+    table = _turn_limit_column(_cell_metric_table(t.cells, t.calls, t.calls_title, length_unit(t.game)), t)
+    tables = _seat_tables(table) if not t.roles else _role_tables(table)
     secs = [Section("cells", "Every cell", intro, tables=tables), figure]
     runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
@@ -262,7 +277,7 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
         stopped = [(lab, lim) for lab, run in zip(t.labels, order)
                    if (lim := run_turn_limit(run)) is not None and lim.flagged]
         if stopped:
-            where = "; ".join(f"in {lab}: {100 * lim.share:.1f}%, {lim.games:,} of {lim.total:,} games"
+            where = "; ".join(f"in {lab}: {pct(lim.share)}%, {lim.games:,} of {lim.total:,} games"
                               for lab, lim in stopped)
             words.insert(0, target_turn_limit_words(where))
         skip = ("Warning: ", "The finding, by side", "The other side")
@@ -285,9 +300,27 @@ def _turn_limit_column(table: pl.DataFrame, t) -> pl.DataFrame:
     limits = {label: run_turn_limit(run) for label, run in runs.items()}
     if not any(lim is not None and lim.flagged for lim in limits.values()):
         return table
-    said = [(f"{100 * lim.share:.1f}% ({lim.games:,})" if (lim := limits.get(c)) is not None else "")
+    said = [(f"{pct(lim.share)}% ({lim.games:,})" if (lim := limits.get(c)) is not None else "")
             for c in table["cell"].to_list()]
     return table.with_columns(pl.Series("games at the turn limit", said, dtype=pl.String))
+
+
+#: the heading of the panel page's table of every seat's win share per cell (a game whose seats are alike)
+WIN_SHARE_TABLE = "Win share per cell (each cell's own 95% interval)"
+
+
+def _seat_tables(table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """The cell table of a game whose seats are alike in two (review s42 A #4: at 5 seats, 10
+    columns squeezed every row to 110 pixels and put the finding's call past the right edge of a
+    1280-pixel page): the cell, its size, the finding's call and every seat's win share; then the
+    other metrics (the game length, in its unit)."""
+    keep = [c for c in table.columns if c in ("cell", "players", "games", "games at the turn limit")
+            or (c.startswith("Seat ") and (c.endswith("'s win share") or " against 1/P" in c))]
+    rest = [c for c in table.columns if c not in keep]
+    if not rest:
+        return [(WIN_SHARE_TABLE, table)]
+    return [(WIN_SHARE_TABLE, table.select(keep)),
+            ("Game length per cell (each cell's own 95% interval)", table.select("cell", *rest))]
 
 
 def _role_tables(table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
@@ -492,7 +525,7 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
                                      + ")."),
                     tables=[(f"Win share per cell and {unit}{split}", comparison_table(c))]),
             *([Section("balance", _balance_heading(balance), balance_note(balance),
-                       tables=[("Largest gap from fair, before and after", balance_table(balance, c.smallest))])]
+                       tables=[(_balance_table_title(balance), balance_table(balance, c.smallest))])]
               if balance.height else []),
             *([Section("length", OTHER_HEADING, other_note(c), tables=[(OTHER_TABLE, other_table(c))])]
               if c.other.height or c.other_constant else []),
@@ -538,6 +571,14 @@ def _subject(balance: pl.DataFrame) -> tuple[str, str]:
             f"The largest gap of a {what} seat's share of the {what}s' wins from an equal split")
 
 
+def _balance_table_title(balance: pl.DataFrame) -> str:
+    """The heading of :func:`balance_table`: from fair (a seat's win share), or, in a game with
+    roles, from an equal split of a role's wins, as :func:`_subject` asks (review s42 A #7: "Largest
+    gap from fair" under "Toward or away from an equal split of the Censitaires' wins")."""
+    return ("Largest gap from fair, before and after" if balance["what"][0] == "seat" else
+            "Largest gap from an equal split, before and after")
+
+
 def _balance_heading(balance: pl.DataFrame) -> str:
     return ("Toward or away from a fair seat share, per cell" if balance["what"][0] == "seat" else
             f"Toward or away from an equal split among the {balance['what'][0]}s, per cell")
@@ -553,7 +594,7 @@ def _gap_digits(r: dict, smallest: float) -> int:
 
 
 def _gap(x: float, d: int) -> str:
-    return f"{100 * x:.{d}f}"
+    return pct(x, d)           # (halves as the tables round them: the change beside it is rounded so)
 
 
 def _gap_change(r: dict, smallest: float) -> str:
@@ -616,7 +657,8 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
 
         r = untold.with_columns(pl.col("change").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
         why = untold_gap_words(r, _gap_digits(r, smallest),       # (a lone cell was just named)
-                               "" if untold.height == 1 else f"in {r['cell']}, for one, ")
+                               "" if untold.height == 1 else f"in {r['cell']}, for one, ",
+                               "the fair share" if balance["what"][0] == "seat" else "the equal split")
     if not parts and balance.height > NAMED_CELLS + 1:      # many cells: the range, not every one (s37 #3)
         d = max(_gap_digits(r, smallest) for r in balance.iter_rows(named=True))
         def span(col: str) -> str:
@@ -737,11 +779,19 @@ def _change(r: dict, smallest: float) -> str:
     """A cell's change with its interval over the family (:func:`shown_range`), at the decimals at
     which no end prints on the wrong side of 0 or of the smallest difference for its verdict
     (review M #11: "+1.0 to +2.3 pp, clear, may matter" for a low end of 0.97)."""
-    from reports.text import pp, pp_ci, verdict_digits
+    from reports.text import pp, pp_ci, shown_change, verdict_digits
 
     lo, hi = shown_range(r)
     d = verdict_digits(lo, hi, smallest)
-    return f"{r['cell']} {pp(r['diff'], d)} ({pp_ci(lo, hi, d)})"
+    if None in (r.get("before"), r.get("after"), r.get("diff")):
+        return f"{r['cell']} {pp(r['diff'], d)} ({pp_ci(lo, hi, d)})"
+    # as the table of every cell prints it (:func:`comparison_table`): at the decimals where the
+    # printed after − before is the change, that difference (review s42 A #1: "+1.5 pp" in the lead
+    # beside "31.0% | 32.4% | +1.4 pp" in the table for a change of 1.45 pp)
+    a = max(_row_digits(r), d)
+    m = {"metric": "seat_win_share", "kind": "proportion", "base": r["before"], "variant": r["after"],
+         "diff": r["diff"]}
+    return f"{r['cell']} {pp(shown_change(m, a), a)} ({pp_ci(lo, hi, a)})"
 
 
 def pairing_words(c) -> str:
@@ -779,8 +829,36 @@ def _decimals(x: float) -> int:
 
 
 def _share(x: float) -> str:
-    """A small share at the decimals that keep it from printing as 0: ``0.015%``, ``0.8%``."""
-    return f"{100 * x:.{_decimals(100 * x)}f}%"
+    """A small share at the decimals that keep it from printing as 0: ``0.015%``, ``0.8%``; a half
+    rounded away from zero as the tables round it (:func:`reports.text.pct`: 25.45% is 25.5%, as
+    simulate's closing line prints it, not 25.4%, review s42 A #1)."""
+    return f"{pct(x, _decimals(100 * x))}%"
+
+
+def _share_at(x: float, d: int) -> str:
+    """A row's before or after in the table of every cell (:func:`comparison_table`): at ``d``, the
+    decimals at which the row's printed after − before is its change (:func:`reports.text.
+    metric_digits`), or, at 1, a small share at the decimals that keep it from printing as 0
+    (:func:`_share`)."""
+    from reports.text import metric_value
+
+    return _share(x) if d <= 1 else metric_value(x, "seat_win_share", "proportion", d)
+
+
+def _row_digits(r: dict) -> int:
+    """The decimals :func:`comparison_table` prints a row's before and after with."""
+    from reports.text import metric_digits
+
+    if None in (r.get("before"), r.get("after"), r.get("diff")):
+        return 1
+    return metric_digits({"metric": "seat_win_share", "kind": "proportion", "base": r["before"],
+                          "variant": r["after"], "diff": r["diff"]})
+
+
+def _level(r: dict, x: float) -> str:
+    """A row's before or after in a sentence, as the table of every cell prints it (review s42 A
+    #1: "0.025% before and after" in the lead beside "0.03% | 0.03%" in the table)."""
+    return _share_at(x, _row_digits(r))
 
 
 def same_games_words(r: dict) -> str:
@@ -829,10 +907,10 @@ def _untested_words(rows: pl.DataFrame, every=None) -> list[str]:
         out.append("Not tested: " + "; ".join(f"{r['item']} in {r['cell']} ({r['note']})"
                                               for r in one_run.iter_rows(named=True)) + ".")
     if constant.height:
-        said = _grouped(constant, lambda r: f"{100 * r['before']:.1f}% before and after", ", ", every)
+        said = _grouped(constant, lambda r: f"{_level(r, r['before'])} before and after", ", ", every)
         out.append(f"Not tested, the same in every game of both runs: {said}.")
     if same.height:
-        said = _grouped(same, lambda r: f"{_share(r['before'])} before and after: {same_games_words(r)}", "; ",
+        said = _grouped(same, lambda r: f"{_level(r, r['before'])} before and after: {same_games_words(r)}", "; ",
                         every)
         out.append(f"Not tested, the same result in every game under both rules (paired game by game): "
                    f"{said}.")
@@ -1003,7 +1081,7 @@ def comparison_table(c) -> pl.DataFrame:
 
     from reports.text import verdict_digits
 
-    from reports.text import metric_digits, metric_value, shown_change
+    from reports.text import metric_digits, shown_change
 
     r = c.rows
     shown = [shown_range(x) for x in r.iter_rows(named=True)]
@@ -1016,12 +1094,13 @@ def comparison_table(c) -> pl.DataFrame:
     agree = [metric_digits(m) if m is not None else 1 for m in as_metric]
 
     def share(x, d):                      # 0.015%, not 0.0% (review N #8), at the row's decimals
-        return "" if x is None else _share(x) if d <= 1 else metric_value(x, "seat_win_share", "proportion", d)
+        return "" if x is None else _share_at(x, d)
 
     return pl.DataFrame({
         "Cell": r["cell"], ("Side or seat" if split_mask(r).any() else c.what.capitalize()): r["item"],
-        "Before": [share(x, d) for x, d in zip(r["before"], agree)],
-        "After": [share(x, d) for x, d in zip(r["after"], agree)],
+        # (at the change's decimals: "32.2% | 32.5% | +0.34 pp" gave no change its levels gave)
+        "Before": [share(x, max(a, d)) for x, d, a in zip(r["before"], digits, agree)],
+        "After": [share(x, max(a, d)) for x, d, a in zip(r["after"], digits, agree)],
         "Change": ["" if x is None else pp(x, d) if m is None else pp(shown_change(m, max(a, d)), max(a, d))
                    for x, d, a, m in zip(r["diff"], digits, agree, as_metric)],
         f"Interval over the family of {c.family}": [
@@ -1213,7 +1292,7 @@ def level_words(c) -> list[str]:
         out.append(f"Levels, before → after: the {item}'s win share {_span(mine['before'].to_list())} → "
                    f"{_span(after.to_list())} over the {mine.height} cells (the runs' values)"
                    + (f"; by player count: {'; '.join(per)}" if per else "")
-                   + f". After the change: {band}; every cell's before, after and change in the table "
+                   + f". After the change, {BANDS_WORDS}: {band}; every cell's before, after and change in the table "
                    f"'{LEVEL_TABLE}'.")
     return out
 
@@ -1282,7 +1361,9 @@ def _other_level(x: float | None, r: dict, bare: bool = False, digits: int = 1) 
         return ""
     if r["unit"] != "share":
         return num(x, digits) + ("" if bare else f" {r['unit']}")
-    return f"{100 * x:.{_share_digits(x)}f}%"
+    # at the change's decimals (so that after − before is the change printed), halves rounded as the
+    # tables round them (review s42 A #1: 0.0785 printed 7.8% beside a change of +7.9 pp)
+    return f"{pct(x, max(digits, _share_digits(x)))}%"
 
 
 def _share_digits(x: float) -> int:
@@ -1294,12 +1375,18 @@ def _share_digits(x: float) -> int:
 def _other_change(r: dict, with_interval: bool = True) -> str:
     """A change with its interval over the family (:func:`shown_range`: a clear change's on its side
     of 0), in its unit: ``−24.3 turns (−25.3 to −23.3 turns)``, ``+10.2 pp (+8.3 to +12.0 pp)``."""
-    from reports.text import signed
+    from reports.text import rounded, signed
 
     scale = 100.0 if r["unit"] == "share" else 1.0
     u = _other_unit(r)
     d = _change_digits(r)
-    text = f"{signed(scale * r['diff'], d)} {u}"
+    x = scale * r["diff"]
+    if r["before"] is not None and r["after"] is not None:
+        # the printed after − before (the levels print at d: :func:`_change_digits`), which is the
+        # change rounded wherever that loop found them to agree, and within one unit of its last
+        # decimal at its cap (4.073 → 4.096 turns beside +0.023, not +0.024 for a change of 0.0235)
+        x = rounded(rounded(scale * r["after"], d) - rounded(scale * r["before"], d), d)
+    text = f"{signed(x, d)} {u}"
     if r["verdict"] is None or r["size_low"] is None or not with_interval:
         return text
     lo, hi = shown_range(r)
@@ -1310,8 +1397,12 @@ def _change_digits(r: dict) -> int:
     """The decimals a row's change prints with: its interval's over the family
     (:func:`_other_digits`), or, untested, 2 significant digits below 0.1 (0.022 turns, not 0.0);
     then more, up to 3, until the printed after − before is the printed change (7.33 → 6.96 turns
-    beside −0.37 turns, not 7.3 → 7.0 beside −0.4; a share's levels print at their own decimals,
-    :func:`_share_digits`, so a change under 1 pp prints at least at theirs)."""
+    beside −0.37 turns, not 7.3 → 7.0 beside −0.4), a share's too (review s42 A #1: 0.0% → 7.8%
+    beside +7.9 pp), each rounded as the tables round (:func:`reports.text.rounded`, halves away
+    from zero); a share's levels print at least at their own decimals, :func:`_share_digits`, so
+    its change prints at least at theirs (0.0% → 0.05%, +0.05 pp)."""
+    from reports.text import rounded
+
     scale = 100.0 if r["unit"] == "share" else 1.0
     if r["verdict"] is None or r["size_low"] is None:
         d = _decimals(scale * r["diff"])
@@ -1319,20 +1410,22 @@ def _change_digits(r: dict) -> int:
         d = _other_digits(r, *shown_range(r))
     if r["before"] is None or r["after"] is None:
         return d
-    if r["unit"] == "share":      # a change under 1 pp at its levels' decimals: 0.0% → 0.05%, +0.05 pp
-        return max(d, *(_share_digits(x) for x in (r["before"], r["after"]))) if abs(r["diff"]) < 0.01 else d
-    while d < 3 and round(round(r["after"], d) - round(r["before"], d), d) != round(r["diff"], d):
+    if r["unit"] == "share":      # the levels' own decimals: 0.0% → 0.05%, +0.05 pp
+        d = max(d, *(_share_digits(x) for x in (r["before"], r["after"])))
+    while d < 3 and rounded(rounded(scale * r["after"], d) - rounded(scale * r["before"], d), d) != \
+            rounded(scale * r["diff"], d):
         d += 1
     return d
 
 
 def _relative(r: dict) -> str:
-    """A length's change relative to its length before: ``44% shorter``, ``3% longer``; '' for a share
-    or a length of 0 before."""
-    if r["unit"] == "share" or not r["before"]:
+    """A length's change relative to its length before: ``44% shorter``, ``3% longer``; '' for a share,
+    a length of 0 before, or one that did not change (review s42 A #6: "under 1% shorter" beside a
+    change of 0.0 turns, the same in every game)."""
+    if r["unit"] == "share" or not r["before"] or not r["diff"]:
         return ""
     k = r["diff"] / r["before"]
-    return f"{abs(100 * k):.0f}% {'longer' if k > 0 else 'shorter'}" if abs(100 * k) >= 1 else \
+    return f"{num(abs(100 * k), 0)}% {'longer' if k > 0 else 'shorter'}" if abs(100 * k) >= 1 else \
         f"under 1% {'longer' if k > 0 else 'shorter'}"
 
 
@@ -1417,7 +1510,9 @@ def other_changes_sentence(c) -> str:
         longer, shorter = ("longer", "shorter") if r["metric"] == "mean_game_length" else ("up", "down")
         u = _other_unit(r)
         if ups and downs:
-            lo, hi = (_other_change({**r, "diff": x, "verdict": None}) for x in (mine["diff"].min(), mine["diff"].max()))
+            # (each end a change alone: not r's levels, which belong to r's own change)
+            lo, hi = (_other_change({**r, "diff": x, "verdict": None, "before": None, "after": None})
+                      for x in (mine["diff"].min(), mine["diff"].max()))
             way = f"{longer} in {ups} and {shorter} in {downs} of {n_item} cells, {lo.removesuffix(' ' + u)} to {hi}"
         else:
             scale = 100.0 if r["unit"] == "share" else 1.0
@@ -1451,7 +1546,9 @@ def other_note(c) -> str:
                 smallest.append(f"{rounded_pp(x)} for a share" if metric == "end_reason_share"
                                 else f"{x:g} {unit.removesuffix('s') if x == 1 else unit} of game length")
         paired = bool(o["paired"].all())
-        out.append("Each cell's mean game length (in the game's unit) and share of games ending each way, "
+        units = o.filter(pl.col("metric") == "mean_game_length")["unit"].unique().to_list()
+        unit = f"in {units[0]}" if len(units) == 1 else "in the game's unit"
+        out.append(f"Each cell's mean game length ({unit}) and share of games ending each way, "
                    "before and after, from each run's statistics; "
                    + ("each change paired game by game (the same deals both sides: a t interval over "
                       "the per-game differences). " if paired else

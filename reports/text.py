@@ -1818,18 +1818,19 @@ def gap_digits(r: dict, smallest: float | None = None, most: int = 3) -> int:
     return d
 
 
-def untold_gap_words(r: dict, d: int, where: str = "") -> str:
+def untold_gap_words(r: dict, d: int, where: str = "", fair: str = "the fair share") -> str:
     """Why a largest gap's change cannot be told when the seats' own changes may be clear (review Z
     #1: "Seat 1 −7.2 pp, clear and large enough to matter" beside "toward or away: these games
     cannot tell" read as a contradiction): the ranges of the gap before (its low end) and after
-    (its high end) overlap, and a seat that moved clearly may have crossed the fair share. ''
-    when they do not overlap."""
+    (its high end) overlap, and a seat that moved clearly may have crossed ``fair``, what the gap is
+    from ("the equal split" of a role's wins in a game with roles, which has no fair share: review
+    s42 A #7). '' when they do not overlap."""
     lo, hi = r.get("before_low"), r.get("after_high")
     if lo is None or hi is None or not hi > lo:
         return ""
     return (f"; {where}the games put the largest gap at {pct(lo, d)} pp or more before and at up "
             f"to {pct(hi, d)} pp after, so it may be no smaller, even where a seat moved clearly (it "
-            "may have crossed the fair share); more games would tell")
+            f"may have crossed {fair}); more games would tell")
 
 
 def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> str:

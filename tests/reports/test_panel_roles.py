@@ -61,7 +61,7 @@ def test_the_finding_of_a_game_with_roles_is_by_side_and_within_a_role_never_aga
     assert t.cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))["fair"].is_null().all()
     # each side's win share over the cells, the cells named
     assert t.lead[0].startswith("The finding, by side: the Seigneur's win share runs from 0.0% (0.0–0.2) "
-                                "in 4p greedy-lord + 3×dutiful to 0.1% (0.0–0.4) in 4p even-lord + "
+                                "in 4p greedy-lord + 3×dutiful to 0.15% (0.03–0.44) in 4p even-lord + "
                                 "3×fair-share"), t.lead[0]
     assert t.lead[1].startswith("The other side: the Censitaires' win share runs from "), t.lead[1]
     # the real finding: within the Censitaires, in the greedy cell, with the run page's numbers
@@ -72,10 +72,13 @@ def test_the_finding_of_a_game_with_roles_is_by_side_and_within_a_role_never_aga
     assert "in that cell (4p greedy-lord + 3×dutiful), by at least 1 pp of the Censitaires' wins (clear and " \
            "large enough to matter)" in within, within
     assert "in the other, 4p even-lord + 3×fair-share, no seat is clearly off it" in within, within
-    gap = (f"The largest clear gap is in 4p greedy-lord + 3×dutiful (2,000 Censitaire wins): seat 4 takes "
-           f"{100 * hi['share_of_role']:.1f}% ({100 * hi['share_low']:.1f}–{100 * hi['share_high']:.1f}) of the "
-           f"Censitaires' wins and seat 2 {100 * lo['share_of_role']:.1f}% ({100 * lo['share_low']:.1f}–"
-           f"{100 * lo['share_high']:.1f}), against an equal 33.3% each")
+    # (at the tables' rounding, halves away from zero: reports.text.pct_ci; review s42 A #1, #13)
+    from reports.text import pct_ci
+
+    gap = (f"The largest clear gap is in 4p greedy-lord + 3×dutiful (2,000 Censitaire wins): Seat 4 takes "
+           f"{pct_ci(hi['share_of_role'], hi['share_low'], hi['share_high'])} of the "
+           f"Censitaires' wins and Seat 2 {pct_ci(lo['share_of_role'], lo['share_low'], lo['share_high'])}, "
+           f"against an equal 33.3% each")
     assert gap in within, within
     assert "Holm over the panel's 6 seat × cell comparisons" in within, within
 

@@ -80,7 +80,8 @@ def test_the_panel_page_of_a_game_with_roles_leads_with_the_sides(tmp_path, undr
                             "(4p even-lord + 3×fair-share and 4p harsh-lord + 3×hoarder) to "
                             f"{100 * hi['estimate']:.1f}% ({100 * hi['low']:.1f}–{100 * hi['high']:.1f}) in "
                             "4p greedy-lord + 3×dutiful"), first
-    assert "Point estimates: below 25% in 2 cells, 25% to 50% in 1 cell." in first, first
+    assert ("Point estimates, counted in fixed bands of the games won (a quarter, a half), not against a "
+            "fair share: below 25% in 2 cells, 25% to 50% in 1 cell.") in first, first
     assert lead[1].startswith("The other side: the Censitaires' win share runs from 70.0%"), lead[1]
     assert not any(x.startswith("Who wins, by side") for x in lead), lead
 
@@ -104,7 +105,7 @@ def test_the_split_is_one_headline_and_no_gap_is_named_from_a_cell_with_few_role
     split = [x for x in lead if x.startswith("Censitaire seats split the Censitaires' wins unequally in ")]
     assert len(split) == 1, lead
     text = split[0]
-    assert "The largest clear gap is in 4p even-lord + 3×fair-share (2,000 Censitaire wins): seat 4 takes " in text, text
+    assert "The largest clear gap is in 4p even-lord + 3×fair-share (2,000 Censitaire wins): Seat 4 takes " in text, text
     assert "largest gap is in 4p greedy-lord" not in text and "largest clear gap is in 4p greedy-lord" not in text
     assert (f"not ranked, with fewer than {MIN_ROLE_WINS} Censitaire wins each (too few to read a split): "
             "4p greedy-lord + 3×dutiful") in text, text
@@ -233,7 +234,8 @@ def test_the_before_after_gives_levels_and_a_table_of_one_row_a_cell():
                               f"{100 * side['before'].max():.1f}% → {100 * after.min():.1f}% to "
                               f"{100 * after.max():.1f}% over the 36 cells"), said
     below, mid, above = (after < 0.25).sum(), ((after >= 0.25) & (after <= 0.5)).sum(), (after > 0.5).sum()
-    assert (f"After the change: below 25% in {below} cells, 25% to 50% in {mid} cells, above 50% in "
+    assert (f"After the change, counted in fixed bands of the games won (a quarter, a half), not against "
+            f"a fair share: below 25% in {below} cells, 25% to 50% in {mid} cells, above 50% in "
             f"{above} cells") in said[0], said
     three = c.rows.filter(pl.col("item") == "Seigneur side").filter(pl.col("cell").str.starts_with("3p"))
     assert (f"3p {100 * three['before'].min():.1f}% to {100 * three['before'].max():.1f}% → "

@@ -51,8 +51,9 @@ def test_every_seat_column_comes_before_the_findings_call_whatever_the_player_co
     table = _cell_metric_table(cells, calls, title)
     seats = [c for c in table.columns if c.startswith("Seat ") and c.endswith("'s win share")]
     assert seats == [f"Seat {s}'s win share" for s in range(1, 6)]
-    # cell, players, games, Seat 1 … Seat 5, then the call: the call sat between Seat 3 and Seat 4
-    assert table.columns == ["cell", "players", "games", *seats, title], table.columns
+    # cell, players, games, the call, then Seat 1 … Seat 5: the call sat between Seat 3 and Seat 4
+    # (review G), then past the right edge of a 1280-pixel page behind 5 seats (review s42 A #4)
+    assert table.columns == ["cell", "players", "games", title, *seats], table.columns
     row = table.row(0, named=True)           # a 3-player cell: its seats 4 and 5 are empty
     assert row["Seat 4's win share"] is None and row[title].startswith("below 1/P")
 
