@@ -57,6 +57,17 @@ def _rounds_onto(x: float, to: float, digits: int) -> bool:
     return x != to and pct(x, digits) == pct(to, digits)
 
 
+def _seat_numbers_named(keys) -> str:
+    """``Seat 2``, ``Seats 2 and 4``, ``Seats 2, 3 and 4`` from rows' keys ("Seat 4", "censitaire
+    seat 4"); a key without a seat number as it is."""
+    nums = sorted({int(m.group()) for k in keys if (m := re.search(r"\d+", str(k)))})
+    if not nums:
+        return ", ".join(map(str, keys))
+    if len(nums) == 1:
+        return f"Seat {nums[0]}"
+    return "Seats " + ", ".join(map(str, nums[:-1])) + f" and {nums[-1]}"
+
+
 def pct_ci(p: float, low: float, high: float) -> str:
     """``27.9% (27.6–28.2)``; with more decimals (up to 3) when an end of the interval prints as
     the estimate, as the other end, or as 0% or 100%, without being it, so that an interval never
@@ -2419,15 +2430,21 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         if not listed.height and (answered or also or seated):
             # nothing left to list: say where the counted changes are (review S #1: "4 of the 8 …
             # moved clearly and by enough to matter", one named, then "Nothing else moved")
-            seat_n = cmp.filter(worth & (pl.col("metric") == "seat_win_share")).height if seated else 0
-            split_n = seated - seat_n
+            seat_keys = (cmp.filter(worth & (pl.col("metric") == "seat_win_share"))["key"].to_list()
+                         if seated else [])
+            split_keys = (cmp.filter(worth & (pl.col("metric") == SPLIT_METRIC))["key"].to_list()
+                          if seated else [])
+            seat_n, split_n = len(seat_keys), len(split_keys)
             parts = ([f"the {' and the '.join(g for g in given if 'seat row' not in g)} "
                       f"{'are' if answered + also > 1 else 'is'} the first answer's"] if answered or also else [])
-            parts += ([f"the {seat_n} seat{'s' if seat_n > 1 else ''}' win share{'s' if seat_n > 1 else ''} of all "
-                       f"games (which carry the roles' change) {'are' if seat_n > 1 else 'is'} in the table"]
+            # the seats named, not counted (review D #13: "the 2 seats' win shares" in a 4-player
+            # game read as if it had two seats)
+            parts += ([f"the win share{'s' if seat_n > 1 else ''} of all games of {_seat_numbers_named(seat_keys)} "
+                       f"(which carry the roles' change) {'are' if seat_n > 1 else 'is'} in the table"]
                       if seat_n else [])
-            parts += ([f"the {split_n} seat{'s' if split_n > 1 else ''}' share{'s' if split_n > 1 else ''} of "
-                       f"their role's wins {'are' if split_n > 1 else 'is'} the split answered above"] if split_n else [])
+            parts += ([f"the share{'s' if split_n > 1 else ''} of their role's wins of "
+                       f"{_seat_numbers_named(split_keys)} {'are' if split_n > 1 else 'is'} the split answered "
+                       f"above"] if split_n else [])
             text = "; ".join(parts)
             out[-1] += ". " + text[0].upper() + text[1:]
         besides = (f" except the {' and the '.join(given)} the first answer{'s' if len(given) > 1 else ''} "

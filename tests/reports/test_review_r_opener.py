@@ -125,13 +125,18 @@ def test_review_s_the_count_says_where_the_seat_rows_went(payment_order):
 
     cmp = payment_order
     worth = pl.col("verdict").is_in(["clear and large enough to matter", "clear, may matter"])
-    seats = cmp.filter(worth & (pl.col("metric") == "seat_win_share")).height
-    split = cmp.filter(worth & (pl.col("metric") == "seat_share_of_role_wins")).height
+    seats = cmp.filter(worth & (pl.col("metric") == "seat_win_share"))["key"].to_list()
+    split = cmp.filter(worth & (pl.col("metric") == "seat_share_of_role_wins"))["key"].to_list()
     assert seats and split                           # the premise of this pair
     lines = [str(x) for x in comparison_headlines(cmp, "seat", "simultaneous", "% of own goal", game="seigneurial")]
     count = next(x for x in lines if x.startswith("simultaneous against seat: "))
-    assert (f"the {seats} seat{'s' if seats > 1 else ''}' win share{'s' if seats > 1 else ''} of all games "
-            "(which carry the roles' change)") in count.lower(), count
-    assert f"the {split} seat{'s' if split > 1 else ''}' share" in count.lower(), count
+
+    def named(keys):         # s42 review D #13: the seats named ("the 2 seats'" read as a 2-seat game)
+        n = sorted(int(k.split()[-1]) for k in keys)
+        return f"Seat {n[0]}" if len(n) == 1 else "Seats " + ", ".join(map(str, n[:-1])) + f" and {n[-1]}"
+
+    assert (f"the win share{'s' if len(seats) > 1 else ''} of all games of {named(seats)} "
+            "(which carry the roles' change)").lower() in count.lower(), count
+    assert f"the share{'s' if len(split) > 1 else ''} of their role's wins of {named(split)} " in count, count
     # no count of changes without their place: "by kind" only before a list that follows
     assert "Listed below by kind" not in count
