@@ -136,6 +136,14 @@ def simulate(
     parsed = parse_settings(settings)
     if rules is not None:       # the input named first, before --out is related to it (revC #9)
         check_config_file(rules, "rules")
+    if any("[" in s.key for s in parsed):
+        # --set PATH[k] of a per-seat list for a seat the run does not have: one line, as sweep
+        # and tune say it (review D #2; it changed no game and said nothing)
+        from analysis.sweep.grammar import check_seats_of
+
+        spec = registry.get(game)
+        n = int(players) if players is not None else spec.default_players
+        check_seats_of(spec, (), parsed, [n], option="--set")
     if out is None:
         from simcore import rundir
 

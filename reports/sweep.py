@@ -528,11 +528,51 @@ def _ends_clause(t: dict, what: str) -> str:
             f"{big['from']} to {big['to']}")
 
 
-def turning_points(s) -> tuple[dict, str]:
+def seat_names(sw: dict) -> dict[str, str]:
+    """The varied per-seat settings of a sweep named with their seat, as the tune page names them
+    (review D #8): "setup.hand_size[1]" → "setup.hand_size[1] (seat 2's)", the seat from
+    :func:`analysis.tune.advice.seat_of` on the sweep's base rules (sweep.json's rules text and
+    ``--set``, :func:`analysis.tune.advice.start_settings`); a setting that is not per seat is not
+    in it."""
+    names = [v["name"] for v in sw.get("varies") or ()]
+    if not any(re.search(r"\[\d+\]$", n) for n in names):
+        return {}
+    base = start_settings(sw)
+    out = {}
+    for n in names:
+        k = seat_of(n, base.get(re.sub(r"\[\d+\]$", "", n)), sw.get("game"))
+        if k is not None:
+            out[n] = f"{n} (seat {k + 1}'s)"
+    return out
+
+
+def with_seats(text: str, named: dict[str, str]) -> str:
+    """``text`` with the first mention of each per-seat setting of ``named`` (:func:`seat_names`)
+    followed by its seat: "Raising setup.hand_size[1] (seat 2's) from 6 to 8 moves …"; a mention
+    that already says its seat is left as it is."""
+    for name, shown in named.items():
+        if shown in text:
+            continue
+        text = re.sub(re.escape(name) + r"(?![\w\[=]| \(seat)", lambda _m: shown, text, count=1)
+    return text
+
+
+def _seat_column(table: pl.DataFrame, named: dict[str, str]) -> pl.DataFrame:
+    """A page table's ``parameter`` column with each per-seat setting's seat (:func:`seat_names`)."""
+    if not named or "parameter" not in table.columns:
+        return table
+    return table.with_columns(pl.col("parameter").replace(named))
+
+
+def turning_points(s, shares: bool | None = None, named: dict[str, str] | None = None) -> tuple[dict, str]:
     """Where a headline metric's response turns (:func:`analysis.sweep.metrics.turns` on the
     sweep's value-by-value family), for the tornado chart, whose first → last bars hide a turn
     (review Z #5: 6 → 9 "+9.8 pp" of seat imbalance hid that 7 is fair): (parameter, metric) →
-    the value it turns at, and the captions' words for them ('' when none turns)."""
+    the value it turns at, and the captions' words for them ('' when none turns). With ``shares``
+    (True: the win shares' figure, False: the other metrics'), only the turns that figure draws
+    (:func:`reports.figures.sweep.tornado_bars`; review D #10: the second figure's caption named
+    the seat imbalance, a bar of the first). "Reverses", not "turns": a page whose length unit is
+    the player turn (review D #10). ``named``: per-seat settings with their seat (:func:`seat_names`)."""
     from analysis.sweep.metrics import turns
 
     ve = getattr(s, "value_effects", None)
@@ -545,11 +585,15 @@ def turning_points(s) -> tuple[dict, str]:
             continue
         for t in turns(ve, name, s.effects):
             found[(name, t["metric"])] = (t["first"]["to"], t["label"])
+    if shares is not None:
+        drawn = FS.tornado_bars(s.effects, shares)
+        found = {k: v for k, v in found.items() if k in drawn}
     if not found:
         return {}, ""
-    said = "; ".join(f"{lab.split(' (')[0]} with {p}, at {at}" for (p, _), (at, lab) in found.items())
+    said = "; ".join(f"{lab.split(' (')[0]} with {(named or {}).get(p, p)}, at {at}"
+                     for (p, _), (at, lab) in found.items())
     return ({k: at for k, (at, _) in found.items()},
-            f" A bar is the first → last change only: where a response turns ({said}), the bar "
+            f" A bar is the first → last change only: where a response reverses ({said}), the bar "
             "hides it, and the bar's label says so; the sentences of 'What moves what' give each step.")
 
 
@@ -816,12 +860,18 @@ def _meta(rows: list[tuple[str, str]]) -> pl.DataFrame:
                         schema={"Item": pl.String, "Value": pl.String})
 
 
+PDF_LEAD_ID = "answer"
+PDF_LEAD_TITLE = "In short"                     # the PDF's first section: the page's lead
+PDF_SETTINGS_TITLE = "What was played"          # its table: the page's settings (Item, Value)
+
+
 def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[Section],
              figs: FigureSet, pdf: bool, notes: list[str] = (), lead: list[str] = (),
              svg: bool = False, files: dict[str, str] | None = None) -> Path:
     """Write the page (the ``lead`` sentences first, in bold: what the reader came for), its
-    figures, with ``pdf`` report.pdf, and ``files`` (name → text, e.g. a CSV of the page's table),
-    atomically."""
+    figures, with ``pdf`` report.pdf (its first section, :data:`PDF_LEAD_TITLE`, the ``lead``
+    and the settings table ``meta``), and ``files`` (name → text, e.g. a CSV of the page's
+    table), atomically."""
     # the glossary's terms the page uses, last, as every report page has them (review V #7: the
     # panel, sweep and tune pages said Holm, Bonferroni, Wilson … without a word of explanation)
     terms = glossary_section(list(secs) + [Section("lead", "", " ".join((*lead, *notes)))], figs)
@@ -838,9 +888,14 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
         for name, text in (files or {}).items():
             (tmp / name).write_text(text, encoding="utf-8")
         if pdf:
-            write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions,
-                      meta.rename({"Item": " ", "Value": "  "}),
-                      tuple(lead) + tuple(notes) + (INTERVALS_NOTE,))
+            # the lead as the PDF's first section, set as body text under a heading, not among
+            # the small grey notes under the title (review D #15), with the page's settings
+            # table under it headed by its columns' names (an empty shaded header row stood
+            # above it: review A #13)
+            first = Section(PDF_LEAD_ID, PDF_LEAD_TITLE if lead else PDF_SETTINGS_TITLE,
+                            sentences=list(lead), tables=[(PDF_SETTINGS_TITLE, meta)])
+            write_pdf(tmp / "report.pdf", title, [first, *secs], figs, png, figs.captions, None,
+                      (INTERVALS_NOTE,) + tuple(notes))
     return Path(out) / "report.html"
 
 
@@ -963,8 +1018,11 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                  if n_slice else
                  "the effect at other values of the others can differ (the curves and the table "
                  "'Every variant' show each). ")
-    # the page leads with what moves what; how it is measured follows the sentences
-    by_value = value_sentences(s.value_effects, s.references, s.curves, effects=s.effects)
+    # the page leads with what moves what; how it is measured follows the sentences; a per-seat
+    # setting is named with its seat in every sentence, heading and figure (review D #8)
+    named = seat_names(sw)
+    by_value = [with_seats(x, named) for x in
+                value_sentences(s.value_effects, s.references, s.curves, effects=s.effects)]
     secs = [Section("findings", "What moves what",
                     f"The paired change of each setting{at_players}, game by game, worded by its "
                     "size (how it is measured: the next section)."
@@ -972,7 +1030,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                        "(its first value when the base is not tried) and name a response that "
                        "turns; the others compare the first and last value. "
                        + value_family_words(s.value_effects) if by_value else ""),
-                    sentences=by_value + sweep_sentences(s.effects, slice_effects=s.slice_effects)),
+                    sentences=by_value + [with_seats(x, named) for x in
+                                          sweep_sentences(s.effects, slice_effects=s.slice_effects)]),
             Section("method", "How these sentences are measured",
                     ("The first sentences (a parameter of 3 values or more) set each value "
                      "against the base rules' value and name a response that turns, in a family "
@@ -992,12 +1051,16 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
             if len(sw["varies"]) > 1 else ""
         held = f", each with the other parameters held at {held}" if held else ""
         repeats = " A metric that repeats another (the same number, or its mirror) is left out."
-        turning, turned = turning_points(s)
-        names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit, turning=turning),
-                         f"Win shares: the paired change from each setting's first to last value, in "
-                         f"pp{held}.{repeats}{turned}")
-        names += figs.add("tornado_other", FS.tornado(s.effects, False, s.score_unit, turning=turning),
-                          f"Every other headline metric, one panel per unit{held}.{turned}")
+        turning, turned = turning_points(s, True, named)
+        names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit, turning=turning,
+                                                      names=named),
+                         with_seats(f"Win shares: the paired change from each setting's first to last "
+                                    f"value, in pp{held}.{repeats}{turned}", named))
+        turning, turned = turning_points(s, False, named)
+        names += figs.add("tornado_other", FS.tornado(s.effects, False, s.score_unit, turning=turning,
+                                                      names=named),
+                          with_seats(f"Every other headline metric, one panel per unit{held}.{turned}",
+                                     named))
         secs.append(Section("tornado", "Which parameters move which metric most", figures=names))
     fair = None
     if spec is not None and spec.roles_alike and s.variants.height:
@@ -1005,9 +1068,10 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         n_seats = first.filter(pl.col("variant") == first["variant"][0]).height
         fair = 1.0 / n_seats if n_seats else None
     for i, v in enumerate(sw["varies"]):
-        secs.append(Section(f"p{i}", v["name"], figures=figs.add(
-            f"curve_{i}", FS.curves(s.curves, v["name"], fair, s.score_unit),
-            f"Every headline metric against {v['name']}"
+        shown = named.get(v["name"], v["name"])
+        secs.append(Section(f"p{i}", shown, figures=figs.add(
+            f"curve_{i}", FS.curves(s.curves, v["name"], fair, s.score_unit, label=shown),
+            f"Every headline metric against {shown}"
             + (f" (with {at})." if (at := condition_text(sw, v["name"])) else "."))))
     if s.effects.height:
         secs.append(Section("effects", EFFECTS_TABLE,
@@ -1015,7 +1079,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             "simultaneous 95% intervals (the sentences' family) and its words; "
                             "'others at': where the other parameters were held; 'repeats': a metric "
                             "that is the same number as another, or its mirror.",
-                            tables=[(EFFECTS_TABLE, effects_table(s.effects))]))
+                            tables=[(EFFECTS_TABLE, _seat_column(effects_table(s.effects), named))]))
     if s.value_effects.height:
         from analysis.sweep.metrics import against_reference
 
@@ -1026,7 +1090,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             "Each value of a parameter of 3 values or more against the value it is "
                             f"compared with ('from': {why}), every metric, game by game. "
                             + value_family_words(s.value_effects),
-                            tables=[(VALUES_TABLE, effects_table(pl.DataFrame(vs)))]))
+                            tables=[(VALUES_TABLE, _seat_column(effects_table(pl.DataFrame(vs)), named))]))
         # the pairs the table above does not hold (review V #6: it repeated the base value's rows
         # word for word)
         refs = {name: str(ref) for name, (ref, _) in s.references.items()}
@@ -1037,7 +1101,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                                 "Every two values of those parameters (from → to) but the base value's "
                                 "(in the table above), every metric, with the same family's intervals: "
                                 "where a response turns.",
-                                tables=[(PAIRS_TABLE, effects_table(others))]))
+                                tables=[(PAIRS_TABLE, _seat_column(effects_table(others), named))]))
     if n_slice:
         secs.append(Section("slices", SLICES_TABLE,
                             "In a grid, each parameter's same comparisons at every other combination "
@@ -1046,7 +1110,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             f"these {n_slice} comparisons (a family of their own: the sentences' family "
                             "above is unchanged); beside each, the change and words where the "
                             "sentences hold the others ('where held').",
-                            tables=[(SLICES_TABLE, slice_table(s.effects, s.slice_effects))]))
+                            tables=[(SLICES_TABLE, _seat_column(slice_table(s.effects, s.slice_effects), named))]))
     table = variant_table(s.variants)
     secs.append(Section("variants", "Every variant",
                         "Intervals: win shares, Wilson score intervals (inside 0 to 100%, never of "
@@ -1066,7 +1130,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     # from them describe unfinished games; the page says so first (simcore.turn_limit)
     lead = [w] if (w := variant_turn_limit_warning(Path(sweep_dir), sw, s.missing)) else []
     # which value to pick, per parameter, from the page's own numbers and paired intervals
-    lead += which_value_sentences(s, Path(sweep_dir))
+    lead += [with_seats(x, named) for x in which_value_sentences(s, Path(sweep_dir))]
     if answers is not None and lead:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]
     return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, lead=lead, svg=svg,
@@ -1258,7 +1322,7 @@ def best_changes(tune: dict, result: dict) -> str:
             bits.append(f"{name}: ? → {value_text(after)}")
             continue
         same = same_value(before, after)
-        k = seat_of(name, base.get(re.sub(r"\[\d+\]$", "", name)))
+        k = seat_of(name, base.get(re.sub(r"\[\d+\]$", "", name)), tune.get("game"))
         who = f"{name} (seat {k + 1}'s)" if k is not None else name
         bits.append(f"{who}: {value_text(before)} (unchanged)" if same
                     else f"{who}: {value_text(before)} → {value_text(after)}")
@@ -1641,8 +1705,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     if trials.height:
         cap = (f"{_metric_name(metric, game)} of every trial; the band is the target" if metric else
                "The objective of every trial (0 = on target, 1 = at the tolerance)")
-        secs.append(Section("search", "The search", "Filled: played to the last rung; hollow: dropped "
-                            "early by the racing rule; marker size: games played.",
+        secs.append(Section("search", "The search", search_caption(trials, metric),
                             figs.add("search", FS.search(trials, metric, _metric_name(metric, game)
                                                          if metric else "", aim), cap)))
         eff = setting_effects(trials, tune, metric, smallest) if metric else pl.DataFrame()
@@ -1688,6 +1751,31 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                                if "worst_cell" in trials.columns else "") + ".", tables=[("Trials", _trial_table(trials, tune, game))],
                             sentences=_trial_notes(trials)))
     return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict, svg=svg)
+
+
+def search_caption(trials: pl.DataFrame, metric: str | None) -> str:
+    """What the search figure draws (:func:`reports.figures.sweep.search_points`), true of it
+    (review D #6: "hollow: dropped early" beside a figure that drew no dropped trial): where a
+    dropped trial is drawn, and which trials are not drawn."""
+    drawn = FS.search_points(trials, metric)
+    shown = set(drawn["trial"].to_list()) if drawn.height else set()
+    pruned = trials.filter(pl.col("state") == "pruned")["trial"].to_list()
+    text = "Filled: played to the last rung"
+    if pruned:
+        text += ("; hollow: dropped early by the racing rule, "
+                 + ("at the low end of its objective's interval when it was dropped (its objective is at least that, at "
+                    "95%; the arrow points up)" if drawn.height and drawn["at_least"].any() else
+                    "at its value on the games it played before it was dropped"))
+    text += "; marker size: games played."
+    missing = [t for t in trials.filter(pl.col("state") != "duplicate")["trial"].to_list() if t not in shown]
+    if missing:
+        text += (f" Not drawn (nothing known of {'it' if len(missing) == 1 else 'them'} on this axis): "
+                 f"trial{'s' if len(missing) > 1 else ''} {', '.join(str(t) for t in missing)}.")
+    dups = trials.filter(pl.col("state") == "duplicate")["trial"].to_list()
+    if dups:
+        text += (f" A duplicate (the same settings as an earlier trial, no games of its own) is not "
+                 f"drawn: trial{'s' if len(dups) > 1 else ''} {', '.join(str(t) for t in dups)}.")
+    return text
 
 
 def adopt_advice(tune: dict, result: dict) -> list[str]:
@@ -1978,7 +2066,7 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
     base = start_settings(tune)
     named = {}
     for n in names:
-        k = seat_of(n, base.get(re.sub(r"\[\d+\]$", "", n)))
+        k = seat_of(n, base.get(re.sub(r"\[\d+\]$", "", n)), tune.get("game"))
         named[n] = f"{n} (seat {k + 1}'s)" if k is not None else n
     seats = sorted((c for c in good.columns if c.startswith("seat_win_share_")),
                    key=lambda c: int(c.rsplit("_", 1)[1]))
@@ -1995,7 +2083,7 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
     rows = list(good.iter_rows(named=True))
     table = good.select(
         pl.col("trial").alias("Trial"), *[pl.col(n).alias(named[n]) for n in names],
-        *[trial_cell(pl.col(c), c).alias(_metric_name(c, game)) for c in seats],
+        *_trial_cells(seats, game),
     ).with_columns(
         pl.Series("Objective", [f2(r["objective"]) for r in rows]),
         pl.Series("95% interval", [f"{f2(r['low'])} to {f2(r['high'])}" for r in rows]),
@@ -2061,18 +2149,53 @@ def _clean_sentence(text: str) -> str:
     return re.sub(r"the (\w+)s' win share", lambda m: f"the {m.group(1).title()} side's win share", text)
 
 
-def trial_cell(x: pl.Expr, metric: str) -> pl.Expr:
+def trial_cell(x: pl.Expr, metric: str, mirror: pl.Expr | None = None) -> pl.Expr:
     """A trial's metric as both tables of the tune page print it (review L #10: "25.9" in one,
     "26" in the other): a win share in % with one decimal (:func:`reports.text.pct`), a game
     length with one decimal, as text, so no table drops a trailing zero or rounds another way;
-    a missing value stays missing (printed empty)."""
+    a missing value stays missing (printed empty). ``mirror``: the column printed before this
+    one of a pair that shares every win (two sides, two seats: :func:`mirror_columns`); in a row
+    where the two add up to 1 this one prints as 100 − that one's printed share, so the pair
+    reads 100.0% as printed (review D #14: 4.15% and 95.85% each rounded half up printed
+    4.2 + 95.9)."""
     if _is_share(metric):
         f = pct
     else:
         def f(v):
             return f"{v:.1f}"
+    if mirror is not None and _is_share(metric):
+        def g(r):
+            v, m = r["v"], r["m"]
+            if v is None or v != v:
+                return None
+            if m is not None and m == m and abs(v + m - 1.0) < 1e-9:
+                return f"{100.0 - float(pct(m)):.1f}"
+            return pct(v)
+        return pl.struct(x.cast(pl.Float64, strict=False).alias("v"),
+                         mirror.cast(pl.Float64, strict=False).alias("m")).map_elements(
+            g, return_dtype=pl.String)
     return x.cast(pl.Float64, strict=False).map_elements(
         lambda v: None if v != v else f(v), return_dtype=pl.String, skip_nulls=True)
+
+
+def mirror_columns(cols: list[str]) -> dict[str, str]:
+    """The second column → the first of each kind of win share with exactly two columns (two
+    sides, two seats, two strategies), in ``cols``' order: the pairs whose shares may add up to
+    1, printed by :func:`trial_cell` so they do as printed."""
+    out = {}
+    for prefix in ("role_win_share_", "seat_win_share_", "strategy_win_share_"):
+        pair = [c for c in cols if c.startswith(prefix)]
+        if len(pair) == 2:
+            out[pair[1]] = pair[0]
+    return out
+
+
+def _trial_cells(cols: list[str], game: str) -> list[pl.Expr]:
+    """The trial metrics ``cols`` as the tune page's tables print them (:func:`trial_cell`, a
+    mirror pair adding up to 100.0 as printed), named in words."""
+    mirrors = mirror_columns(cols)
+    return [trial_cell(pl.col(c), c, pl.col(mirrors[c]) if c in mirrors else None).alias(_metric_name(c, game))
+            for c in cols]
 
 
 def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
@@ -2083,8 +2206,7 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
             *[pl.col(n) for n in names], pl.col("games").alias("Games")]
     if "worst_cell" in trials.columns:       # a panel: the shares that follow are this cell's
         cols.append(pl.col("worst_cell").alias("Worst cell (its shares shown)"))
-    for m in metrics:
-        cols.append(trial_cell(pl.col(m), m).alias(_metric_name(m, game)))
+    cols += _trial_cells(metrics, game)
     n_targets = len(tune.get("targets") or ())
     said = [OUTCOME_WORDS.get(w, w) for w in (trial_outcome(r, n_targets) for r in trials.iter_rows(named=True))]
     # printed as every other objective of the page (review M #12: 4.775 read 4.78 here, 4.77 in

@@ -22,7 +22,9 @@ line naming the key. :func:`read_toml` accepts such a source in place of a path,
 that reads a path takes overridden rules unchanged.
 
 May import only the standard library and :mod:`simcore.errors` (and, lazily, the registry
-:mod:`simcore.games` and the games' rules modules it names, to tell whose rules a refused file holds).
+:mod:`simcore.games` and the games' rules modules it names, to tell whose rules a refused file holds;
+the registry also tells, through :data:`seat_lists_of`, how many entries a per-seat list that does
+not start at seat 1 holds).
 """
 
 from __future__ import annotations
@@ -428,6 +430,11 @@ _SHIPPED: dict[Path, dict] = {}
 #: ``shipped_rules() -> [(name, path_of), ...]``: set by :mod:`simcore.games` when it is imported
 #: (this module lies below the registry and may not import it); None: no other game is known.
 shipped_rules = None
+#: ``seat_lists_of(name) -> (seat_lists, most players)``: a game's spec ``seat_lists`` (a per-seat
+#: list's path → the 0-based seat of its entry [0]) and its most players, set by :mod:`simcore.games`
+#: when it is imported (this module sits below the registry and never imports it); None: every
+#: per-seat list made from one value gets one entry per seat played (:func:`_seat_list_length`)
+seat_lists_of = None
 
 
 def _shipped_data(path: Path) -> dict:
@@ -747,7 +754,8 @@ def set_in(data: dict, path: tuple, value: Any, *, seats: int | None = None,
     Missing tables on the way are created (the loader then refuses keys it does not know). An index
     into a scalar turns it into a per-seat list: the scalar repeated for ``seats`` elements (or as
     many as the index needs), so ``setup.start_coins[0]=3`` on ``start_coins = 0`` gives
-    ``[3, 0, 0, 0]`` at 4 players."""
+    ``[3, 0, 0, 0]`` at 4 players; a list that starts at another seat (the game's spec
+    ``seat_lists``) gets as many as it can hold (:func:`_seat_list_length`)."""
     node: Any = data
     trail: list = []
     for i, step in enumerate(path):
@@ -773,6 +781,9 @@ def set_in(data: dict, path: tuple, value: Any, *, seats: int | None = None,
                 raise UsageError(f"{what}: {where} is a table, not a list (no element [{step}])")
             if not isinstance(node, list):
                 n = max(step + 1, seats or 0)
+                longest = _seat_list_length(data, path_text(trail))
+                if longest is not None:
+                    n = max(step + 1, longest)
                 node = [copy.deepcopy(node) for _ in range(n)]
                 parent[key] = node
             if step >= len(node):
@@ -784,6 +795,27 @@ def set_in(data: dict, path: tuple, value: Any, *, seats: int | None = None,
             parent, key = node, step
         trail.append(step)
         node = parent[key]
+
+
+def _seat_list_length(data: dict, path: str) -> int | None:
+    """How many entries a per-seat list at ``path`` that does not start at seat 1 holds at most
+    (the game's spec ``seat_lists``: its most players less the list's first seat; Seigneurial's
+    ``resources.start_cards``, one per Censitaire: 4), for the game whose rules ``data`` are
+    (:func:`rules_game`); None for any other list (it gets one entry per seat played). An index
+    into the single number of such a list makes it that long, whatever the player count: the
+    game's loader asks for entries for every count its rules allow, and a list of one entry per
+    seat played was refused at 3 players."""
+    if seat_lists_of is None:
+        return None
+    try:
+        found = rules_game(data)
+        if found is None:
+            return None
+        lists, most = seat_lists_of(found[0])
+        first = (lists or {}).get(path)
+        return None if first is None else int(most) - int(first)
+    except Exception:           # (a hint of length only: the loader still validates the list)
+        return None
 
 
 def _elsewhere_indexed(data: dict, typed: tuple, rest: tuple) -> str:

@@ -320,6 +320,13 @@ class GameSpec:
     smallest_difference: dict[str, float] = field(default_factory=dict)
     # what a report calls each type of a per-type group (its columns' ``key``): "marche" → "Marché"
     type_names: dict[str, str] = field(default_factory=dict)
+    # the rules' per-seat lists whose entry [0] is not seat 1's: a dotted path in the rules file →
+    # the 0-based seat its entry [0] belongs to (Seigneurial's resources.start_cards counts the
+    # Censitaires only: entry [0] is seat 2's, so 1). Entry [k] is then seat first + k's (the
+    # tune's and sweep's "(seat 4's)", analysis.tune.advice.seat_of; a --vary or --set of an entry
+    # no played cell seats is refused). A per-seat list not listed here starts at seat 1 (the
+    # conformance suite checks every path listed exists in the game's rules file)
+    seat_lists: dict[str, int] = field(default_factory=dict)
 
     def smallest(self, kind: str) -> float:
         """The game's smallest difference that matters of a ``kind`` measured in its own unit

@@ -75,9 +75,21 @@ class TurnLimit:
         return self.total > 0 and self.share >= TURN_LIMIT_WARN
 
     def as_dict(self) -> dict:
+        """The figures as JSON holds them (a tune's result.json): a share of no games (0 of 0,
+        NaN here: no game stopped, or none finished) is None, since JSON has no NaN (review D
+        #12: Node's, Go's and Rust's parsers refuse ``NaN``)."""
         return {"games": self.games, "total": self.total, "share": self.share, "label": self.label,
-                "mean_turns": self.mean_turns, "limit": self.limit,
-                "split": [{"who": w, "finished": f, "stopped": st} for w, f, st in self.split]}
+                "mean_turns": _number(self.mean_turns), "limit": self.limit,
+                "split": [{"who": w, "finished": _number(f), "stopped": _number(st)}
+                          for w, f, st in self.split]}
+
+
+def _number(x):
+    """``x`` as JSON can hold it: None for None, NaN or ±inf."""
+    if x is None:
+        return None
+    x = float(x)
+    return x if np.isfinite(x) else None
 
 
 def from_counts(games_by_reason: dict[str, int], label: str = "Turn limit reached",

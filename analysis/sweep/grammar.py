@@ -11,7 +11,13 @@ player count, not a rules setting). Several ``--vary`` make a grid (:func:`grid`
 where their list has it, else at their first value (:func:`one_at_a_time`). Every malformed or oversized request is a one-line
 :class:`~simcore.errors.UsageError` before anything is played.
 
-May import the standard library and :mod:`simcore.config` / :mod:`simcore.errors`.
+Which seat an entry of a per-seat list belongs to (:func:`seat_index`: entry [0] is seat 1's unless
+the game's spec says otherwise in ``seat_lists``, e.g. Seigneurial's ``resources.start_cards``, one
+entry per Censitaire, seat 2 first), and the refusal of a ``--vary``/``--set PATH[k]`` whose seat
+no played cell has (:func:`check_seat_entries`).
+
+May import the standard library, :mod:`simcore.config` / :mod:`simcore.errors` and the registry
+:mod:`simcore.games` (a game's spec: plain data).
 """
 
 from __future__ import annotations
@@ -26,6 +32,11 @@ from simcore.config import format_value, parse_path, parse_value, path_text
 from simcore.errors import UsageError
 
 PLAYERS = "players"
+#: the per-seat list settings whose entry [0] is seat 1's, whatever game declares them (Middle-Ages'
+#: start coins, MA-1; Médiévallons' hand size, MV-2); a game's spec ``seat_lists`` adds its own with
+#: their first seat. An index into a single number also makes a per-seat list
+#: (:func:`simcore.config.set_in`), seat 1 first.
+SEAT_LISTS = ("setup.start_coins", "setup.hand_size")
 MAX_VARIANTS = 2000
 MAX_TUNE_VALUES = 100_000       # values of one stepped range a tune may search
 _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
@@ -219,3 +230,91 @@ def one_at_a_time(varies: tuple[Vary, ...], option: str = "--vary", held: list[i
                 combos.append(base[:i] + (x,) + base[i + 1:])
     _check_size(len(combos), option)
     return [Variant(f"v{i:03d}", c) for i, c in enumerate(combos)]
+
+
+def _spec(game):
+    """The spec of ``game`` (a name or a spec), or None."""
+    if game is None or hasattr(game, "seat_lists"):
+        return game
+    from simcore import games as registry
+
+    try:
+        return registry.get(str(game))
+    except Exception:                   # an unknown name (an old file's): no declarations
+        return None
+
+
+def first_seat(game, path: str) -> int:
+    """The 0-based seat entry [0] of the per-seat list at ``path`` belongs to: the spec's
+    ``seat_lists`` (Seigneurial's ``resources.start_cards``: 1, seat 2), else 0 (seat 1)."""
+    spec = _spec(game)
+    return int((getattr(spec, "seat_lists", None) or {}).get(path, 0))
+
+
+def seat_index(name: str, base=None, game=None) -> int | None:
+    """The 0-based seat a setting ``PATH[k]`` names when PATH is a per-seat list (declared by the
+    game's spec, one of :data:`SEAT_LISTS`, or a single number in the base rules ``base``, which an
+    index turns into one): the list's first seat (:func:`first_seat`) + k; None otherwise."""
+    m = re.fullmatch(r"(.+)\[(\d+)\]", name)
+    if not m:
+        return None
+    path = m.group(1)
+    declared = path in (getattr(_spec(game), "seat_lists", None) or {})
+    if declared or path in SEAT_LISTS or (base is not None and not isinstance(base, (list, dict, str))):
+        return first_seat(game, path) + int(m.group(2))
+    return None
+
+
+def _seats_words(n: int, first: int) -> str:
+    """The seats a per-seat list starting at seat ``first`` (0-based) covers at ``n`` players and
+    their indices: "seats 1-2: indices [0] and [1]"."""
+    a, b = first + 1, n
+    last = n - 1 - first
+    if last < 0:
+        return "no seat of this list"
+    seats = f"seat {a}" if a == b else f"seats {a}-{b}"
+    idx = ("index [0]" if last == 0 else "indices [0] and [1]" if last == 1
+           else f"indices [0] to [{last}]")
+    return f"{seats}: {idx}"
+
+
+def check_seats_of(game, varies, settings, counts, rules_data=None, option: str = "--vary") -> None:
+    """:func:`check_seat_entries` for a sweep's or tune's ``varies`` (:class:`Vary`) and ``--set``
+    ``settings`` (:class:`simcore.config.Setting`), ``rules_data`` the parsed base rules."""
+    items = [(option, v.text, v.name) for v in varies if not v.is_players]
+    items += [("--set", s.text, s.key) for s in settings]
+
+    def base_of(name: str):
+        node = rules_data
+        for part in re.sub(r"\[\d+\]$", "", name).split("."):
+            if not isinstance(node, dict) or part not in node:
+                return None
+            node = node[part]
+        return node
+
+    check_seat_entries(game, items, counts, base_of if rules_data is not None else None)
+
+
+def check_seat_entries(game, items, counts, base_of=None) -> None:
+    """Refuse, in one line before any game, a ``--vary``/``--set PATH[k]`` of a per-seat list whose
+    seat (:func:`seat_index`) no played cell has: ``counts`` the player counts of every cell the
+    run plays, ``items`` (option, typed text, name) triples, ``base_of(name)`` the base rules'
+    value at the name's path (for a single number an index makes a per-seat list). A seat some
+    cell has is allowed (a panel's other cells simply have no such seat)."""
+    counts = sorted({int(c) for c in counts if c})
+    if not counts:
+        return
+    for option, text, name in items:
+        k = seat_index(name, base_of(name) if base_of else None, game)
+        if k is None or k < max(counts):
+            continue
+        path, idx = name.rsplit("[", 1)
+        first = first_seat(game, path)
+        if len(counts) == 1:
+            has = f"this run has {counts[0]} players ({_seats_words(counts[0], first)})"
+        else:
+            listed = ", ".join(map(str, counts[:-1])) + f" and {counts[-1]}"
+            has = (f"this run's cells have {listed} players (at most {_seats_words(counts[-1], first)})")
+        raise UsageError(f"{option} {text}: [{idx} is seat {k + 1}'s, but {has}; it would "
+                         "change no game")
+

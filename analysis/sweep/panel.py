@@ -88,7 +88,8 @@ def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, 
             plans.append(plan_sweep(game, varies=varies, games=games, seed=seed,
                                     one_at_a_time_mode=one_at_a_time_mode, players=c.players,
                                     strategies=c.strategies, rules=rules, settings=settings,
-                                    rotate_seats=rotate_seats, smallest=smallest, raw=raw))
+                                    rotate_seats=rotate_seats, smallest=smallest, raw=raw,
+                                    all_players=tuple(x.players for x in panel.cells)))
         except UsageError as exc:
             raise type(exc)(f"cell {c.label}: {exc}") if type(exc) is UsageError else exc
     if any(v.is_players for v in plans[0].varies):

@@ -45,7 +45,7 @@ from simcore.errors import ConfigError, UsageError
 from simcore.options import check_chunk_size, check_seed
 from simcore.rundir import RUN_JSON, damage
 
-from analysis.sweep.grammar import Vary, Variant, grid, one_at_a_time, parse_varies
+from analysis.sweep.grammar import Vary, Variant, check_seats_of, grid, one_at_a_time, parse_varies
 from analysis.sweep.joint import JOINT_FILE, metric_scales
 from analysis.sweep.store import SWEEP_JSON, VARIANTS, read_sweep  # noqa: F401  (API)
 
@@ -113,11 +113,14 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                strategies: str | None = None, rules: str | Path | None = None,
                settings: list[str] | tuple = (), rotate_seats: bool | None = None,
                option: str = "--vary", smallest: dict | None = None,
-               raw: bool | None = None) -> SweepPlan:
+               raw: bool | None = None, all_players: tuple[int, ...] | None = None) -> SweepPlan:
     """Parse and validate a sweep; every variant is prepared (validated) here, none is played.
     ``raw``: keep every variant's players.parquet (default: up to the runner's row limit,
     :data:`simcore.runner.RAW_LIMIT` games per variant, as ``simulate`` does). Without rows the
-    variants are played together (:func:`run_sweep`)."""
+    variants are played together (:func:`run_sweep`). A ``--vary``/``--set PATH[k]`` of a per-seat
+    list whose seat none of the player counts played has is refused
+    (:func:`analysis.sweep.grammar.check_seats_of`; ``all_players``: every cell's count, for a
+    panel's cell)."""
     spec = registry.get(game)
     check_seed(seed)
     parsed = parse_varies(varies, option)
@@ -128,6 +131,9 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
         if not v.is_players and any(s.path == v.path for s in base):
             raise UsageError(f"{option} {v.text}: also given with --set (give it once)")
     src = base_rules(game, rules)
+    counts = all_players or next((v.values for v in parsed if v.is_players), None) \
+        or (players or spec.default_players,)
+    check_seats_of(spec, parsed, base, counts, src.data, option)
     # moving one at a time, the others stay at the base rules' value where their list has it (the
     # shipped game a designer compares against), else at their first value (metrics.anchors)
     variants = (one_at_a_time(parsed, option, held_at_base(parsed, src.text, [s.text for s in base]))

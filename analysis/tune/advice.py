@@ -12,7 +12,8 @@ tuned ones, and which other trials were as good as the best.
   the search's games or was confirmed although none had (the search stops at a candidate met
   within a margin; when none is, it still confirms the best full-budget one: docs/sweep.md).
 * :func:`seat_of` — the seat a per-seat setting's index names (``setup.start_coins[0]`` is seat
-  1's: MA-1, MV-2), or None.
+  1's: MA-1, MV-2; Seigneurial's ``resources.start_cards[0]`` is seat 2's, as its spec's
+  ``seat_lists`` says), or None.
 * :func:`is_start_rules` — whether the best candidate is the rules the tune started from, by value
   (its settings against :func:`start_settings`: the base rules with the tune's own ``--set``):
   the tune then plays no start rules and its page shows no change from them.
@@ -34,7 +35,7 @@ tuned ones, and which other trials were as good as the best.
 
 Reads files' contents and per-game samples only; plays nothing (reports use it). May import numpy,
 polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.rules_diff` (flatten, value
-text), :mod:`analysis.tune.targets` and :mod:`simcore.config` / :mod:`simcore.errors` (``--set``).
+text), :mod:`analysis.tune.targets`, :mod:`analysis.sweep.grammar` (per-seat lists) and :mod:`simcore.config` / :mod:`simcore.errors` (``--set``).
 """
 
 from __future__ import annotations
@@ -49,14 +50,11 @@ import polars as pl
 
 from analysis import stats
 from analysis.rules_diff import flatten, value_text
-from analysis.tune.targets import cell_outcome
+from analysis.sweep.grammar import SEAT_LISTS, seat_index
+from analysis.tune.targets import cell_outcome, signed
 from simcore.config import parse_setting, set_in
 from simcore.errors import UsageError
 
-#: the per-seat list settings (one value per seat, seat 1 first): Middle-Ages' start coins (MA-1)
-#: and Médiévallons' hand size (MV-2). An index into a single number also makes a per-seat list
-#: (:func:`simcore.runner.rules_source`).
-SEAT_LISTS = ("setup.start_coins", "setup.hand_size")
 
 WORDS = {"met": "met", "missed": "not met", "unclear": "unclear"}
 
@@ -162,8 +160,8 @@ def _band_words(m: dict, target: dict | None, players: int | None) -> str:
     else:
         return ""
     d = 1
-    text = (f"{scale * est:.{d}f}{unit} ({scale * lo:.{d}f} to {scale * hi:.{d}f}) against the band "
-            f"{scale * a:.{d}f} to {scale * b:.{d}f}{unit}")
+    text = (f"{signed(scale * est, d)}{unit} ({signed(scale * lo, d)} to {signed(scale * hi, d)}) "
+            f"against the band {signed(scale * a, d)} to {signed(scale * b, d)}{unit}")
     if est < a:
         text += f": {scale * (a - est):.{d}f} {gap} below it"
     elif est > b:
@@ -203,13 +201,13 @@ def how_far(result: dict, targets=None) -> str:
     return f"{at}: {obj}" if at else obj
 
 
-def edge_words(result: dict, varies) -> str:
-    """Which of the closest candidate's settings sit at an end of the range searched, with a range
-    beyond it to try ("track.goal.4 = 6 is the lowest value searched: try --vary track.goal.4=3..6"),
-    or '' (the designer review: a fix that missed, at the edge of its range, got only "widen the
-    ranges"). ``varies``: tune.json's (numeric ranges: kind, lo, hi, step)."""
+def edge_suggestions(result: dict, varies) -> list[dict]:
+    """The closest candidate's settings at an end of the range searched, each with the range beyond
+    it to try: ``{"name", "side"`` ("low" or "high"), ``"at"`` (the value), ``"end"`` (the far end
+    of the range suggested), ``"kind"``, ``"step"}``. ``varies``: tune.json's (numeric ranges:
+    kind, lo, hi, step). Nothing below 0 is suggested (a count or a square has none)."""
     values = result.get("values") or {}
-    said = []
+    out = []
     for v in varies or []:
         name, lo, hi = v.get("name"), v.get("lo"), v.get("hi")
         if name not in values or v.get("kind") not in ("int", "float") or lo is None or hi is None or lo == hi:
@@ -220,14 +218,50 @@ def edge_words(result: dict, varies) -> str:
         beyond = max(step, width / 2)
         if v.get("kind") == "int":
             beyond = int(round(beyond))
-        text = (lambda a: f"{a:g}" if isinstance(a, float) else str(a))
         if x == lo and lo != 0:           # (nothing below 0 for a count or a square)
             below = max(lo - beyond, 0) if lo > 0 else lo - beyond
-            said.append(f"{name} = {text(x)} is the lowest value searched: try --vary "
-                        f"{name}={text(below)}..{text(lo)}")
+            out.append({"name": name, "side": "low", "at": lo, "end": below, "kind": v.get("kind"),
+                        "step": v.get("step")})
         elif x == hi:
-            said.append(f"{name} = {text(x)} is the highest value searched: try --vary "
-                        f"{name}={text(hi)}..{text(hi + beyond)}")
+            out.append({"name": name, "side": "high", "at": hi, "end": hi + beyond,
+                        "kind": v.get("kind"), "step": v.get("step")})
+    return out
+
+
+def _num(a) -> str:
+    """A value as a --vary range types it (an ASCII minus: the range is a command to copy)."""
+    return f"{a:g}" if isinstance(a, float) else str(a)
+
+
+def edge_words(result: dict, varies) -> str:
+    """Which of the closest candidate's settings sit at an end of the range searched, with a range
+    beyond it to try ("track.goal.4 = 6 is the lowest value searched: try --vary track.goal.4=3..6"),
+    or '' (the designer review: a fix that missed, at the edge of its range, got only "widen the
+    ranges"). ``varies``: tune.json's (numeric ranges: kind, lo, hi, step). When the tune put the
+    suggested values through the game's loader (result.json ``edges``, :func:`edge_suggestions`
+    checked by :func:`analysis.tune.search.edge_checks`: ``allowed``, the furthest value it takes
+    towards the end, and ``refused``, the loader's line for the next one), the range stops where
+    the rules do and the line says what stops it; a setting already at the rules' bound gets no
+    range (review D #7: "try --vary track.start_square=3..5", and 5 was refused)."""
+    checked = {(e.get("name"), e.get("side")): e for e in result.get("edges") or []}
+    said = []
+    for e in edge_suggestions(result, varies):
+        name, side, at, end = e["name"], e["side"], e["at"], e["end"]
+        word = "lowest" if side == "low" else "highest"
+        c = checked.get((name, side))
+        if c is not None and c.get("refused"):
+            allowed, why = c.get("allowed"), c["refused"]
+            if allowed is None or allowed == at:
+                said.append(f"{name} = {_num(at)} is the {word} value searched and the {word} the "
+                            f"rules allow here ({why})")
+                continue
+            end = allowed
+            rng = f"{_num(end)}..{_num(at)}" if side == "low" else f"{_num(at)}..{_num(end)}"
+            said.append(f"{name} = {_num(at)} is the {word} value searched: try --vary {name}={rng} "
+                        f"(as far as the rules allow: {why})")
+            continue
+        rng = f"{_num(end)}..{_num(at)}" if side == "low" else f"{_num(at)}..{_num(end)}"
+        said.append(f"{name} = {_num(at)} is the {word} value searched: try --vary {name}={rng}")
     return "; ".join(said)
 
 
@@ -256,8 +290,10 @@ def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
         return [f"No fix to adopt: the target was not met{held}. The closest candidate on the "
                 f"search's games, trial {trial} ({settings}), missed it on the fresh games"
                 + (f"; {far}" if far else "") + ". "
-                + (f"It sits at the edge of the search: {edge} (a setting may not be valid there: the "
-                   "tune refuses such values in one line). Or v" if edge else "W")
+                + (f"It sits at the edge of the search: {edge}"
+                   + ("" if result.get("edges") is not None else
+                      " (a setting may not be valid there: the tune refuses such values in one line)")
+                   + ". Or v" if edge else "W")
                 + ("ary other settings or loosen the target and tune again" if edge else
                    "iden the --vary ranges, vary other settings or loosen the target and tune again")
                 + "; there is no fix to check as play gets stronger."]
@@ -298,16 +334,14 @@ def base_value(base: dict, name: str):
     return node
 
 
-def seat_of(name: str, base=None) -> int | None:
-    """The 0-based seat a setting ``PATH[k]`` names when PATH is a per-seat list (:data:`SEAT_LISTS`,
-    or a single number in the base rules, which an index turns into one); None otherwise."""
-    m = re.fullmatch(r"(.+)\[(\d+)\]", name)
-    if not m:
-        return None
-    path = m.group(1)
-    if path in SEAT_LISTS or (base is not None and not isinstance(base, (list, dict, str))):
-        return int(m.group(2))
-    return None
+def seat_of(name: str, base=None, game=None) -> int | None:
+    """The 0-based seat a setting ``PATH[k]`` names when PATH is a per-seat list (declared in the
+    game's spec ``seat_lists``, one of :data:`SEAT_LISTS`, or a single number in the base rules,
+    which an index turns into one); None otherwise. ``game`` (a name, as tune.json and sweep.json
+    record it, or a spec) says where the list starts: Seigneurial's ``resources.start_cards[2]`` is
+    seat 4's (entry [0] is the first Censitaire's, seat 2: SG-1); without it, entry [0] is seat
+    1's (:func:`analysis.sweep.grammar.seat_index`)."""
+    return seat_index(name, base, game)
 
 
 def start_settings(tune: dict, players: int | None = None) -> dict:
@@ -557,6 +591,6 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
             "'Settings as good as the best').")
 
 
-__all__ = ["SEAT_LISTS", "adopt_advice", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
+__all__ = ["SEAT_LISTS", "adopt_advice", "edge_suggestions", "edge_words", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome", "start_settings", "start_value", "same_value",
            "is_start_rules", "tied_trials", "tied_with_best"]

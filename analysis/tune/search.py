@@ -43,7 +43,11 @@ the start value, by value, however its rules text writes it: :func:`same_as_star
 played and ``start`` / ``start_cells`` is null. result.json ``as_good`` holds each other
 full-budget trial whose own objective estimate meets the target, its objective difference from the
 best paired game by game on the search's games (:func:`as_good_pairs`). Per-seat settings are named
-by seat in the verdict (:meth:`TunePlan.seat_label`).
+by seat in the verdict (:meth:`TunePlan.seat_label`; the seat from the game's spec, so Seigneurial's
+``resources.start_cards[2]`` is seat 4's), and a per-seat entry no played cell seats is refused
+before any game (:func:`analysis.sweep.grammar.check_seats_of`). result.json ``edges``: the ranges
+the advice suggests beyond a setting at the edge of its range, put through the game's loader
+(:func:`edge_checks`); result.json is strict JSON (no NaN: :func:`_finite_json`).
 
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
 :mod:`simcore`, :mod:`analysis.load` (the smallest difference), :mod:`analysis.stats` and
@@ -81,7 +85,7 @@ from simcore.rundir import PLAYERS, RUN_JSON
 from strategies.panels import Cell, Panel, from_options
 
 from analysis import stats
-from analysis.sweep.grammar import PLAYERS as PLAYER_COUNT, Vary, parse_varies
+from analysis.sweep.grammar import PLAYERS as PLAYER_COUNT, Vary, check_seats_of, parse_varies
 from analysis.sweep.joint import JointSums
 from analysis.sweep.metrics import by_deal, from_tables, joint_mean_cov, load_variant, load_variant_sums
 from analysis.sweep.play import PLAN_KEYS, base_rules, begin_out, finish_out, play_with_sums, prepare_out
@@ -335,15 +339,15 @@ class TunePlan:
             "aggregate": self.aggregate,
             "racing": ("a candidate is dropped after a rung when it is shown worse than the best "
                        "full-budget candidate on the same games (the objective difference's interval "
-                       "from the per-game differences, error spent across the rungs: "
-                       "analysis.tune.targets.race; a resumed search plays the "
-                       "best's games again); when they cannot be played, when the low end of its "
+                       "from the per-game differences, error spent across the rungs; a resumed "
+                       "search plays the best's games again); when they cannot be played, when the "
+                       "low end of its "
                        "objective's 95% interval is above the best's high end"
                        if not (self.panel is not None and len(self.panel) > 1) else
                        "over a panel: after a rung, a candidate is dropped when its worst cell (or "
                        "weighted mean) is shown worse than the best full-budget candidate's, paired "
                        "per cell on the same games (error spent across the rungs and split over the "
-                       "cells: analysis.tune.targets.race_cells); within a rung, as soon as its best "
+                       "cells); within a rung, as soon as its best "
                        "possible worst cell (the largest low end of the 95% intervals among the "
                        "cells played) is above the best's worst high end"),
         }
@@ -398,11 +402,12 @@ class TunePlan:
 
     def seat_label(self, values: dict) -> str:
         """:meth:`label` with the seat a per-seat setting gives to ("setup.start_coins[0]=5 (seat
-        1's)"): index 0 is seat 1, which a designer would not guess (revE #7)."""
+        1's)"): index 0 is seat 1, which a designer would not guess (revE #7), or the first seat
+        the game's spec gives the list (Seigneurial's ``resources.start_cards[0]`` is seat 2's)."""
         base = tomllib.loads(self.rules_text or "")
         out = []
         for v in self.varies:
-            k = seat_of(v.name, base_value(base, v.name))
+            k = seat_of(v.name, base_value(base, v.name), self.game)
             out.append(f"{v.name}={format_value(values[v.name])}"
                        + (f" (seat {k + 1}'s)" if k is not None else ""))
         return ", ".join(out)
@@ -449,9 +454,14 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
         if v.is_players and panel is not None and len(panel) > 1:
             raise UsageError(f"--vary {v.text}: the panel's cells fix the player counts (vary "
                              "players with one line-up, or put the counts in the panel)")
-    tgs = parse_targets(targets, game)
+    tgs = parse_targets(targets, game, one_per_metric=True)
     base = parse_settings(settings)
     src = base_rules(game, rules)
+    # a per-seat entry no played cell seats changes nothing: refused before any game
+    counts = (tuple(c.players for c in panel.cells) if panel is not None
+              else next((v.values for v in parsed if v.is_players), None)
+              or (players or spec.default_players,))
+    check_seats_of(spec, parsed, base, counts, src.data)
     cseed = confirm_seed_for(seed) if confirm_seed is None else check_seed(confirm_seed, "--confirm-seed")
     if cseed == seed:
         raise UsageError(f"--confirm-seed {cseed}: must differ from the search seed")
@@ -1042,17 +1052,72 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                                   t.user_attrs.get("games", 0)) or 0
                                                 for t in study.get_trials(deepcopy=False)))}
     result["as_good"] = as_good_pairs(plan, best, near, kept, incumbent_games, weights)
+    # the ranges beyond an edge the advice suggests, put through the game's loader (review D #7)
+    try:
+        result["edges"] = edge_checks(plan, values, [v.to_json() for v in plan.varies])
+    except Exception:           # (advice only: never lose a finished tune over it; the line then
+        pass                    # says a value beyond may not be valid, as before)
     # the path to this confirmation when no trial was shown to meet the target on the search's
     # games (revE #6: "Target met" beside "no trial met" needs the sentence that joins them)
     if not result["search"]["met"]:
         result["sentence"] += " " + search_path(result)
-    write_text_atomic(out / RESULT_JSON, json.dumps(result, indent=2, ensure_ascii=False,
-                                                    default=_json_default) + "\n", force=True)
+    # no NaN: it would make result.json unreadable outside Python (review D #12); a figure of no
+    # games is null (_finite_json), and allow_nan=False makes sure of it
+    write_text_atomic(out / RESULT_JSON, json.dumps(_finite_json(result), indent=2, ensure_ascii=False,
+                                                    allow_nan=False, default=_json_default) + "\n",
+                      force=True)
     del study
     finish_out(out, final)
     if study_file is not None:
         release_claim(study_file, True)
     return result
+
+
+def _refusal(plan: TunePlan, values: dict) -> str | None:
+    """The game's loader's line refusing the candidate ``values`` (prepared on every cell, nothing
+    played), or None when it takes them."""
+    from simcore.errors import ConfigError
+
+    try:
+        plan.prepare_cells(values)
+    except ConfigError as exc:
+        return f"{exc.key}: {exc.problem}" if exc.key else str(exc)
+    except UsageError as exc:
+        return str(exc)
+    return None
+
+
+def edge_checks(plan: TunePlan, values: dict, varies) -> list[dict]:
+    """result.json ``edges``: each setting of the confirmed candidate ``values`` at an end of its
+    range (:func:`analysis.tune.advice.edge_suggestions`), with the range beyond it put through the
+    game's loader (review D #7): ``allowed``, the furthest value towards the suggested end the
+    rules take (found by halving: a rules bound is one value), and ``refused``, the loader's line
+    for the first value past it ("4 is refused: track.start_square: 4 must be below the midpoint
+    …"), None when the whole range is allowed."""
+    from analysis.tune.advice import edge_suggestions
+
+    out = []
+    for e in edge_suggestions({"values": values}, varies):
+        name, at, end, kind = e["name"], e["at"], e["end"], e["kind"]
+        why = _refusal(plan, {**values, name: end})
+        if why is None:
+            out.append({"name": name, "side": e["side"], "end": end, "allowed": end, "refused": None})
+            continue
+        ok, bad, bad_why = at, end, why            # ok is taken (it was played), bad is refused
+        for _ in range(12):
+            if kind == "int" and abs(bad - ok) <= 1:
+                break
+            mid = (ok + bad) // 2 if kind == "int" else float(f"{(ok + bad) / 2:.4g}")
+            if mid in (ok, bad):
+                break
+            w = _refusal(plan, {**values, name: mid})
+            if w is None:
+                ok = mid
+            else:
+                bad, bad_why = mid, w
+        out.append({"name": name, "side": e["side"], "end": end, "allowed": ok,
+                    "refused": f"{format_value(bad)} is refused: {bad_why}"})
+    return out
 
 
 def as_good_pairs(plan: TunePlan, best, near: dict, kept: dict, replay, weights) -> dict:
@@ -1356,6 +1421,19 @@ def _read_json(path: Path) -> dict:
         return json.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, json.JSONDecodeError):
         return {}
+
+
+def _finite_json(x):
+    """``x`` (result.json's dict) with every NaN or infinite float made None: JSON has neither."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite_json(v) for v in x]
+    if isinstance(x, np.floating):
+        return _finite_json(float(x))
+    return x
 
 
 def _json_default(x):

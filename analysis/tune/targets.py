@@ -10,9 +10,11 @@
 * ``no-dominant-strategy[:TOL]`` — no strategy's win share (per seat it holds) above 1/P + TOL pp
   (a line-up with at least two strategies). Objective: the largest excess over 1/P, in units of TOL.
 
-The objective of several targets is their sum (0 = every target at its aim). Its 95% interval
-has the Balance interval's construction (:func:`objective_interval`): simultaneous intervals on
-every mean involved, from their joint covariance across games, mapped through each target's
+The objective of several targets is their sum (0 = every target at its aim); one metric takes one
+target (a second on it, or on the other side of a two-sided game, is refused: :func:`parse_targets`).
+Its 95% interval has the Balance interval's construction (:func:`objective_interval`): simultaneous
+intervals on every mean involved, from their joint covariance across games (a win share's a Wilson
+interval at the family's level, :func:`share_intervals`: never outside 0 to 100%), mapped through each target's
 distance, then max and sum; a target is *met* when the simultaneous intervals of its means lie
 inside its tolerance (:func:`evaluate`). :func:`race` is the racing decision of a candidate
 against the incumbent on the same games, its error spent across the rungs; :func:`race_cells`
@@ -139,11 +141,35 @@ def tightened(t: Target, factor: float) -> Target:
     return replace(t, tol=t.tol * factor)
 
 
-def parse_targets(texts, game: str, option: str = "--target") -> tuple[Target, ...]:
+def parse_targets(texts, game: str, option: str = "--target",
+                  one_per_metric: bool = False) -> tuple[Target, ...]:
+    """Every ``--target``. ``one_per_metric`` (a tune, which minimises their sum): a second target
+    on a metric already targeted is refused, as no rules meet two bands at once and the sum mixes
+    them (review D #3); a report or a skill question judges each as given (a band and a
+    narrower one of the same share, met and unclear)."""
     out = tuple(parse_target(t, game, option) for t in (texts or ()))
     if not out:
         raise UsageError(f"{option}: give at least one target (e.g. --target seat-balance)")
+    seen: dict[tuple, Target] = {}
+    for t in out if one_per_metric else ():   # two on one metric: no rules meet both (review D #3)
+        key = (t.kind, t.role)
+        if key in seen:
+            raise UsageError(f"{option} {t.text}: {_metric_words(t, game)} already has a target "
+                             f"({seen[key].text}); give one")
+        seen[key] = t
+    # (a target on each of two sides stays allowed: the Seigneur's 35% ± 10 and the Censitaires'
+    # 65% ± 5 is a designer's way of asking for the narrower band; docs/sweep.md's examples)
     return out
+
+
+def _metric_words(t: Target, game: str) -> str:
+    """What a target measures, in the game's words: "the Seigneur side's win share"."""
+    if t.kind == "role":
+        spec = registry.get(game)
+        label = next((r.display for r in spec.roles if r.name == t.role), t.role)
+        return f"the {label} side's win share"
+    return {"seat-balance": "the seats' balance", "length": "the game length",
+            "no-dominant-strategy": "the strategies' win shares"}.get(t.kind, t.kind)
 
 
 def check_lineup(targets: tuple[Target, ...], strategy_names: list[str], option: str = "--target") -> None:
@@ -263,16 +289,49 @@ def _moments(v: VariantData, cols: list[str], X) -> tuple[int, np.ndarray, np.nd
     return X.shape[0], mean, cov
 
 
+#: the columns that are win shares (each game's share, 0 to 1): their intervals stay in [0, 1]
+SHARE_COLUMNS = ("seat_win_share_", "role_win_share_")
+
+
+def share_intervals(mean, cov, low, high, c: float, cols: list[str], n: int,
+                    level: float = stats.LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """The simultaneous intervals ``low``, ``high`` (est ± ``c``·se, :func:`analysis.stats.simultaneous`)
+    with each win-share column's (:data:`SHARE_COLUMNS`) replaced by a Wilson interval
+    (:func:`analysis.stats.wilson`) at the per-column level the family's critical value stands for,
+    2Φ(c) − 1 (Bonferroni over the columns when no column varies), on the games' effective count
+    (the binomial variance matched to the measured one, p(1 − p)/se², else ``n`` games): a share's
+    interval then never leaves [0, 1], and at 0.1% on 1,000 games it is not "(−0.1 to 0.3)"
+    (review D #5; its coverage at shares near 0 is measured in tests/test_s42_G_tune.py)."""
+    low, high = np.array(low, float), np.array(high, float)
+    mean = np.asarray(mean, float)
+    var = np.clip(np.diag(np.atleast_2d(cov)), 0.0, None)
+    k = len(cols)
+    one = math.erf(c / math.sqrt(2.0)) if c > 0 else 1.0 - (1.0 - level) / max(k, 1)
+    for j, name in enumerate(cols):
+        if not name.startswith(SHARE_COLUMNS):
+            continue
+        p = float(np.clip(mean[j], 0.0, 1.0))
+        m = p * (1 - p) / var[j] if var[j] > 0 and 0 < p < 1 else float(n)
+        lo, hi = stats.wilson(p * m, m, one)
+        low[j], high[j] = float(lo), float(hi)
+    return low, high
+
+
 def objective_interval(mean: np.ndarray, cov: np.ndarray, targets: tuple[Target, ...],
                        spans: list[tuple[int, int]], fair: float | None,
-                       level: float = stats.LEVEL) -> tuple[float, float, float, np.ndarray, np.ndarray]:
+                       level: float = stats.LEVEL, cols: list[str] | None = None,
+                       n: int | None = None) -> tuple[float, float, float, np.ndarray, np.ndarray]:
     """(objective, low, high, column lows, column highs): the objective Σ_t max_j d_tj / tol_t
     with the Balance interval's construction — simultaneous intervals on every column of every
-    target from their joint covariance (:func:`analysis.stats.simultaneous`), each mapped through
+    target from their joint covariance (:func:`analysis.stats.simultaneous`; a win share's, with
+    its column names ``cols`` and the games ``n``, a Wilson interval at the same simultaneous
+    level, :func:`share_intervals`, so never below 0 or above 100%), each mapped through
     its distance from the target's band, then max over a target's columns and sum over targets.
     When all column intervals hold, the objective's holds: coverage ≥ ``level`` at a true 0 (a
     balanced game) as elsewhere; tests/analysis/test_tune_targets_coverage.py measures it."""
-    low, high, _ = stats.simultaneous(mean, cov, level)
+    low, high, c = stats.simultaneous(mean, cov, level)
+    if cols is not None and n:
+        low, high = share_intervals(mean, cov, low, high, c, cols, n, level)
     est = lo_sum = hi_sum = 0.0
     for t, (a, b) in zip(targets, spans):
         blo, bhi = _band(t, fair)
@@ -295,7 +354,8 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     n, mean, cov = _moments(v, cols, X)
     if n < 2:
         cov = np.zeros((len(cols),) * 2)
-    est, low, high, clow, chigh = objective_interval(mean, cov, targets, spans, v.fair)
+    est, low, high, clow, chigh = objective_interval(mean, cov, targets, spans, v.fair, cols=cols,
+                                                     n=n)
     parts = []
     all_met = True
     for t, (a, b) in zip(targets, spans):
@@ -502,7 +562,12 @@ def interval_text(est: float, low: float, high: float, edges, scale: float = 100
     :func:`edge_digits` needs for every end to show its side of the band's ``edges`` (all three at
     one precision: "26.25% (25.48 to 27.02)")."""
     d = edge_digits([scale * est, scale * low, scale * high], [scale * e for e in edges])
-    return f"{scale * est:.{d}f}{unit} ({scale * low:.{d}f} to {scale * high:.{d}f})"
+    return f"{signed(scale * est, d)}{unit} ({signed(scale * low, d)} to {signed(scale * high, d)})"
+
+
+def signed(x: float, d: int) -> str:
+    """``x`` with ``d`` decimals and a true minus sign ("−0.4", as the pages print it)."""
+    return f"{x:.{d}f}".replace("-", "\u2212")
 
 
 def target_bits(j: Judgement, targets: tuple[Target, ...], fair: float | None) -> list[str]:

@@ -4,7 +4,7 @@
 :func:`analysis.analyse` (``founded_<type>`` columns). The ``played_*`` figures draw the tables of a
 questions directory (:mod:`analysis.questions.medievallons`, read by
 :mod:`reports.games.medievallons`), whose rates come with standard errors: their intervals are
-±1.96 SE. Each returns ``None`` when its table is absent.
+±1.96 SE (the best of 3's: Wilson's over its rounds and matches, as its table). Each returns ``None`` when its table is absent.
 
 May import matplotlib (Agg), numpy, polars, :mod:`reports.figures.common`,
 :mod:`reports.figures.checklist` (marking a zoomed axis),
@@ -242,22 +242,42 @@ def _card_label(key: str) -> str:
 
 
 @styled
-def played_best_of_three(b3: pl.DataFrame) -> Figure | None:
-    """2 players: bot A's win rate over single rounds and over best-of-3 matches, per pairing."""
+def _rate_interval(p: float, se: float, n) -> tuple[float, float]:
+    """A rate's 95% interval as the page's table prints it: Wilson's over ``n`` rounds or matches
+    when known (a width where every match went one way), else ±1.96 SE within 0–100%."""
+    if n is not None and n == n and n > 0:
+        lo, hi = stats.wilson(p * n, n)
+        return float(lo), float(hi)
+    se = 0.0 if se is None or se != se else se
+    return max(p - _Z95 * se, 0.0), min(p + _Z95 * se, 1.0)
+
+
+def played_best_of_three(b3: pl.DataFrame, labels: list[tuple[str, str]] | None = None) -> Figure | None:
+    """2 players: bot A's win rate over single rounds and over best-of-3 matches, per pairing,
+    with the table's 95% intervals (Wilson's over the rounds and matches played). ``labels``:
+    per pairing, the single round's and the match's rate as the page's table prints them, with
+    its interval ("99.955% (99.746–99.999)": review D #15, a bar read "100.0%" beside the table's
+    99.955%); else one decimal. Whiskers are drawn over the axis's edge, so one ending at 100% is
+    seen whole, and each bar's label gives the interval a whisker too short to see."""
     if b3 is None or b3.height == 0:
         return None
     x = np.arange(b3.height)
     fig = new_figure(min(10.0, max(7.0, 2.2 * b3.height + 2)), 4.6)
     ax = subplots(fig)
-    for off, col, se_col, colour, lab in ((-0.2, "single_round_win_rate", "single_std_error", BASE,
-                                           "One round"),
-                                          (0.2, "match_win_rate", "match_std_error", VARIANT,
-                                           "Best of 3 rounds")):
+    for k, (off, col, se_col, n_col, colour, lab) in enumerate((
+            (-0.2, "single_round_win_rate", "single_std_error", "single_rounds", BASE, "One round"),
+            (0.2, "match_win_rate", "match_std_error", "matches", VARIANT, "Best of 3 rounds"))):
         p = b3[col].to_numpy()
-        half = _Z95 * np.nan_to_num(b3[se_col].to_numpy())
-        ax.bar(x + off, p, width=0.4, color=colour, label=lab, yerr=half, capsize=4, ecolor="black")
-        for xi, pi in zip(x + off, p):
-            ax.text(xi, min(pi / 2, 0.22), f"{100 * pi:.1f}%", ha="center", va="center", fontsize=9,
+        se = b3[se_col].to_list()
+        n = b3[n_col].to_list() if n_col in b3.columns else [None] * b3.height
+        lo, hi = (np.array(v) for v in zip(*(_rate_interval(float(a), b, c) for a, b, c in zip(p, se, n))))
+        ax.bar(x + off, p, width=0.4, color=colour, label=lab)
+        bars = ax.errorbar(x + off, p, yerr=error_bars(lo, p, hi), fmt="none", capsize=4, ecolor="black")
+        for artist in (*bars.lines[1], *bars.lines[2]):
+            artist.set_clip_on(False)
+        for i, (xi, pi) in enumerate(zip(x + off, p)):
+            text = labels[i][k] if labels else f"{100 * pi:.1f}%"
+            ax.text(xi, min(pi / 2, 0.22), text.replace(" (", "\n("), ha="center", va="center", fontsize=8,
                     color="white" if colour == BASE else "black")
     ax.axhline(0.5, color=FAIR, linestyle="--", linewidth=1.2, label="Even (50%)")
     ax.set_xticks(x, [f"{a}\nvs {b}" for a, b in zip(b3["bot"], b3["opponent"])])
@@ -265,5 +285,5 @@ def played_best_of_three(b3: pl.DataFrame) -> Figure | None:
     ax.set_ylim(0, 1.12)
     percent_axis(ax)
     ax.legend(loc="upper left", fontsize=9)
-    ax.set_title("2 players: one round vs a best-of-3 match (first player alternates)")
+    ax.set_title("2 players: one round vs a best-of-3 match (first player alternates)", pad=10)
     return fig

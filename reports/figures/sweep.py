@@ -22,8 +22,11 @@ def _scale(share: bool) -> float:
 
 
 @styled
-def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Figure | None:
-    """Every headline metric of the variants where only ``parameter`` moves, against its value."""
+def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
+           label: str | None = None) -> Figure | None:
+    """Every headline metric of the variants where only ``parameter`` moves, against its value;
+    ``label``: the x axis's name of it (a per-seat setting with its seat, "setup.hand_size[1]
+    (seat 2's)"), else ``parameter``."""
     d = c.filter(pl.col("parameter") == parameter).sort("order")
     if d.height == 0:
         return None
@@ -74,7 +77,7 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
             else:
                 ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
         ax.set_title(title)
-        ax.set_xlabel(parameter)
+        ax.set_xlabel(label or parameter)
         if share_panel:                        # shares on 0–100%
             ax.set_ylim(0, min(100.0, max(top * 1.15, 5.0)))
             ax.set_ylabel("pp from the fair share" if kind == "balance" else "win share (%)")
@@ -94,9 +97,36 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
     return fig
 
 
+TOP_BARS = 16      # bars a tornado panel draws at most
+
+
+def _tornado_groups(e: pl.DataFrame, shares: bool, top: int = TOP_BARS) -> list:
+    """A tornado figure's panels: (unit, its bars smallest first, the effects of that unit)."""
+    d = e.filter(pl.col("share") == shares)
+    if "same_as" in d.columns:
+        d = d.filter(pl.col("same_as").is_null())
+    if d.height == 0:
+        return []
+    units = ["pp"] if shares else list(dict.fromkeys(d["unit"].to_list()))
+    groups = []
+    for u in units:
+        g = d if shares else d.filter(pl.col("unit") == u)
+        total = g.height
+        g = g.with_columns(pl.col("delta").abs().alias("size")).sort("size", descending=True).head(top)
+        groups.append((u, g.reverse(), total))
+    return groups
+
+
+def tornado_bars(e: pl.DataFrame, shares: bool, top: int = TOP_BARS) -> set[tuple]:
+    """The (parameter, metric) bars :func:`tornado` draws with these arguments (its caption names
+    only the turns of those: review D #10)."""
+    return {(p, m) for _, g, _ in _tornado_groups(e, shares, top) if "metric" in g.columns
+            for p, m in zip(g["parameter"], g["metric"])}
+
+
 @styled
-def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16,
-            turning: dict | None = None) -> Figure | None:
+def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = TOP_BARS,
+            turning: dict | None = None, names: dict | None = None) -> Figure | None:
     """Which parameter moves which metric most: the paired effect of moving each parameter from its
     first to its last value, largest first. ``shares=True``: the win shares, in percentage points;
     otherwise every other metric, one panel per unit (the score unit, turns, …): one unit per axis.
@@ -106,19 +136,12 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16,
     its bar would repeat the other's, as the sentences name it once. ``turning``: (parameter,
     metric) → the value where the metric's response turns (:func:`analysis.sweep.metrics.turns`),
     said on the bar's label, since a first → last bar hides a turn (review Z #5). A label keeps
-    the metric's name, not its parenthesis (the sentences define it)."""
-    d = e.filter(pl.col("share") == shares)
-    if "same_as" in d.columns:
-        d = d.filter(pl.col("same_as").is_null())
-    if d.height == 0:
+    the metric's name, not its parenthesis (the sentences define it); it says "reverses", not
+    "turns", on pages whose length unit is the player turn (review D #10). ``names``: a setting's
+    name on its bars (a per-seat setting with its seat, "setup.hand_size[1] (seat 2's)")."""
+    groups = _tornado_groups(e, shares, top)
+    if not groups:
         return None
-    units = ["pp"] if shares else list(dict.fromkeys(d["unit"].to_list()))
-    groups = []
-    for u in units:
-        g = d if shares else d.filter(pl.col("unit") == u)
-        total = g.height
-        g = g.with_columns(pl.col("delta").abs().alias("size")).sort("size", descending=True).head(top)
-        groups.append((u, g.reverse(), total))
     heights = [0.42 * g.height + 1.1 for _, g, _ in groups]
     fig = new_figure(9.0, sum(heights) + 0.5)
     axes = np.atleast_1d(fig.subplots(len(groups), 1, height_ratios=heights))
@@ -133,7 +156,8 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16,
         ax.errorbar(delta, y, xerr=error_bars(lo, delta, hi), fmt="none", ecolor="#222", capsize=3)
         turns_at = [(turning or {}).get((p, m)) for p, m in
                     zip(g["parameter"], g["metric"] if "metric" in g.columns else [None] * g.height)]
-        labels = [f"{p} {a}→{b}: {lab.split(' (')[0]}" + (f" (turns at {t}: see text)" if t is not None else "")
+        labels = [f"{(names or {}).get(p, p)} {a}→{b}: {lab.split(' (')[0]}"
+                  + (f" (reverses at {t}: see text)" if t is not None else "")
                   for p, a, b, lab, t in zip(g["parameter"], g["from"], g["to"], g["label"], turns_at)]
         ax.set_yticks(y, labels, fontsize=9)
         ax.axvline(0, color="#444", lw=1)
@@ -144,51 +168,89 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16,
     return fig
 
 
+def _number(col: pl.Series) -> np.ndarray:
+    """A trials.csv column as floats, an empty cell as NaN."""
+    return np.array([float(x) if x is not None and str(x).strip() not in ("", "nan") else np.nan
+                     for x in col.cast(pl.String).to_list()], float)
+
+
+def search_points(trials: pl.DataFrame, metric: str | None = None) -> pl.DataFrame:
+    """The trials :func:`search` draws, with ``y`` (in the column's own scale) and ``at_least``:
+    a trial played to the last rung at its objective (or ``metric``); one the racing rule dropped
+    at what is known of it (review D #6): with ``metric``, its value on the games it played; on
+    the objective axis, which it never reached, ``dropped_at_bound`` (its objective is at least
+    that, at 95%; ``at_least`` True). A trial with neither (a duplicate of an earlier trial: no
+    games of its own) is not drawn."""
+    col = metric if metric and metric in trials.columns else "objective"
+    if trials.height == 0 or col not in trials.columns:
+        return pl.DataFrame()
+    y = _number(trials[col])
+    bound = (_number(trials["dropped_at_bound"]) if col == "objective" and "dropped_at_bound" in trials.columns
+             else np.full(trials.height, np.nan))
+    pruned = (trials["state"] == "pruned").to_numpy()
+    at_least = np.isnan(y) & pruned & ~np.isnan(bound)
+    y = np.where(at_least, bound, y)
+    keep = ~np.isnan(y) & (trials["state"] != "duplicate").to_numpy()
+    return trials.with_columns(pl.Series("y", y), pl.Series("at_least", at_least)).filter(pl.Series(keep))
+
+
 @styled
 def search(trials: pl.DataFrame, metric: str | None = None, label: str = "",
            band: tuple[float, float] | None = None) -> Figure | None:
-    """Every trial (filled: played to the last rung; hollow: dropped early). With ``metric`` (the
-    column of a single role or length target) the y axis is that metric in its own unit (shares in
-    %, length in turns) with the target ``band``; otherwise the objective, in tolerance units, with
-    the best full-budget objective so far."""
+    """Every trial (filled: played to the last rung; hollow: dropped early by the racing rule, at
+    what is known of it, :func:`search_points`: on the objective axis at the low end of its
+    interval when it was dropped, with an arrow up). With ``metric`` (the column of a single role
+    or length target) the y axis is that metric in its own unit (shares in %, length in turns)
+    with the target ``band``; otherwise the objective, in tolerance units, with the best
+    full-budget objective so far. The legend sits beside the axes, where it covers no marker
+    (review D #6), and the axis starts a little below 0, so a marker at 0 is drawn whole."""
     col = metric if metric and metric in trials.columns else "objective"
-    d = trials.filter(pl.col(col).is_not_null() & (pl.col(col).cast(pl.String) != ""))
+    d = search_points(trials, metric)
     if d.height == 0:
         return None
     share = col != "objective" and "win_share" in col
-    y_all = d[col].cast(pl.Float64).to_numpy() * (100.0 if share else 1.0)
+    y_all = d["y"].to_numpy() * (100.0 if share else 1.0)
+    x_all = d["trial"].cast(pl.Int64).to_numpy()
+    games = d["games"].cast(pl.Int64).to_numpy()
     fig = new_figure(9.0, 4.6)
     ax = fig.subplots()
-    full = d["games"].cast(pl.Int64).max()
+    full = int(games.max())
     for state, style in (("complete", dict(color=OKABE_ITO[0], label="played to the last rung")),
                          ("pruned", dict(facecolors="none", edgecolors=OKABE_ITO[5],
-                                         label="dropped by the racing rule"))):
+                                         label="dropped by the racing rule"
+                                         + (" (at least this)"
+                                            if d["at_least"].any() else "")))):
         mask = (d["state"] == state).to_numpy()
         if mask.any():
-            sizes = 20 + 60 * d["games"].cast(pl.Int64).to_numpy()[mask] / max(full, 1)
-            ax.scatter(d["trial"].to_numpy()[mask], y_all[mask], s=sizes, **style)
+            sizes = 20 + 60 * games[mask] / max(full, 1)
+            ax.scatter(x_all[mask], y_all[mask], s=sizes, **style)
+    up = d["at_least"].to_numpy()
+    for x, y in zip(x_all[up], y_all[up]):      # its objective is at least this: an arrow up
+        ax.annotate("", xy=(x, y), xycoords="data", xytext=(0, 16), textcoords="offset points",
+                    arrowprops=dict(arrowstyle="<-", color=OKABE_ITO[5], lw=1.2, shrinkA=0, shrinkB=5))
+    top = float(np.nanmax(y_all))
     if col == "objective":
         best, run = [], float("inf")
-        for o, g in zip(y_all, d["games"].cast(pl.Int64)):
-            if g == full:
+        for o, g, st in zip(y_all, games, d["state"].to_list()):
+            if g == full and st == "complete":
                 run = min(run, o)
             best.append(run)
-        ax.step(d["trial"].to_numpy(), best, where="post", color="#222", lw=1.2, label="best so far")
+        ax.step(x_all, best, where="post", color="#222", lw=1.2, label="best so far")
         ax.axhline(1.0, color=FAIR, ls="--", lw=1, label="tolerance (objective 1)")
         ax.set_ylabel("objective (tolerance units; 0 = on target)")
-        ax.set_ylim(bottom=0)
+        top = max(top, 1.0) * 1.12
     else:
         if band is not None:
             ax.axhspan(band[0], band[1], color=FAIR, alpha=0.15, label="target")
         ax.set_ylabel(label)
-        if share:
-            ax.set_ylim(0, min(100.0, max(float(np.nanmax(y_all)), band[1] if band else 0) * 1.15 + 1))
-        else:
-            ax.set_ylim(bottom=0)
+        top = (min(100.0, max(top, band[1] if band else 0) * 1.15 + 1) if share
+               else max(top, band[1] if band else 0) * 1.1)
+    ax.set_ylim(-0.04 * top, top)
     integer_axis(ax, "x")
+    ax.set_xlim(x_all.min() - 0.6, x_all.max() + 0.6)
     ax.set_xlabel("trial")
     ax.set_title("The search, trial by trial (marker size: games played)")
-    ax.legend(fontsize=9)
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return fig
 
 

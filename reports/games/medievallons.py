@@ -3,7 +3,8 @@
 Found through the Médiévallons spec (``report_hooks``). :func:`headlines` adds the best and worst
 guild type for its founders; :func:`sections` adds, after game length, the "Guild types" section
 (``guild_types`` table of :func:`analysis.analyse`, MV-4) and, when the report is given a questions
-directory (:mod:`reports.questions`), the "Balance questions" section: what the run cannot answer
+directory (:mod:`reports.questions`), the "Balance questions" section (its heading says whether
+they were played for this report or read from a directory, :func:`title`): what the run cannot answer
 (first-player advantage at other player counts, MV-2; the card ablation, MV-1 deck; the 2-player
 best of 3, MV-7), read from the tables :mod:`analysis.questions.medievallons` wrote. Rates of those
 tables carry standard errors; the report shows rates with 95% Wilson intervals over their games,
@@ -47,7 +48,21 @@ card_name = F.card_name          # the spec's name of a card type
 SECTIONS_AFTER = "length"
 QUESTIONS = "balance questions RUN --out DIR"
 SECTION_ID = "questions"
-TITLE = "Balance questions (played for this report)"
+TITLE = "Balance questions (played for this report)"      # the section's title when the report played them
+
+
+def where_from(q) -> str:
+    """Where a report's questions come from, in the words of its heading and its tables' From
+    column: "played for this report" when ``balance report`` played them, else "read from mv-q"
+    (the ``--questions DIR`` it was given; review D #4: the heading said "played for this report"
+    beside "Read from mv-q")."""
+    return "played for this report" if q.played_here else f"read from {q.path}"
+
+
+def title(q) -> str:
+    """The section's heading (in the page's contents too): "Balance questions (read from mv-q)"
+    for questions read from a directory, :data:`TITLE` for those played for this report."""
+    return f"Balance questions ({where_from(q)})"
 SHOWN = ("first_player", "card_types", "best_of_three")     # the question tables a report shows
 _Z = stats.z_quantile()
 SMALLEST_SHARE = 0.01     # 1 pp unless --smallest-difference says otherwise
@@ -191,23 +206,29 @@ def _guild_rows(t: dict, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
     difference that matters), beside the range that size was read on (all the types at once) and
     its own 95% interval (unadjusted), so the words are true of the numbers in their row: the column
     said "Significant: no" beside Noble's +1.4 pp (0.0 to +2.8 pp), worded by p alone and silent that
-    1 pp was not ruled out."""
+    1 pp was not ruled out. A type of fewer than :data:`MIN_FOUNDERS` founders prints their number
+    ("too few founders (7)") for their win share and no difference, as the card-types table does."""
     g = t["guild_types"]
     ranked = set(guild_rows_for_headlines(t)["card"].to_list())
     verdicts, low, high, family = _guild_family(g, smallest)
     # a run that recorded powers has them for every type with one: a type without is powerless
     none = "none (no power)" if g["mean_powers"].is_not_null().any() else ""
     rows = list(g.iter_rows(named=True))
+    few_founders = [_few_founders(n) for n in g["founders"]]
     return pl.DataFrame({
         "Card type": g["card_name"],
         "Founded by": [pct_ci(p, lo, hi) for p, lo, hi in
                        zip(g["founded_share"], g["founded_ci_low"], g["founded_ci_high"])],
         "Guilds per player": [num(x) for x in g["mean_guilds"]],
-        "Founders' win share": pct_column(g, "founders_win_share", "founders_ci_low", "founders_ci_high"),
+        # fewer than MIN_FOUNDERS founders: their win share and its difference are not printed,
+        # their number is, as in the card-types table (review D #15: 7 Bouffon founders printed
+        # "+32.2 pp (+0.1 to +59.2 pp)", an interval clear of 0, beside "too few players")
+        "Founders' win share": [few or cell for few, cell in zip(
+            few_founders, pct_column(g, "founders_win_share", "founders_ci_low", "founders_ci_high"))],
         "Others' win share": pct_column(g, "others_win_share", "others_ci_low", "others_ci_high"),
         "Founders − others (pp, 95% interval, each type's alone: unadjusted)": [
-            "" if d is None else f"{pp(d)} ({pp_ci(lo, hi)})"
-            for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
+            "" if d is None or few else f"{pp(d)} ({pp_ci(lo, hi)})"
+            for d, lo, hi, few in zip(g["diff"], g["diff_low"], g["diff_high"], few_founders)],
         f"All {family} types at once (pp, the verdict's range)": [
             _guild_range(r["diff"], lo, hi, v, smallest) if r["card"] in ranked else ""
             for r, v, lo, hi in zip(rows, verdicts, low, high)],
@@ -565,11 +586,13 @@ def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:
             for r in b3.iter_rows(named=True)]
 
 
-def _first_player_rows(fp: pl.DataFrame) -> pl.DataFrame:
+def _first_player_rows(fp: pl.DataFrame, source: str = "played for this report") -> pl.DataFrame:
+    """The first-player table; ``source`` is where a row not from the run comes from
+    (:func:`where_from`)."""
     from_run = fp["from_run"].to_list() if "from_run" in fp.columns else [False] * fp.height
     return pl.DataFrame({
         "Players": fp["players"], "Seat": [f"Seat {s + 1}" for s in fp["seat"]], "Games": fp["games"],
-        "From": ["the run itself" if x else "played for this report" for x in from_run],
+        "From": ["the run itself" if x else source for x in from_run],
         "Win share": [_row_ci(r) for r in fp.iter_rows(named=True)],
         "vs fair share (pp)": [pp(a) for a in fp["advantage"]],
         "z": [num(z, 1) for z in fp["z"]]})
@@ -688,6 +711,16 @@ def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:
         "Rounds per match": [num(x) for x in b3["mean_rounds"]]})
 
 
+def _best_of_three_labels(b3: pl.DataFrame | None) -> list[tuple[str, str]] | None:
+    """Per pairing, the one round's and the best of 3's rate with its interval as the table
+    prints them (:func:`_best_of_three_rows`), for the figure's bars (review D #15: a bar read
+    "100.0%" beside the table's 99.955%)."""
+    if b3 is None or b3.height == 0:
+        return None
+    t = _best_of_three_rows(b3)
+    return list(zip(t["One round"].to_list(), t["Best of 3"].to_list()))
+
+
 def _bots(m: dict) -> str:
     """The bots the questions were played with, from their run.json: "balanced bots at every seat"
     (with the note the questions wrote, e.g. ", as in the run")."""
@@ -733,8 +766,9 @@ def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame], own: bool = False,
             and len(rs.paths) == 1 and seed == run.get("seed") and rs.n_players in counts)
     replay = (f" (at {rs.n_players} players, the same seed, rules and bots replay the run's first "
               f"{min(games, rs.n_games):,} games)" if same else "")
+    here = "played here" if q.played_here else f"in {q.path}"
     mine = (f" At the run's {rs.n_players} players the first-player rows are the run's own "
-            f"{rs.n_games:,} games (its seat advantage above), not the {games:,} played here (those stay "
+            f"{rs.n_games:,} games (its seat advantage above), not the {games:,} {here} (those stay "
             f"in questions/first_player.csv)." if own else "")
     where = ("Played for this report by the runner, not read from the run" if q.played_here else
              f"Read from {q.path} (written by {QUESTIONS}), not from the run")
@@ -810,8 +844,7 @@ def question_context(q, rs: RunSet) -> str:
     """Where the questions come from, for a sentence that leads the headline findings: "The balance
     questions played for this report, with the rules of the baseline run mv-a only (…) and
     balanced bots at every seat"."""
-    how = "played for this report" if q.played_here else f"read from {q.path}"
-    return f"The balance questions {how}, with {played_rules(q, rs)} and {_bots(q.meta)}"
+    return f"The balance questions {where_from(q)}, with {played_rules(q, rs)} and {_bots(q.meta)}"
 
 
 def _reach_words(rows: pl.DataFrame, played: list[int], smallest: float) -> str:
@@ -869,7 +902,7 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
             text += f" The rulebook names {BOOK_PLAYERS}-player play only (MV-1)."
     else:
         text += (f" At each, Seat 1's advantage is within noise (Holm over the {rows.height} player counts; "
-                 f"{100 * smallest:g} pp matters; each count in the section “{TITLE}”)"
+                 f"{100 * smallest:g} pp matters; each count in the section “{title(q)}”)"
                  + _reach_words(rows, played, smallest) + ".")
     d = _ablation_rows(ct) if ct is not None else None
     if d is not None and d.height and (_ablation_verdicts(d, smallest) == stats.LARGE).any():
@@ -881,7 +914,7 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
 
 def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) -> Section:
     if q.not_played:
-        return Section(SECTION_ID, TITLE, f"Not played: {q.not_played}", intro_in_pdf=True)
+        return Section(SECTION_ID, title(q), f"Not played: {q.not_played}", intro_in_pdf=True)
     shown = _shown(q)
     fp, ct, b3 = (shown.get(k) for k in SHOWN)
     own = fp is not None and t is not None and run_measures_first_player(q, rs)
@@ -906,14 +939,16 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
              + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest),
                                                                 length_verdicts=length_verdict_map(ct, turns)),
                         " ".join(ab_lines[:3] + _ablation_figure_note(ct)))
-             + figs.add("questions_best_of_three", F.played_best_of_three(b3), " ".join(b3_lines)))
+             + figs.add("questions_best_of_three", F.played_best_of_three(b3, _best_of_three_labels(b3)),
+                        " ".join(b3_lines)))
     tables = []
     if fp is not None:
-        tables.append(("First-player advantage per player count", _first_player_rows(fp)))
+        tables.append(("First-player advantage per player count", _first_player_rows(fp, where_from(q))))
     if ct is not None:
         n = int(ct["games"][0]) if "games" in ct.columns and ct.height else int(q.meta.get("games") or 0)
         tables.append((f"Card types at {q.meta.get('card_players', rs.n_players)} players, and with one "
-                       f"copy removed (each deck's own {n:,} games played here"
+                       f"copy removed (each deck's own {n:,} games "
+                       f"{'played here' if q.played_here else f'in {q.path}'}"
                        + (f"; the guild types above are the run's {rs.n_games:,} games)"
                           if t is not None and "guild_types" in t else ")"), _card_rows(ct, smallest)))
     if b3 is not None:
@@ -921,7 +956,7 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
     # a before/after names the sections comparing its variants' own answers with these (set by
     # reports.build.build_report on the questions it was given, before the sections are built)
     compared = tuple(q.compared_in)
-    return Section(SECTION_ID, TITLE, _intro(q, rs, shown, own, compared), names, tables, sentences,
+    return Section(SECTION_ID, title(q), _intro(q, rs, shown, own, compared), names, tables, sentences,
                    intro_in_pdf=True)
 
 

@@ -108,3 +108,4 @@ def shipped_rules() -> list[tuple[str, object]]:
 
 
 _config.shipped_rules = shipped_rules
+_config.seat_lists_of = lambda name: (get(name).seat_lists, get(name).players[1])

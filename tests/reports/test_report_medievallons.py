@@ -58,7 +58,9 @@ def test_sections_figures_and_csv_tables_are_written(mv):
     for sid in ("headlines", "seats", *NEW_SECTIONS, "scores"):
         assert f"<section id='{sid}'>" in page, sid
     assert "Game length and end reasons" in page and "Guild types" in page
-    assert "Balance questions (played for this report)" in page
+    # given as a directory (as --questions DIR), not played by the report (review D #4, session 42)
+    assert f"Balance questions (read from {mv['root'] / 'questions'})" in page
+    assert "Balance questions (played for this report)" not in page
     figs = {p.stem for p in (mv["out"] / "figures").glob("*.png")}
     assert NEW_FIGURES <= figs
     assert not list((mv["out"] / "figures").glob("*.svg"))      # SVGs only when asked (--svg)

@@ -180,5 +180,6 @@ def test_the_tornado_says_where_a_response_its_bar_hides_turns(swept):
     assert f"seat 1's win share with {NAME}, at 1" in said and "the bar hides it" in said, said
     fig = tornado(s.effects, True, "coins", turning=turning)
     labels = [t.get_text() for ax in fig.axes for t in ax.get_yticklabels()]
-    assert any(lab.startswith(f"{NAME} 0→4: seat 1's win share (turns at 1: see text)") for lab in labels), labels
-    assert not any("seat 4" in lab and "turns" in lab for lab in labels), labels
+    # "reverses", not "turns": a page whose length unit is the player turn (review D #10, session 42)
+    assert any(lab.startswith(f"{NAME} 0→4: seat 1's win share (reverses at 1: see text)") for lab in labels), labels
+    assert not any("seat 4" in lab and "reverses" in lab for lab in labels), labels

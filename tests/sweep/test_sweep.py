@@ -126,7 +126,8 @@ def test_sensitivity_report_and_paired_intervals(tmp_path):
     assert (rep / "report.html").is_file() and (rep / "figures" / "tornado_shares.png").is_file()
     html = (rep / "report.html").read_text()
     # (one at a time, the other is held at the base rules' value, which its list has: 3)
-    assert ("Raising setup.start_coins[0] from 0 to 30 with income.palais.base = 3 (the base rules' value) "
+    # (a per-seat setting named with its seat: review D #8, session 42)
+    assert ("Raising setup.start_coins[0] (seat 1's) from 0 to 30 with income.palais.base = 3 (the base rules' value) "
             "moves seat 1").replace("'", "&#x27;") in html and " pp (" in html
 
 

@@ -112,6 +112,9 @@ SPEC = GameSpec(
     analysis_hooks="analysis.games.seigneurial",
     report_hooks="reports.games.seigneurial",
     type_names=dict(zip(RESOURCE_TYPES, RESOURCE_NAMES)),
+    # resources.start_cards is one entry per Censitaire: entry [0] is the first Censitaire's,
+    # seat 2 (0-based seat 1; SG-1, rules.Rules.start_cards)
+    seat_lists={"resources.start_cards": 1},
     extra={"end_reasons": dict(enumerate(END_REASONS)), "end_sides": END_SIDES,
            "resource_types": dict(zip(RESOURCE_TYPES, RESOURCE_NAMES))},
 )

@@ -1,0 +1,115 @@
+"""Review D (session 42) #8, #10, #15 and review A #13 on a real Médiévallons sweep of a per-seat setting.
+
+#8: the sweep page names the seat a per-seat setting is for ("setup.hand_size[1] (seat 2's)") in
+its lead, sentences, headings and figures, as the tune page does; the seat expected is the one
+whose win share rises with that hand size, counted here from the variants' own rows. #10: each
+tornado figure's caption names only the reversing responses whose bars that figure draws, and a
+bar says "reverses at", not "turns at" (the page's length unit is the player turn). #15 / A #13:
+the PDF sets the lead as its first section's text, not among the grey notes under the title, and
+no table of the PDF has an empty header row.
+"""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+
+from cli import _run
+from reports import sweep as RS
+
+NAME = "setup.hand_size[1]"
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    root = tmp_path_factory.mktemp("s42h_sw")
+    sw = root / "mv-sweep"
+    assert _run(["sweep", "--game", "medievallons", "--players", "2", "--vary", f"{NAME}=6..8",
+                 "--games", "4000", "--out", str(sw), "--quiet"]) == 0
+    seen = {}
+    mp = pytest.MonkeyPatch()
+    real_draw, real_pdf = RS.draw_all, RS.write_pdf
+
+    def draw(figs, **kw):
+        seen["figs"] = figs
+        return real_draw(figs, **kw)
+
+    def pdf(*args, **kw):
+        seen["pdf"] = args
+        return real_pdf(*args, **kw)
+
+    mp.setattr(RS, "draw_all", draw)
+    mp.setattr(RS, "write_pdf", pdf)
+    answers: list[str] = []
+    try:
+        page = RS.build_sweep_report(sw, root / "rep", pdf=True, answers=answers)
+    finally:
+        mp.undo()
+    return {"dir": sw, "page": page.read_text(encoding="utf-8"), "answers": answers, **seen}
+
+
+def _seat_that_gains(sw) -> int:
+    """The seat (1-based) whose win share rises most from hand size 6 to 8 in the variants' rows."""
+    def shares(v):
+        p = pl.read_parquet(sw / "variants" / v / "players.parquet")
+        return dict(p.group_by("seat").agg(pl.col("win_share").mean()).iter_rows())
+    a, b = shares("v000"), shares("v002")
+    return int(max(a, key=lambda s: b[s] - a[s])) + 1
+
+
+def test_the_sweep_names_the_seat_of_a_per_seat_setting(swept):
+    import html
+
+    seat = _seat_that_gains(swept["dir"])
+    named = f"{NAME} (seat {seat}'s)"
+    assert seat == 2                          # [1] is the second seat's hand (MV-2)
+    lead = [x for x in swept["answers"] if NAME in x]
+    assert lead and all(named in x for x in lead), lead
+    page = html.unescape(swept["page"])
+    assert f"<h2>{named}</h2>" in page
+    findings = page[page.index("<section id='findings'>"):]
+    sentences = re.findall(r"<li>(.*?)</li>", findings[:findings.index("</section>")])
+    moves = [x for x in sentences if NAME in x]
+    assert moves and all(named in x for x in moves), moves
+    figs = swept["figs"]
+    assert {ax.get_xlabel() for ax in figs["curve_0"].axes if ax.get_visible()} == {named}
+    bars = [t.get_text() for name in ("tornado_shares", "tornado_other") if name in figs
+            for ax in figs[name].axes for t in ax.get_yticklabels()]
+    assert bars and all(b.startswith(f"{named} 6→8: ") for b in bars), bars
+
+
+def test_each_tornado_caption_names_only_the_reversals_it_draws(swept):
+    figs = swept["figs"]
+    said_any = False
+    for name in ("tornado_shares", "tornado_other"):
+        if name not in figs:
+            continue
+        bars = [t.get_text() for ax in figs[name].axes for t in ax.get_yticklabels()]
+        assert not any("turns at" in b for b in bars), bars
+        cap = figs.captions[name]
+        m = re.search(r"where a response (?:turns|reverses) \((.*)\), the bar hides", cap)
+        if not m:
+            continue
+        said_any = True
+        assert "where a response reverses (" in cap, cap
+        for part in re.split(r"; (?=\w)", m.group(1)):
+            metric = part.split(" with ")[0]
+            at = part.rsplit(", at ", 1)[1]
+            assert any(f": {metric} (reverses at {at}: see text)" in b for b in bars), (name, part, bars)
+    assert said_any, {n: figs.captions.get(n) for n in ("tornado_shares", "tornado_other")}
+
+
+def test_the_pdf_sets_the_lead_as_text_and_no_table_has_an_empty_header(swept):
+    args = swept["pdf"]
+    secs, runs, notes = args[2], args[6], args[7]
+    lead = [x for x in swept["answers"] if not x.endswith(":") and x.strip()]
+    lead = [x.strip() for x in lead]
+    assert lead
+    assert not any(x in n for x in lead for n in notes), notes          # not small grey notes
+    first = secs[0]
+    assert [s for s in first.sentences] == lead, first.sentences
+    tables = ([("Runs", runs)] if runs is not None else []) + [t for s in secs for t in s.tables]
+    for caption, df in tables:
+        assert all(c.strip() for c in df.columns), (caption, df.columns)
