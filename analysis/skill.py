@@ -108,8 +108,17 @@ def check_search_bots(game: str, panel) -> None:
     from simcore import games as registry
     from simcore.errors import ConfigError, UsageError
 
+    from strategies.search import BY_BUDGET
+
     bots = _policy_bots(game, panel)
     for b in bots:
+        # a search bot by name (searchN) in the line-up: said as such (review s42 B #3: "unknown
+        # bot 'search4'; did you mean search16?", and search16 was then refused for another reason)
+        if BY_BUDGET.fullmatch(b.strip()):
+            default = registry.get(game).default_strategy
+            raise UsageError(f"balance skill: seat bot {b!r} is a search bot already; give the bots "
+                             f"it searches with (e.g. --strategies {default}): --budgets sets how "
+                             "hard it searches")
         if ":" in b or "/" in b or b.endswith(".toml"):
             raise UsageError(f"balance skill: seat bot {b!r} comes from a file; the search bot's playout "
                              "policy must be one of the game's presets")

@@ -16,7 +16,10 @@ read (:func:`role_level`: 98.75% for 4 budgets, 99.58% for 4 budgets of 3 cells)
 claims of a table, or a panel, hold together at 95%, as the seats-alike sentence's do.
 
 Every percentage is written as the tables, pages and terminal write it, halves away from zero
-(:func:`percent`, :func:`simcore.numbers.rounded`).
+(:func:`percent`, :func:`simcore.numbers.rounded`), at the decimals the table beside it prints the
+same share with (:func:`ci_digits`); a difference the sentence states (a gap, a change) is the
+difference of the shares as printed (:func:`shown_gap`, review s42 B #5: 26.6% and 23.8% beside a
+gap of 2.9 pp), its interval from the unrounded shares.
 
 May import numpy, polars, :mod:`analysis.stats` and :mod:`simcore.numbers`.
 """
@@ -35,6 +38,44 @@ def percent(x: float, digits: int = 1) -> str:
     zero as every table and page of the toolkit rounds it (:func:`simcore.numbers.rounded`, as
     :func:`reports.text.pct`): 0.3625 → "36.3" (Python's own rounding gave "36.2")."""
     return f"{rounded(100 * x, digits):.{digits}f}"
+
+
+def ci_digits(p: float, low: float, high: float, digits: int = 1, most: int = 3) -> int:
+    """The decimals a share and its interval are printed with in the tables
+    (:func:`reports.text.pct_ci`'s rule): ``digits``, or more while an end of the interval prints as
+    the share, as the other end, or as 0% or 100% without being it. A sentence naming the same share
+    uses at least these, so the two agree ("0.25% (0.01–1.40)" in the table, not "0.3%" beside it)."""
+    def onto(x: float, to: float, d: int) -> bool:
+        return x != to and percent(x, d) == percent(to, d)
+
+    values = [float(x) for x in (p, low, high)]
+    if not all(np.isfinite(values)):
+        return digits
+    p, low, high = values
+    d = digits
+    while d < most and ((high > low and percent(low, d) == percent(high, d))
+                        or any(onto(e, t, d) for e in (low, high) for t in (p, 0.0, 1.0))):
+        d += 1
+    return d
+
+
+def shown_difference(a: float, b: float, digits: int = 1) -> float:
+    """``a`` minus ``b`` (fractions) as the difference of the two as printed in percent at
+    ``digits`` decimals (:func:`percent`): 0.5 and 0.3325 print 50.0 and 33.3, so 0.167, not 0.1675
+    (which printed +16.8 beside them)."""
+    return round(rounded(100 * a, digits) - rounded(100 * b, digits), digits) / 100
+
+
+def shown_gap(rows: list[dict]) -> tuple[float, int]:
+    """The largest gap between the win shares of ``rows`` (a budget's seats, each with
+    ``win_share``, ``ci_low``, ``ci_high``) as the table prints them, and its decimals: the
+    difference of the largest and smallest share, each rounded at the decimals the table prints it
+    with (:func:`ci_digits`, the larger of the two)."""
+    best = max(rows, key=lambda r: r["win_share"])
+    worst = min(rows, key=lambda r: r["win_share"])
+    d = max(ci_digits(r["win_share"], r.get("ci_low", np.nan), r.get("ci_high", np.nan))
+            for r in (best, worst))
+    return shown_difference(best["win_share"], worst["win_share"], d), d
 
 
 def signed_percent(x: float, digits: int = 1) -> str:
@@ -126,7 +167,7 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
     for c, one in parts:
         frames.append(_advantage(one, roles_alike, level).with_columns(pl.lit(c).alias("cell")))
     return pl.concat(frames).select(["cell", "budget", "figure", "value", "low", "high", "best", "worst",
-                                     "level", "games", "players", "other"])
+                                     "level", "games", "players", "other", "shown", "digits"])
 
 
 GAP = "largest gap between two seats' win shares"
@@ -151,22 +192,26 @@ def _advantage(table: pl.DataFrame, roles_alike: bool, roles_level: float) -> pl
         r = t.row(0, named=True)         # the Balance figures are on every seat's row; seat 0's role
         if roles_alike:
             level = r.get(LEVEL_COLUMN)
+            # the gap as stated: the difference of the two shares as the table prints them
+            gap, d = shown_gap(list(t.iter_rows(named=True)))
             out.append((b, GAP, 1.0 - r["win_share_balance"],
                         1.0 - r["win_share_balance_high_adjusted"],
                         1.0 - r["win_share_balance_low_adjusted"], best, worst,
                         FAMILY_LEVEL if level is None else float(level), int(t["games"].min()),
-                        t.height, ""))
+                        t.height, "", gap, d))
         else:
             # the first role's share with its interval at the level the sentences' family needs
             # (:func:`role_level`), made again from its share and games (shared wins as fractions)
             low, high = wilson(r["win_share"] * r["games"], r["games"], roles_level)
+            d = ci_digits(r["win_share"], r.get("ci_low", np.nan), r.get("ci_high", np.nan))
             out.append((b, f"{r['role'].capitalize()} win share", r["win_share"], float(low), float(high),
                         best, worst, roles_level, int(r["games"]), t.height,
-                        _other_side(t["role"].to_list())))
+                        _other_side(t["role"].to_list()), rounded(100 * r["win_share"], d) / 100, d))
     return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
                                      ("low", pl.Float64), ("high", pl.Float64), ("best", pl.Int64),
                                      ("worst", pl.Int64), ("level", pl.Float64), ("games", pl.Int64),
-                                     ("players", pl.Int64), ("other", pl.Utf8)],
+                                     ("players", pl.Int64), ("other", pl.Utf8),
+                                     ("shown", pl.Float64), ("digits", pl.Int64)],
                         orient="row")
 
 
@@ -457,9 +502,18 @@ def several_seats_role(roles) -> tuple[str, list[int]] | None:
     return several[0], [s for s, r in enumerate(roles) if r == several[0]]
 
 
-def _span(value: float, low: float, high: float) -> str:
+def _span(value: float, low: float, high: float, digits: int = 1) -> str:
     """A difference in percentage points with its interval: "12.0 pp (9.0 to 15.0)"."""
-    return f"{percent(value)} pp ({percent(low)} to {percent(high)})"
+    return f"{percent(value, digits)} pp ({percent(low, digits)} to {percent(high, digits)})"
+
+
+def _shown(r: dict) -> tuple[float, int]:
+    """A row of :func:`advantage`'s figure as the sentence states it, and its decimals: the gap or
+    share as the table prints it (``shown``), else (a frame made without it) its value at 1."""
+    shown = r.get("shown")
+    if shown is None or not np.isfinite(shown):
+        return r["value"], 1
+    return float(shown), int(r.get("digits") or 1)
 
 
 def size(low: float, high: float, smallest: float) -> str:
@@ -476,7 +530,7 @@ def size(low: float, high: float, smallest: float) -> str:
 def _gap_words(r: dict, smallest: float, before: dict | None = None) -> str:
     """One budget's largest gap between two seats with its interval, worded by its size; "instead"
     when ``before`` (the smallest budget) had another seat clearly ahead."""
-    at = f"{_span(r['value'], r['low'], r['high'])} at budget {r['budget']}"
+    at = f"{_span(*_spanned(r))} at budget {r['budget']}"
     if r["low"] > 0:             # a clear gap: who leads and who trails in these games
         at += f" with seat {r['best'] + 1} ahead of seat {r['worst'] + 1}"
         if before is not None and before["low"] > 0 and before["best"] != r["best"]:
@@ -492,14 +546,20 @@ def _gap_words(r: dict, smallest: float, before: dict | None = None) -> str:
     return f"{at}, where these games cannot tell a seat advantage of at least {that} from none"
 
 
+def _spanned(r: dict) -> tuple[float, float, float, int]:
+    """(the figure as stated, its interval's ends, the decimals) of a row of :func:`advantage`."""
+    value, d = _shown(r)
+    return value, r["low"], r["high"], d
+
+
 def _level(level: float) -> str:
     """A level in percent, four significant digits at most: 97.5, 99.38, 99.79."""
     return f"{100 * level:.4g}"
 
 
-def _signed(x: float) -> str:
+def _signed(x: float, digits: int = 1) -> str:
     """A change in pp with its sign, the minus typographic as on every page: "+8.3", "−0.6"."""
-    return signed_percent(x).replace("-", "−")
+    return signed_percent(x, digits).replace("-", "−")
 
 
 def _too_few(first: dict, last: dict) -> str:
@@ -513,22 +573,30 @@ def _too_few(first: dict, last: dict) -> str:
     return f"{n:,} game{'s' if n != 1 else ''} per budget {'are' if n != 1 else 'is'} too few to tell; more would narrow it"
 
 
-def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, down: str) -> str:
+def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, down: str,
+                  printed: tuple[float, int] | None = None) -> str:
     """The change of a figure from the first to the last budget worded by its size: its interval
     runs between the two budgets' intervals' far ends, so it holds whenever both of them do. One
     these games cannot size says the games per budget are too few (:func:`_too_few`), not that
-    the figure persists."""
-    d, lo, hi = last["value"] - first["value"], last["low"] - first["high"], last["high"] - first["low"]
+    the figure persists. The change stated is the difference of the two figures as the sentence
+    states them (``printed``: the change and its decimals; else :func:`_shown` of each: "3.1 pp …
+    2.9 pp … a change of −0.2 pp", review s42 B #5), its interval from the unrounded ones."""
+    if printed is None:
+        (a, da), (b, db) = _shown(first), _shown(last)
+        k = max(da, db)
+        printed = (round(100 * b - 100 * a, k) / 100, k)
+    d, k = printed
+    lo, hi = last["low"] - first["high"], last["high"] - first["low"]
     between, that = f"from budget {first['budget']} to budget {last['budget']}", f"the {100 * smallest:g} pp that matters"
     if lo >= smallest:
-        return f"{what} {up} by {_span(d, lo, hi)} {between}, at least {that}."
+        return f"{what} {up} by {_span(d, lo, hi, k)} {between}, at least {that}."
     if hi <= -smallest:
-        return f"{what} {down} by {_span(-d, -hi, -lo)} {between}, at least {that}."
+        return f"{what} {down} by {_span(-d, -hi, -lo, k)} {between}, at least {that}."
     if -smallest < lo and hi < smallest:
-        return (f"{what} changes by less than {that} {between} ({_signed(d)} pp, {_signed(lo)} to "
-                f"{_signed(hi)}).")
+        return (f"{what} changes by less than {that} {between} ({_signed(d, k)} pp, {_signed(lo, k)} to "
+                f"{_signed(hi, k)}).")
     return (f"These games cannot tell whether {what[:1].lower() + what[1:]} changes by as much as {that} {between}, "
-            f"a change of {_signed(d)} pp that could lie anywhere from {_signed(lo)} to {_signed(hi)} "
+            f"a change of {_signed(d, k)} pp that could lie anywhere from {_signed(lo, k)} to {_signed(hi, k)} "
             f"({_too_few(first, last)}).")
 
 
@@ -544,11 +612,17 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | N
         a, b = role_balance_range(int(first.get("players") or 2))
         edges = (a - smallest, b + smallest) if band is None else (band.low, band.high)
         d = decimals([x for r in rows for x in (r["low"], r["high"])], edges)
-        at = [f"{percent(r['value'], d)}% ({percent(r['low'], d)} to {percent(r['high'], d)}) at "
-              f"budget {r['budget']}" for r in rows]
+        # each share at least at the decimals its table prints it with (review s42 B #5: "0.25%"
+        # in the role table beside "0.3%" here)
+        ds = [max(d, int(r.get("digits") or 1)) for r in rows]
+        at = [f"{percent(r['value'], k)}% ({percent(r['low'], k)} to {percent(r['high'], k)}) at "
+              f"budget {r['budget']}" for r, k in zip(rows, ds)]
         shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} ({_role_family(rows)}).")
+        # the change as the difference of the two shares as printed (at their decimals)
+        k = max(ds[0], ds[-1])
+        printed = (round(rounded(100 * last["value"], ds[-1]) - rounded(100 * first["value"], ds[0]), k) / 100, k)
         return (shares + " " + _role_words(rows, smallest, band) + " "
-                + _change_words(first, last, smallest, f"The {role}", "rises", "falls"))
+                + _change_words(first, last, smallest, f"The {role}", "rises", "falls", printed))
     # The seats' advantage is the largest gap between two seats, with its interval simultaneous over
     # every pair of seats at FAMILY_LEVEL (two budgets read, 95% for the pair; a panel of k cells:
     # family_level(k), 95% for its 2k intervals); the change's interval runs between the two
@@ -585,7 +659,7 @@ def gap_headline(first: dict, last: dict, smallest: float = SMALLEST_SHARE, note
         return (f"no seat advantage as large as {that}" if size(r["low"], r["high"], smallest) == "none"
                 else f"these games cannot tell a seat advantage of at least {that} from none")
 
-    span = {k: _span(r["value"], r["low"], r["high"]) for k, r in (("first", first), ("last", last))}
+    span = {k: _span(*_spanned(r)) for k, r in (("first", first), ("last", last))}
     if last["low"] > 0:
         said = (f"at budget {last['budget']} seat {last['best'] + 1} leads seat {last['worst'] + 1}: "
                 f"the {GAP} is {span['last']}, {how(last)}")

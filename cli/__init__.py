@@ -345,6 +345,15 @@ def _resumes(argv) -> bool:
 # what the running command adds to the line an interruption prints (a sweep without rows: that
 # running it again starts from game 0); set by the command, read by _interrupted_line
 INTERRUPT_NOTE: list[str] = []
+# a command that said its own interrupted line (balance skill: which parts are kept and what the
+# same command does next) appends to this: the generic line is not printed after it (its "nothing
+# was written under the final name" contradicted the command's own after an interrupted --force)
+INTERRUPT_SAID: list[bool] = []
+
+
+def _say_interrupted(signum: int, argv=None) -> None:
+    if not INTERRUPT_SAID:
+        print(_interrupted_line(signum, argv), file=sys.stderr)
 
 
 def _interrupted_line(signum: int, argv=None) -> str:
@@ -403,6 +412,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
     atomic.PUBLISHED.clear()
     atomic.UNFINISHED.clear()
     INTERRUPT_NOTE.clear()
+    INTERRUPT_SAID.clear()
     global _previous_unraisable
     handlers = {}
     hook = None
@@ -414,7 +424,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         return _dispatch(argv, prog, target)
     except Interrupted as exc:
         _seen(exc)
-        print(_interrupted_line(exc.signum, argv), file=sys.stderr)
+        _say_interrupted(exc.signum, argv)
         return exc.exit_code
     except Exception as exc:
         # A library that cleans up badly when interrupted (Optuna's trial loop raises
@@ -424,7 +434,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         if cause is None:
             raise
         _seen(cause)
-        print(_interrupted_line(cause.signum, argv), file=sys.stderr)
+        _say_interrupted(cause.signum, argv)
         return cause.exit_code
     except BaseException as exc:
         # polars (Rust, through pyo3) turns the Interrupted raised inside a callback it made into
@@ -434,7 +444,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         signum = _SIGNAL["signum"]
         if signum is None or type(exc).__name__ != "PanicException" or "Interrupted" not in str(exc):
             raise
-        print(_interrupted_line(signum, argv), file=sys.stderr)
+        _say_interrupted(signum, argv)
         return Interrupted(signum).exit_code
     finally:
         atomic.release_claims()
@@ -459,7 +469,7 @@ def _dispatch(argv, prog, target) -> int:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(_interrupted_line(signal.SIGINT, argv), file=sys.stderr)
+        _say_interrupted(signal.SIGINT, argv)
         return 130
     except SystemExit as exc:
         if isinstance(exc.__context__, BrokenPipeError):
@@ -469,7 +479,7 @@ def _dispatch(argv, prog, target) -> int:
         return int(getattr(exc, "exit_code", 0) or 0)
     except typer.Abort as exc:
         if isinstance(exc.__context__, KeyboardInterrupt):   # click's form of Ctrl-C
-            print(_interrupted_line(signal.SIGINT, argv), file=sys.stderr)
+            _say_interrupted(signal.SIGINT, argv)
             return 130
         print("aborted", file=sys.stderr)
         return 1

@@ -21,6 +21,15 @@ when that is more than it named (:func:`budgets_line`). A later ``--budgets 0,4`
 0,4,16 keeps 16 in skill.txt, skill.csv and the page (it was dropped, though its parts were on disk
 and the line said the answer was of 0,4,16); ``--budgets 16`` alone adds 16 to what is there.
 
+The answer is shown only once it is written and published (:func:`write_answer`, then
+:func:`publish_skill_out` with SIGINT and SIGTERM held, so a replacement is never half renamed): the
+budget tables, the trend sentence and whether one searching seat was shown the stronger player
+(:func:`reports.skill.gain_sentence`, as on the page; also the second line of ``skill.txt``). An
+interruption at any moment is said in one line naming the directory and what the same command
+again does (:func:`interrupted_line`: plays the rest, writes the page from the parts kept, or shows
+the answer already written). A question refused in a directory of another says what differs
+(:func:`question_difference`).
+
 Every percentage it prints is rounded as the page and the reports round them, halves away from zero
 (:func:`simcore.numbers.rounded`, through :func:`reports.text.pct` and :func:`reports.text.pct_ci`):
 a win share of 0.3625 reads 36.3% on the terminal and on the page (it read 36.2% here).
@@ -88,7 +97,6 @@ def skill(
                                "sentences and the closing line only."),
 ) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     from analysis import skill as K
     from simcore import games as registry
@@ -147,7 +155,8 @@ def skill(
     # another question: ``out`` becomes a hidden directory beside ``final``, published whole once
     # complete (:func:`publish_skill_out`), so an interruption leaves the earlier answer as it was
     final = out
-    out = claim_skill_out(final, question, force, inputs=input_paths(against, rules, panel))
+    out = claim_skill_out(final, question, force, inputs=input_paths(against, rules, panel),
+                          rules_name=prep.rules_name)
     staged = out != final
     meta = out / "skill.json"
     # skill.json names the budgets of the answer on disk (skill.parquet): while the new budgets are
@@ -183,42 +192,115 @@ def skill(
         if kept:
             print(resume_line(final, kept, total), file=sys.stderr)
 
+    # Ctrl-C (or SIGTERM) at any moment of the call is said in one line naming the directory and
+    # what the same command again does (review s42 B #1: only the games were covered; one landing
+    # while the page was written said "nothing was written under the final name", or that
+    # skill.json was written, while the page and skill.txt of a complete directory were gone).
+    # The answer is shown only once it is written and published: a --force replacement
+    # interrupted before it is published showed a whole answer its directory did not hold.
+    stage = "games"
     try:
         with Steps("skill", Console(stderr=True, quiet=quiet)) as steps:
             table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
                                         threads=threads, progress=PartClock(steps), rules=rules,
                                         settings=sets, question=question, plan=plan)
+        stage = "writing"
+        shown = _Later()
+        console = shown.on(Console())
+        tables = shown.on(Console(quiet=quiet))     # the tables; the sentences whatever --quiet
+        written = write_answer(out, table, bs, spec, question, about_rules, prep, rules is not None
+                               or bool(sets), n, targets, before, against, console, tables)
+        from simcore.atomic import _signals_held
+
+        # published whole: a signal landing meanwhile is acted on once it is (a --force
+        # replacement half renamed would put the earlier answer back and lose this one)
+        with _signals_held():
+            publish_skill_out(out, final)   # complete: published (a --force replacement), the claim released
+            stage = "published"
+        shown.show()
+        typer.echo(f"skill: {final}  (report.html, figures/budget.png"
+                   + (", against.csv" if "against.csv" in written else "")
+                   + (", target.csv" if "target.csv" in written else "") + ")")
     except (Interrupted, KeyboardInterrupt):
         import sys
 
-        kept = len(list((out / "cells").glob("*.parquet")))
+        kept = len(list((out / "cells").glob("*.parquet"))) if out.is_dir() else 0
         total = len(cells) * len(bs) * 2
-        print(interrupted_line(final, kept, total, staged), file=sys.stderr)
+        print(interrupted_line(final, kept, total, staged, stage), file=sys.stderr)
+        import cli
+
+        cli.INTERRUPT_SAID.append(True)     # (the command line's generic line is not added)
         raise
+
+
+class _Later:
+    """What the terminal shows of an answer, kept until the answer is written and published
+    (:func:`skill`): a console's ``print`` calls recorded in order (:meth:`on`), played by
+    :meth:`show`. Its width is the console's (the table's layout is chosen by it)."""
+
+    def __init__(self) -> None:
+        self.calls: list = []
+
+    def on(self, console) -> "_Recorder":
+        return _Recorder(console, self.calls)
+
+    def show(self) -> None:
+        for console, args, kwargs in self.calls:
+            console.print(*args, **kwargs)
+
+
+class _Recorder:
+    """A console whose ``print`` calls :class:`_Later` keeps (its width the console's)."""
+
+    def __init__(self, console, calls: list) -> None:
+        self.console, self.calls = console, calls
+
+    @property
+    def width(self) -> int:
+        return self.console.width
+
+    def print(self, *args, **kwargs) -> None:
+        self.calls.append((self.console, args, kwargs))
+
+
+def write_answer(out: Path, table, bs, spec, question: dict, about_rules: dict, prep, rules_given: bool,
+                 n: int, targets, before, against, console, tables) -> list[str]:
+    """Write the answer of the played ``table`` into ``out`` (skill.json, skill.csv/.parquet,
+    skill.txt, the ``--against`` and ``--target`` files, the page) and record on ``console`` and
+    ``tables`` what the terminal shows of it (the budget tables, the sentences), to be shown once it
+    is published; returns the names ``out`` then holds."""
+    from rich.table import Table
+
+    from analysis import skill as K
+    from analysis.load import smallest_difference
+
     table = table.filter(pl_in(table, bs))
     # the new answer: first the directory reads as unfinished (no skill.parquet; the page and
     # words of the earlier answer go with it), then skill.json names the new budgets, and the
     # table comes last, so no moment shows the new budgets' list beside another table
     for name in ("skill.parquet", "report.html", "skill.txt"):
         (out / name).unlink(missing_ok=True)
+    meta = out / "skill.json"
     _write_json(meta, {**question, **about_rules, "budgets": bs})
     _write_table(out, "skill", table)
     adv = K.advantage(table, spec.roles_alike)
-    console = Console()
-    tables = Console(quiet=quiet)       # the tables; the sentences are printed whatever --quiet
-    for c in cells:
-        ct = table.filter(table["cell"] == c.label)
-        roles = spec.seat_roles(c.players)
-        t = Table(title=f"{spec.title}, {c.label}: balance by search budget ({n:,} games per budget "
-                        "and part" + (f"; rules {prep.rules_name}" if rules is not None or sets else "")
-                        + ")", title_justify="left")
+    cells = list(dict.fromkeys(table["cell"].to_list()))
+    from reports.skill import gain_sentence, gap_level_words
+
+    small = smallest_difference(spec.name, "share")
+    gains = []
+    for label in cells:
+        ct = table.filter(table["cell"] == label)
+        players = int(ct["players"][0])
+        roles = spec.seat_roles(players)
+        t = Table(title=f"{spec.title}, {label}: balance by search budget ({n:,} games per budget "
+                        "and part" + (f"; rules {prep.rules_name}" if rules_given else "")
+                        + ")", title_justify="left", caption=_budget0_note(ct), caption_justify="left")
         t.add_column("budget", justify="right")
         # seats of one role are averaged; a game with roles (Seigneurial) gets a mean per role, and
         # no gap between two seats nor any seat-balance index (a Seigneur's and a Censitaire's share
         # differ by design: the sentence below reads the role's win share instead) but the role
         # shares and the gap between the seats of the role several seats play
-        from reports.skill import gap_level_words
-
         several = None if spec.roles_alike else K.several_seats_role(roles)
         has_gap = several is not None and "role_gap" in ct.columns
         who = "" if several is None else _role_plural(spec, several[0])
@@ -227,7 +309,7 @@ def skill(
                 else "")      # (review X #6: a quarter of the budget's games, said nowhere)
         t.add_column(f"one searching seat: win share by seat{over} (mean" + ("" if spec.roles_alike else " by role")
                      + ")", justify="right", overflow="fold")
-        for s in range(c.players):
+        for s in range(players):
             t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else
                                                              f" ({roles[s].capitalize()})"),
                          justify="right", overflow="fold")
@@ -247,30 +329,50 @@ def skill(
             t.add_row(str(b), f"{by_seat}% ({_mean_by_role(one, roles, spec.roles_alike)})",
                       # the interval on a line of its own: at 80 columns a cell is never cut mid-number
                       *[_share_cell(r).replace(" (", "\n(", 1) for r in allp.iter_rows(named=True)],
-                      *([_gap_cell(allp.row(0, named=True))] if spec.roles_alike else []),
-                      *([_role_gap_cell(allp.row(0, named=True))] if has_gap else []))
+                      *([_gap_cell(allp)] if spec.roles_alike else []),
+                      *([_role_gap_cell(allp)] if has_gap else []))
         if tables.width >= WIDE_TABLE_COLUMNS:
             tables.print(t)
         else:       # a narrow terminal: one row per budget and seat (review K #9: 7 columns folded mid-number)
             tables.print(_long_table(t.title, ct, bs, roles, spec, several, who, has_gap))
+        gain = gain_sentence(ct, small).strip()
+        if gain:
+            gains.append(gain if len(cells) == 1 or not label else f"In {label}: {gain}")
     from analysis.skill_target import lead_band, role_labels
 
     # judged against the designer's --target where one measures the first role's share (review
-    # s37 seig #10), as the page's lead is
+    # s37 seig #10), as the page's lead is; then, as on the page, whether the searching seat was
+    # shown the stronger player (review s42 B #2: only the page said so, and "persists as play
+    # gets stronger" read alone on the terminal and in skill.txt)
     sentence = K.verdict(adv, band=lead_band(table, targets, role_labels(spec)))
+    words = "\n".join([sentence] + gains)
     console.print(sentence)
-    (out / "skill.txt").write_text(sentence + "\n")
+    for gain in gains:
+        console.print(gain)
+    (out / "skill.txt").write_text(words + "\n")
     write_against(out, table, before, against, spec, {**question, **about_rules, "budgets": bs}, console,
                   tables)
     write_target(out, table, targets, spec, console)
     from reports.skill import build_skill_page
 
     build_skill_page(out)
-    written = sorted(p.name for p in out.iterdir())
-    publish_skill_out(out, final)   # complete: published (a --force replacement), the claim released
-    typer.echo(f"skill: {final}  (report.html, figures/budget.png"
-               + (", against.csv" if "against.csv" in written else "")
-               + (", target.csv" if "target.csv" in written else "") + ")")
+    return sorted(p.name for p in out.iterdir())
+
+
+def _budget0_note(ct) -> str | None:
+    """The caption of the terminal's budget table with budget 0: nobody searches there, so the
+    one-searching-seat shares are the bots themselves, in the first games of the every-seat part
+    (review s42 B #8: headed "one searching" with nobody searching), as the page's table title
+    says."""
+    one = ct.filter((ct["budget"] == 0) & (ct["part"] == "one"))["games"]
+    every = ct.filter((ct["budget"] == 0) & (ct["part"] == "all"))["games"]
+    if not one.len() or not every.len():
+        return None
+    same = one.min() == one.max()
+    games = (f" over the first {int(one.max()):,} of the {int(every.min()):,} games of \"all searching\""
+             if same else " in the first games of \"all searching\"")
+    return (f"At budget 0 nobody searches: \"one searching\" is the bots themselves, each seat's "
+            f"share{games}.")
 
 
 def _budget_list(budgets) -> str:
@@ -294,18 +396,35 @@ def budgets_line(out: Path, answered: list[int] | None, asked: list[int], budget
             f"{_budget_list(budgets)} (parts already in {out / 'cells'} are read back{alone})")
 
 
-def interrupted_line(out: Path, kept: int, total: int, staged: bool) -> str:
-    """What an interrupted ``balance skill`` left, in one line: in place (a new directory, or one
-    resumed), how many parts are kept and that the same command plays only the rest; a ``--force``
-    replacement built beside ``out`` (:func:`claim_skill_out`), that ``out`` keeps its earlier
-    answer as it was and the new question's parts are discarded (review s37 rel #3: the earlier
-    answer was removed first, and the line said nothing was written)."""
-    if not staged:
-        return (f"skill: {kept} of {total} parts are kept in {out / 'cells'}; the same command again "
-                "plays only the rest")
-    return (f"skill: {out} keeps its earlier answer as it was (the new question's {kept} of {total} "
-            "parts played so far were built beside it and are discarded); the same command again, "
-            "with --force, plays the new question from the start")
+def interrupted_line(out: Path, kept: int, total: int, staged: bool, stage: str = "games") -> str:
+    """What an interrupted ``balance skill`` left, in one line naming ``out`` and what the same
+    command again does, at each ``stage`` of the call (review s42 B #1: one landing after the games
+    said nothing of the page):
+
+    * ``"games"``: in place (a new directory, or one resumed), how many parts are kept and that the
+      same command plays only the rest; a ``--force`` replacement built beside ``out``
+      (:func:`claim_skill_out`), that ``out`` keeps its earlier answer as it was and the new
+      question's parts are discarded (review s37 rel #3);
+    * ``"writing"`` (every part played, the answer being written): in place, that the parts are all
+      kept and the same command writes the page and skill.txt from them, playing nothing; a
+      ``--force`` replacement, as during the games (nothing of it was published);
+    * ``"published"`` (written whole, being shown): that ``out`` holds the whole answer and the same
+      command shows it again, playing nothing."""
+    if stage == "published":
+        return (f"skill: {out} holds the whole answer (skill.txt, report.html; it was written before "
+                "it was shown); the same command again shows it, playing nothing")
+    if staged:
+        played = (f"{total} parts, all played, were built beside it and are discarded: interrupted while "
+                  "its page was written" if stage == "writing" and kept >= total else
+                  f"{kept} of {total} parts played so far were built beside it and are discarded")
+        return (f"skill: {out} keeps its earlier answer as it was (the new question's {played}); the "
+                "same command again, with --force, plays the new question from the start")
+    if stage == "writing":
+        return (f"skill: all {total} parts are kept in {out / 'cells'}, but the page and skill.txt "
+                "were not written; the same command again writes them from those parts, playing "
+                "nothing")
+    return (f"skill: {kept} of {total} parts are kept in {out / 'cells'}; the same command again "
+            "plays only the rest")
 
 
 def publish_skill_out(work: Path, out: Path) -> None:
@@ -450,7 +569,7 @@ _INSIDE = {"cells": r"(cell[0-9]+_)?budget[0-9]+_(one|all)\.(parquet|tmp)",
            "figures": r"(budget|against)(-[0-9]+)?\.(png|svg)(\.tmp)?"}
 
 
-def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> Path:
+def claim_skill_out(out: Path, question: dict, force: bool, inputs=(), rules_name: str | None = None) -> Path:
     """Check and claim ``--out`` for ``question`` as every command's output is checked and claimed
     (:func:`simcore.atomic.check_output_path`: its checks and its one line), before any game, and
     return the directory the answer is written in; it carries the ownership marker of a ``skill``
@@ -504,7 +623,10 @@ def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> Path:
         mark_dir(out, SKILL_KIND, SKILL_NAMES)
         return out
     if not force:
-        raise UsageError(f"--out {out}: holds " + ("another balance-skill question" if old is not None
+        # what differs, said (review s42 B #4: a resume with another --games, --seed or --game
+        # read only "another balance-skill question", and pushed towards --force)
+        differs = "" if old is None else question_difference(old, question, rules_name)
+        raise UsageError(f"--out {out}: holds " + (f"another balance-skill question{differs}" if old is not None
                                                    else "a balance skill directory without a readable "
                                                    "skill.json")
                          + "; choose another --out or add --force (it replaces only a balance-skill "
@@ -522,6 +644,49 @@ def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> Path:
     work = temporary_dir(out)
     mark_dir(work, SKILL_KIND, SKILL_NAMES)
     return work
+
+
+def question_difference(old: dict, question: dict, rules_name: str | None = None) -> str:
+    """What a skill directory's question (``old``, its skill.json) answers that ``question`` does
+    not, in the options' words: " (it answers 400 games per budget and part; this call asks 300)",
+    several joined by "; ", the game by its title, the rules by their name; "" when nothing named
+    differs (a directory of an older toolkit). ``rules_name``: the rules this call reads, as
+    skill.json names them (the same name with another text: the file has changed since)."""
+    from simcore import games as registry
+
+    def game(name) -> str:
+        try:
+            return registry.get(str(name)).title
+        except Exception:             # a game this toolkit no longer knows: its name as written
+            return str(name)
+
+    def panel(q: dict) -> str:
+        cells = (q.get("panel") or {}).get("cells") or []
+        return "; ".join(f"{c.get('players')} players, " + ",".join(map(str, c.get("lineup") or ()))
+                         for c in cells) or f"{q.get('players')} players"
+
+    said = []
+    if old.get("game") != question.get("game"):
+        said.append(f"the game {game(old.get('game'))}; this call asks {game(question.get('game'))}")
+    if old.get("games") != question.get("games"):
+        n, m = old.get("games"), question.get("games")
+        said.append(f"{n:,} games per budget and part; this call asks {m:,} (--games)"
+                    if isinstance(n, int) and isinstance(m, int) else "another number of games (--games)")
+    if old.get("seed") != question.get("seed"):
+        said.append(f"seed {old.get('seed')}; this call asks seed {question.get('seed')} (--seed)")
+    if old.get("game") == question.get("game") and (old.get("panel") != question.get("panel")
+                                                    or old.get("players") != question.get("players")):
+        said.append(f"the line-up {panel(old)}; this call asks {panel(question)} (--strategies, "
+                    "--panel, --lineup, --players)")
+    if old.get("game") == question.get("game") and old.get("rules_sha256") != question.get("rules_sha256"):
+        was = old.get("rules_name")
+        said.append(f"the rules of {was} as they read when it was played (the file has changed since)"
+                    if was and was == rules_name else
+                    f"other rules ({was or 'not named'}"
+                    + (f"; this call reads {rules_name}" if rules_name else "") + "; --rules, --set)")
+    if not said and old.get("policy") != question.get("policy"):
+        said.append(f"another playout bot ({old.get('policy')}; this call: {question.get('policy')})")
+    return f" (it answers {'; '.join(said)})" if said else ""
 
 
 def _skill_files(out: Path) -> tuple[list[Path], list[str]]:
@@ -835,7 +1000,8 @@ def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: boo
                "95% interval"
                + (f"; largest gap: between two seats' win shares, with its interval "
                   f"({gap_level_words(ct)[1]})" if spec.roles_alike else
-                  f"; largest gap: between two {who}, with its 95% interval" if has_gap else ""))
+                  f"; largest gap: between two {who}, with its 95% interval" if has_gap else "")
+               + (f". {note}" if (note := _budget0_note(ct)) else ""))
     t = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     t.add_column("budget", justify="right")
     t.add_column("seat")
@@ -853,7 +1019,7 @@ def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: boo
             seat = f"{s + 1}" + ("" if spec.roles_alike else f" {roles[s].capitalize()}")
             gap = ""
             if i == 0 and gap_name:
-                gap = (_gap_cell(r) if spec.roles_alike else _role_gap_cell(r)).replace("\n", " ")
+                gap = (_gap_cell(allp) if spec.roles_alike else _role_gap_cell(allp)).replace("\n", " ")
             t.add_row(str(b) if i == 0 else "", seat,
                       share.get(s, ""),
                       _share_cell(r),
@@ -877,12 +1043,21 @@ def _mean_by_role(one, roles, roles_alike: bool) -> str:
         for r in dict.fromkeys(roles))
 
 
-def _gap_cell(r: dict) -> str:
-    """The largest gap between two seats' win shares (1 - win-share balance) and the interval the
-    sentence reads (at the table's ``adjusted_level``: one number, one interval)."""
-    return (f"{_pct(1 - r['win_share_balance'])}\n"
-            f"({_pct(1 - r['win_share_balance_high_adjusted'])}–"
-            f"{_pct(1 - r['win_share_balance_low_adjusted'])})")
+def _gap_cell(allp) -> str:
+    """The largest gap between two seats' win shares, as the difference of the two shares the table
+    prints beside it (:func:`analysis.skill_words.shown_gap`: 26.6% and 23.8% make 2.8, never 2.9;
+    review s42 B #5), and the interval the sentence reads (at the table's ``adjusted_level``,
+    from the unrounded shares: one number, one interval). ``allp``: a budget's every-seat rows."""
+    from analysis.skill_words import shown_gap
+
+    if isinstance(allp, dict):          # one row alone: its gap, the seats' shares unknown
+        r, gap, d = allp, 1 - allp["win_share_balance"], 1
+    else:
+        r = allp.row(0, named=True)
+        gap, d = shown_gap(list(allp.iter_rows(named=True)))
+    return (f"{_pct(gap, d)}\n"
+            f"({_pct(1 - r['win_share_balance_high_adjusted'], d)}–"
+            f"{_pct(1 - r['win_share_balance_low_adjusted'], d)})")
 
 
 def _role_plural(spec, role: str) -> str:
@@ -892,19 +1067,31 @@ def _role_plural(spec, role: str) -> str:
     return role_labels(spec).get(role, role.capitalize())
 
 
-def _role_gap_cell(r: dict) -> str:
-    """The largest gap between two seats of the role of several seats and its 95% interval."""
+def _role_gap_cell(allp) -> str:
+    """The largest gap between two seats of the role of several seats, as the difference of their
+    shares the table prints (:func:`analysis.skill_words.shown_gap`), and its 95% interval.
+    ``allp``: a budget's every-seat rows."""
+    from analysis.skill import several_seats_role
+    from analysis.skill_words import shown_gap
+
+    r = allp if isinstance(allp, dict) else allp.row(0, named=True)
     if r.get("role_gap") is None:
         return ""
-    return f"{_pct(r['role_gap'])}\n({_pct(r['role_gap_low'])}–{_pct(r['role_gap_high'])})"
+    if isinstance(allp, dict):          # one row alone: its gap, the seats' shares unknown
+        return f"{_pct(r['role_gap'])}\n({_pct(r['role_gap_low'])}–{_pct(r['role_gap_high'])})"
+    rows = list(allp.iter_rows(named=True))
+    several = several_seats_role([x["role"] for x in rows])
+    gap, d = (shown_gap([rows[s] for s in several[1]]) if several is not None
+              else (r["role_gap"], 1))
+    return f"{_pct(gap, d)}\n({_pct(r['role_gap_low'], d)}–{_pct(r['role_gap_high'], d)})"
 
 
-def _pct(x: float) -> str:
-    """A fraction in percent at one decimal, halves away from zero as the page rounds it
+def _pct(x: float, digits: int = 1) -> str:
+    """A fraction in percent at ``digits`` decimals, halves away from zero as the page rounds it
     (:func:`reports.text.pct`, :func:`simcore.numbers.rounded`): 0.3625 → "36.3"."""
     from reports.text import pct
 
-    return pct(x)
+    return pct(x, digits)
 
 
 def _signed(x: float) -> str:

@@ -6,7 +6,8 @@ the tables (with seats alike the gap between seats, with the sentence's interval
 Balance; in a game with roles the role shares and the gap within the role of several seats, no
 seat-balance index); with a ``--against`` comparison (``against.parquet``: these rules against a skill
 directory of other rules), a section leading with it: its sentence, a figure of every seat's change
-by budget and its table. Only reads files. :func:`skill_section` is the same reading as a section
+by budget and its table. Whether one searching seat beats the bots is read seat by seat and over all its games
+(:func:`gain_sentence`, :func:`overall_gain`). Only reads files. :func:`skill_section` is the same reading as a section
 of the balance report (``balance report RUN --skill DIR``; :func:`check_skill_dir` validates the
 directory first).
 
@@ -36,7 +37,7 @@ from analysis.skill_against import bound_text, change_text, seat_text, verdict_t
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, cells as skill_cells,
-    gap_headline, has_balance, several_seats_role, verdict,
+    gap_headline, has_balance, several_seats_role, shown_gap, verdict,
 )
 from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
@@ -451,12 +452,15 @@ def balance_table(table: pl.DataFrame, spec=None) -> pl.DataFrame:
         t = table if c == "" else table.filter(pl.col("cell") == c)
         t = t.filter(pl.col("part") == "all")
         for b in sorted(t["budget"].unique().to_list()):
-            r = t.filter(pl.col("budget") == b).row(0, named=True)
+            part = t.filter(pl.col("budget") == b)
+            r = part.row(0, named=True)
+            # the gap as the difference of the two shares as the win-share table prints them
+            gap, d = shown_gap(list(part.iter_rows(named=True)))
             rows.append({"cell": c, "budget": b,
-                         "largest gap (pp)": pct(1 - r['win_share_balance']),
+                         "largest gap (pp)": pct(gap, d),
                          f"gap interval ({words})":
-                             f"{pct(1 - r['win_share_balance_high_adjusted'])} to "
-                             f"{pct(1 - r['win_share_balance_low_adjusted'])}",
+                             f"{pct(1 - r['win_share_balance_high_adjusted'], d)} to "
+                             f"{pct(1 - r['win_share_balance_low_adjusted'], d)}",
                          "Balance (Ludii)": f"{r['balance']:.3f}",
                          "Balance 95% interval": f"{r['balance_low']:.3f} to {r['balance_high']:.3f}"})
     out = pl.DataFrame(rows)
@@ -532,6 +536,24 @@ def role_shares(part: pl.DataFrame, spec) -> list[tuple[str, float, float, float
     return out
 
 
+def role_share_texts(shares: list[tuple[str, float, float, float]]) -> list[tuple[str, str]]:
+    """The roles' shares of :func:`role_shares` as the role table prints them ("0.8% (0.2–2.2)"),
+    every share at the same decimals (the most any needs, :func:`analysis.skill_words.ci_digits`),
+    and of two roles whose shares make the whole (a winner in every game) the second printed as
+    100% minus the first as printed, so that the two add up (review s42 B #5: 0.75% and 99.25%
+    printed 0.8% and 99.3%, 100.1% together); the intervals from the shares themselves."""
+    from analysis.skill_words import ci_digits
+
+    if not shares:
+        return []
+    d = max(ci_digits(share, low, high) for _, share, low, high in shares)
+    printed = [rounded(100 * share, d) for _, share, _, _ in shares]
+    if len(shares) == 2 and abs(shares[0][1] + shares[1][1] - 1.0) < 1e-9:
+        printed[1] = round(100.0 - printed[0], d)
+    return [(label, f"{printed[i]:.{d}f}% ({pct(low, d)}–{pct(high, d)})")
+            for i, (label, _, low, high) in enumerate(shares)]
+
+
 def role_table(table: pl.DataFrame, spec) -> pl.DataFrame:
     """A game with roles, every seat searching: one row per cell and budget with each role's win
     share and its 95% interval (:func:`role_shares`) and, within the role of several seats (the
@@ -549,14 +571,16 @@ def role_table(table: pl.DataFrame, spec) -> pl.DataFrame:
         for b in sorted(t["budget"].unique().to_list()):
             part = t.filter(pl.col("budget") == b)
             row = {"cell": c, "budget": b}
-            for label, share, low, high in role_shares(part, spec):
-                row[f"{label}: win share (95% interval)"] = pct_ci(share, low, high)
+            for label, text in role_share_texts(role_shares(part, spec)):
+                row[f"{label}: win share (95% interval)"] = text
             r = part.row(0, named=True)
             if several is not None and r.get("role_gap") is not None:
                 who = labels.get(several[0], several[0].capitalize())
-                row[f"largest gap between two {who} (pp)"] = pct(r['role_gap'])
+                seats = list(part.sort("seat").iter_rows(named=True))
+                gap, d = shown_gap([seats[s] for s in several[1] if s < len(seats)])
+                row[f"largest gap between two {who} (pp)"] = pct(gap, d)
                 row[f"its 95% interval (over the {who}' pairs)"] = (
-                    f"{pct(r['role_gap_low'])} to {pct(r['role_gap_high'])}")
+                    f"{pct(r['role_gap_low'], d)} to {pct(r['role_gap_high'], d)}")
             rows.append(row)
     out = pl.DataFrame(rows)
     return out.drop("cell") if set(out["cell"]) == {""} else out
@@ -571,19 +595,25 @@ def _list(seats: list[int]) -> str:
 
 
 def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low: float, high: float,
-               flo: float, fhi: float, family: int, smallest: float, named: bool) -> str:
+               flo: float, fhi: float, family: int, smallest: float, named: bool,
+               digits: tuple[int, int] = (1, 1)) -> str:
     """One seat of :func:`gain_sentence`: the two shares with the games each is from, the
     difference, its own 95% interval (Newcombe's) and the range its size was read on (Bonferroni
     over the seats compared, cut at 0 on the difference's side for a clear one,
     :func:`reports.text.size_range`), at the decimals that keep every end of that range on its side
-    of 0 and of the smallest difference (:func:`reports.text.verdict_digits`)."""
+    of 0 and of the smallest difference (:func:`reports.text.verdict_digits`). ``digits``: the
+    decimals the table prints each share with (:func:`analysis.skill_words.ci_digits`); the
+    difference stated is that of the two shares as printed (review s42 B #5: "50.0% … vs … 33.3%,
+    +16.8 pp"), its intervals from the unrounded ones."""
     from reports.text import pp, pp_ci, verdict_digits
 
+    dw, dw0 = digits
     head = ((f"seat {seat + 1} " if named else "")
-            + f"{pct(w)}% of {n:,} games vs the bot's {pct(w0)}% of {n0:,}")
+            + f"{pct(w, dw)}% of {n:,} games vs the bot's {pct(w0, dw0)}% of {n0:,}")
     if not np.isfinite(diff):
         return head
-    text = f"{head}, {pp(diff)}"
+    k = max(dw, dw0)
+    text = f"{head}, {pp(round(rounded(100 * w, dw) - rounded(100 * w0, dw0), k) / 100, k)}"
     if np.isfinite(low) and np.isfinite(high):
         text += f", 95% interval {pp_ci(low, high)}"
     if np.isfinite(flo) and np.isfinite(fhi):
@@ -619,7 +649,15 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
     beside 68.4% of 38 games vs 38.7% of 150, with no size read). Each seat prints the games each
     share is from, the difference with its own 95% interval (Newcombe's, unadjusted) and the
     range its verdict was read on (all the seats at once), so the clause is true of the numbers
-    beside it. A seat where neither wins has no difference to measure."""
+    beside it; the difference stated is that of the two shares as printed. A seat where neither
+    wins has no difference to measure.
+
+    Then the searching seat over all its games (the seats in turn) against the bots' shares in the
+    same seats (:func:`overall_gain`: Wald's interval for the difference of the two weighted means,
+    a test at 5% whose false-positive rate tests/test_s42_F_skill.py measures): where the seats
+    alone cannot tell (too few games each), a clear overall gain says the budgets do measure
+    stronger play (review s42 B #6), with the seats it could not show it in; in a game with roles
+    (its seats of different roles) it does not stand for the seats it could not show it in."""
     from analysis import stats
     from reports.text import size_range
 
@@ -677,7 +715,8 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
             lo, hi = size_range(float(diff[i]), float(flo[i]), float(fhi[i]), verdicts[i] != stats.NOT_SHOWN)
             item = _gain_item(pairs[i][0]["seat"], w[i], int(n[i]), w0[i], int(n0s[i]),
                               np.nan if neither[i] else float(diff[i]),
-                              float(low[i]), float(high[i]), lo, hi, family, small, len(idx) > 1)
+                              float(low[i]), float(high[i]), lo, hi, family, small, len(idx) > 1,
+                              (_row_digits(pairs[i][0]), _row_digits(pairs[i][1])))
             if key == ("not", 0) and family > 1 and (low[i] > 0 or high[i] < 0):
                 # why "not clearly" beside an interval that excludes 0 (review S #10)
                 item += ": its own 95% interval excludes 0, but not after Holm's correction over the seats"
@@ -688,6 +727,11 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
             if family else "")
     head = (f" At budget {top}, one searching seat's win share against the seat's own bot's there ({own}{holm}) "
             "is " + "; ".join(clauses))
+    # over all the searching seat's games, against the bots' shares in the same seats: read when
+    # the seat-by-seat tests cannot tell (review s42 B #6: 34, 34, 30 and 35% of 100 games each
+    # against about 25% read "do not show it the stronger player in any seat")
+    pooled = overall_gain(w, n, w0, n0s, together=bool(every0.height))
+    head += "; " + _overall_words(pooled, small)
     clear = [i for i, v in enumerate(verdicts) if v != stats.NOT_SHOWN]
     more = [i for i in clear if diff[i] > 0]
     less = [i for i in clear if diff[i] < 0]
@@ -707,12 +751,98 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
                            "stronger play.")
         return head + (f": the search bot is the stronger player{where}, so the budgets do measure "
                        f"stronger play{' there' if where else ''}.")
+    seat_by_seat = (f"seat by seat these games show it the stronger player in {seats_of(more)} and "
+                    f"cannot tell yet in {seats_of(unclear)}" if more else
+                    "seat by seat these games do not show it the stronger player in any seat")
+    roles = {str(r["role"]) for r, _ in pairs} if "role" in ct.columns else set()
+    if pooled is not None and pooled["clear"] and pooled["diff"] > 0 and len(roles) <= 1:
+        return head + (f": over all its games it is clearly the stronger player, so the budgets do "
+                       f"measure stronger play, though {seat_by_seat}.")
+    if pooled is not None and pooled["clear"] and pooled["diff"] > 0:
+        # seats of different roles: the games pooled over them do not show it stronger in the
+        # role of a seat the seat-by-seat test cannot tell
+        where = ", ".join(f"seat {pairs[i][0]['seat'] + 1} ({str(pairs[i][0]['role']).capitalize()})"
+                          for i in unclear)
+        return head + (f": over all its games it is clearly the stronger player, but its seats play "
+                       f"different roles and {seat_by_seat}: play more games before reading the trend "
+                       f"in {where} as one of stronger play.")
+    if pooled is not None and pooled["clear"] and pooled["diff"] < 0:
+        return head + (f": over all its games it is clearly the weaker player ({seat_by_seat}); read "
+                       "the trend with care.")
     if more:
         return head + (f": these games show it the stronger player in {seats_of(more)}; in "
-                       f"{seats_of(unclear)} they cannot tell yet: play more games before reading the "
-                       "trend as one of stronger play.")
-    return head + (": these games do not show it the stronger player in any seat; play more games "
-                   "before reading the trend as one of stronger play.")
+                       f"{seats_of(unclear)} they cannot tell yet, nor over all its games: play more "
+                       "games before reading the trend as one of stronger play.")
+    return head + (": these games do not show it the stronger player in any seat, nor over all its "
+                   "games; play more games before reading the trend as one of stronger play.")
+
+
+def _row_digits(r: dict) -> int:
+    """The decimals the table prints a row's share with (:func:`analysis.skill_words.ci_digits`)."""
+    from analysis.skill_words import ci_digits
+
+    return ci_digits(r["win_share"], r.get("ci_low", np.nan), r.get("ci_high", np.nan))
+
+
+#: The level of the overall comparison's interval (:func:`overall_gain`), two-sided.
+OVERALL_LEVEL = 0.95
+
+
+def overall_gain(w, n, w0, n0, together: bool = True, level: float = OVERALL_LEVEL) -> dict | None:
+    """One searching seat's win share over all its games (the seats in turn: seat ``i``'s ``n[i]``
+    games at share ``w[i]``) against the bots' in the same seats, weighted alike (the seat's own
+    bot's share ``w0[i]`` of ``n0[i]`` games): the difference of the two weighted means, with its
+    Wald interval at ``level`` (two-sided), each seat's variance from its share moved one win
+    towards a half (Agresti and Caffo's adding of a win and a loss, so a seat of 0 wins in 100
+    games does not count as certain). The bots' seats are of the same games when ``together``
+    (the every-seat part at budget 0: a game's shares sum to at most 1, so their weighted mean's
+    variance is at most the multinomial one, (Σc²p − (Σcp)²)/n0; with the same weight on every
+    seat and a winner in every game it is the fair share, with none), else of games of their own.
+    Clear when the interval holds no 0, a test at 1 − ``level`` (its false-positive rate measured
+    in tests/test_s42_F_skill.py). None without games. Returns ``share``, ``bots``, ``diff`` (of
+    the two as printed at one decimal), ``low``, ``high``, ``games`` and ``clear``."""
+    from analysis.stats import z_quantile
+
+    w, n, w0, n0 = (np.asarray(x, dtype=float) for x in (w, n, w0, n0))
+    total = float(n.sum())
+    if total <= 0 or not len(w):
+        return None
+    c = n / total
+    share, bots = float((c * w).sum()), float((c * w0).sum())
+
+    def adjusted(p, m):
+        return (p * m + 1.0) / (m + 2.0)
+
+    p = adjusted(w, n)
+    var = float((c ** 2 * p * (1 - p) / n).sum())
+    p0 = adjusted(w0, n0)
+    if together:
+        var += max(0.0, float((c ** 2 * p0).sum() - (c * p0).sum() ** 2)) / float(n0.min())
+    else:
+        var += float((c ** 2 * p0 * (1 - p0) / n0).sum())
+    half = z_quantile(level) * np.sqrt(var)
+    d = share - bots
+    return {"share": share, "bots": bots, "diff": d, "low": d - half, "high": d + half,
+            "games": int(total), "clear": bool(d - half > 0 or d + half < 0)}
+
+
+def _overall_words(g: dict | None, small: float) -> str:
+    """The overall comparison of :func:`overall_gain` in a clause: "over all its 400 games (the
+    seats in turn) it wins 33.3% against the bots' 25.0% in the same seats, +8.3 pp (95% interval
+    +3.6 to +12.9 pp, Wald's for the difference of the two means, every seat weighted by its
+    games), clearly more"."""
+    from reports.text import pp, pp_ci, verdict_digits
+
+    if g is None:
+        return ""
+    d = round(rounded(100 * g["share"], 1) - rounded(100 * g["bots"], 1), 1) / 100
+    k = verdict_digits(g["low"], g["high"], small)     # no end printed as 0 without being it
+    way = ("clearly more" if g["clear"] and g["diff"] > 0 else "clearly less" if g["clear"]
+           else "not clearly different")
+    return (f"over all its {g['games']:,} games (the seats in turn) it wins {pct(g['share'])}% against "
+            f"the bots' {pct(g['bots'])}% in the same seats, {pp(d)} ({100 * OVERALL_LEVEL:g}% "
+            f"interval {pp_ci(g['low'], g['high'], k)}, Wald's for the difference of the two means, "
+            f"every seat weighted by its games), {way}")
 
 
 def _per_seat(q: dict, table: pl.DataFrame) -> str:

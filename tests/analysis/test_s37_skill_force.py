@@ -62,8 +62,8 @@ def test_an_interrupted_force_keeps_the_earlier_answer_byte_for_byte(sk, tmp_pat
     assert lines[0] == ("skill: sk keeps its earlier answer as it was (the new question's "
                         f"{parts} of 2 parts played so far were built beside it and are discarded); "
                         "the same command again, with --force, plays the new question from the start")
-    # (true now: the parts played were in the hidden directory, removed)
-    assert lines[-1] == "interrupted (Ctrl-C): nothing was written under the final name"
+    # its own line only: the command line's generic one is not added after it (s42)
+    assert len(lines) == 1, lines
     # still read as the earlier, complete answer
     from reports.skill import check_skill_dir
 
