@@ -19,7 +19,9 @@ missing value is a null, never NaN, as in CSV.
 run's game cannot have is refused in a designer's words (:func:`lacking`: what the run is, which
 games have the table, what the run exports).
 
-Nothing is lost: an existing file is refused unless ``force``; output goes to a hidden temporary file
+Nothing is lost: an existing file is refused unless ``force``, and ``force`` replaces only an
+earlier export of the same table (:func:`_replaces`: a CSV of its columns, a Parquet file whose
+metadata names the table); output goes to a hidden temporary file
 beside the target and is renamed into place only when complete (:mod:`simcore.atomic`, the one
 atomic writer of run directories, reports, exports, baselines and golden files).
 
@@ -35,6 +37,7 @@ from pathlib import Path
 import polars as pl
 
 from simcore.atomic import PARQUET_SIGN, CsvTable, FileKind, atomic_output, check_output_file, table_file  # noqa: F401
+from simcore.atomic import ParquetTable, parquet_sign
 from simcore.atomic import write_text_atomic  # noqa: F401
 from simcore.errors import UsageError
 from analysis.load import check_run
@@ -113,7 +116,8 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         acc = _matchup_acc(rs)          # one pass, for the table and the roles' filter
         table = matchup_table(rs, acc)
         if has_roles(rs):       # as on the page: only bots of one role are matched
-            table = same_role_matchups(table, strategy_table_within_roles(rs, acc))
+            within = strategy_table_within_roles(rs, acc)
+            table = _role_fair_share(same_role_matchups(table, within), within)
         return table
     if what == "roles":
         from analysis.roles import has_roles, role_seat_table, role_table
@@ -266,6 +270,18 @@ def _without_fair_share(table, rs):
                                for c in FAIR_SHARE_COLUMNS if c in table.columns])
 
 
+def _role_fair_share(matchups: pl.DataFrame, within: pl.DataFrame) -> pl.DataFrame:
+    """The matchups of a game with roles (every row two bots of one role: :func:`same_role_matchups`)
+    with ``fair_share`` the strategy's role's average seat's win share, what the report reads each
+    bot against ("its role's average seat: 33.3%"; ``within``:
+    :func:`analysis.roles.strategy_table_within_roles`), not 1/P (review C #6, session 42: a
+    Censitaire bot's 0.254 beside a fair_share of 0.25 read as fair, where the report said 7.9 pp
+    below its role's average seat)."""
+    fair = dict(zip(within["strategy"].to_list(), within["fair_share"].to_list()))
+    return matchups.with_columns(pl.Series("fair_share", [fair.get(a) for a in matchups["strategy"]],
+                                           dtype=pl.Float64))
+
+
 def available(run: str | Path, rs) -> list[str]:
     """The ``--what`` tables this run has, in :data:`WHAT`'s order."""
     from analysis.events import has_events
@@ -403,8 +419,9 @@ def p_values_as_text(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def stream_raw(src: Path, dest: Path, fmt: str, *, bom: bool = False,
-               batch_rows: int | None = None) -> int:
-    """Copy a parquet file to CSV or Parquet batch by batch; return the number of rows.
+               batch_rows: int | None = None, table: str | None = None) -> int:
+    """Copy a parquet file to CSV or Parquet batch by batch; return the number of rows. A Parquet
+    copy carries the toolkit's signature naming ``table`` (:func:`simcore.atomic.parquet_sign`).
 
     Memory stays bounded by one batch (and one row group of the source) whatever the file size:
     measured flat at ~0.35-0.4 GB of peak RSS for 1e7 and 3e7 player rows, where polars'
@@ -422,7 +439,7 @@ def stream_raw(src: Path, dest: Path, fmt: str, *, bom: bool = False,
     rows = 0
     if fmt == "parquet":
         schema = source.schema_arrow.with_metadata({**(source.schema_arrow.metadata or {}),
-                                                    **{k.encode(): v.encode() for k, v in PARQUET_SIGN.items()}})
+                                                    **{k.encode(): v.encode() for k, v in parquet_sign(table).items()}})
         with pq.ParquetWriter(dest, schema, compression="zstd") as writer:
             for batch in source.iter_batches(batch_size=batch_rows):
                 writer.write_batch(batch)
@@ -498,7 +515,10 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     run = Path(run)
     check_run(run, players=True if what == "players" else None)  # one clear line for a damaged run
     if not stdout:
-        check_output_file(out, force, inputs=[run], replaces=table_file(fmt))
+        # before any work: a Parquet file naming another table is refused in a second (its
+        # columns are compared once the table is computed, as a CSV's are)
+        check_output_file(out, force, inputs=[run],
+                          replaces=ParquetTable(what) if fmt == "parquet" else table_file(fmt))
     if what in RAW:
         src = run / RAW[what]
         if not src.is_file():
@@ -508,7 +528,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
             stream_raw(src, _stdout_bytes(), fmt, bom=bom)
             return Path(STDOUT)
         with atomic_output(out, force, replaces=_replaces(fmt, what, _raw_columns(src))) as tmp:
-            stream_raw(src, tmp, fmt, bom=bom)
+            stream_raw(src, tmp, fmt, bom=bom, table=what)
         return Path(out)
     df = report_verdicts(analysis_table(run, what))
     if stdout:
@@ -521,14 +541,19 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
             df = p_values_as_text(df)
             df.write_csv(tmp, include_bom=bom, float_scientific=False)
         else:
-            df.write_parquet(tmp, compression="zstd", metadata=PARQUET_SIGN)
+            df.write_parquet(tmp, compression="zstd", metadata=parquet_sign(what))
     return Path(out)
 
 
 def _replaces(fmt: str, what: str, columns) -> FileKind:
-    """What ``--force`` may replace: a Parquet table of this toolkit, or a CSV of this very table
-    (its columns: a user's own CSV of other columns is never replaced, review W #5)."""
-    return table_file(fmt) if fmt != "csv" else CsvTable(columns, f"the {what} export")
+    """What ``--force`` may replace: an earlier export of this very table, in either format: a CSV
+    with its columns (a user's own CSV of other columns is never replaced, review W #5), a Parquet
+    table whose metadata names this table and which has its columns (one written before the
+    toolkit named its tables: by its columns alone; review C #1: any Parquet table of the toolkit
+    was replaced, so ``--what length --force`` destroyed a seats export)."""
+    if fmt == "csv":
+        return CsvTable(columns, f"the {what} export")
+    return ParquetTable(what, columns)
 
 
 def _raw_columns(src: Path) -> list[str]:

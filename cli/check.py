@@ -85,7 +85,11 @@ def announce_line(base, rules=None, against_rules=None, settings=()) -> str:
     """The first line a played check prints: what it plays. It names the rules as checked, with
     every ``--set`` (revF #4: "with rules default" was printed for ``--set
     effects.caserne_payment=4``, the rules the baseline measured, not those played)."""
-    where = str(rules if rules is not None else base.rules)
+    # the game's title and "the rules shipped with the toolkit", not 'seigneurial' and 'default'
+    # (review C #8)
+    shipped = rules is None and str(base.rules) == "default"
+    where = ("the rules shipped with the toolkit" if shipped else
+             f"rules {rules if rules is not None else base.rules}")
     if settings:
         where += " with --set " + ", ".join(getattr(s, "text", str(s)) for s in settings)
     vs = f" against {against_rules} on the same deals" if against_rules is not None else ""
@@ -93,8 +97,8 @@ def announce_line(base, rules=None, against_rules=None, settings=()) -> str:
     # the line-up seat by seat (review T #4: "greedy,balanced" for greedy,balanced,balanced,balanced
     # lost the seats), or "4×balanced" when every seat holds the same bot
     lineup = f"{len(bots)}×{bots[0]}" if bots and len(set(bots)) == 1 else ",".join(bots)
-    return (f"playing {base.game} ({base.players} players, {lineup}) "
-            f"with rules {where}{vs}, in batches until every metric is decided …")
+    return (f"playing {base.title} ({base.players} players, {lineup}) "
+            f"with {where}{vs}, in batches until every metric is decided …")
 
 
 def _parse_tolerance(text: str, option: str) -> float:
@@ -125,8 +129,11 @@ def _baseline_too_small(exc, tolerance: str | None, tol: float | None):
 
     if tolerance is None or tol is None or KINDS[exc.metric].unit != "%" or tol >= 1:
         return exc
+    # the fraction's reading only where it is a plausible tolerance (review C #3: "for ±50 pp
+    # give --tolerance 50pp" after --tolerance 0.5)
+    hint = f" (for ±{100 * tol:g} pp give --tolerance {100 * tol:g}pp)" if 100 * tol <= 10 else ""
     return UsageError(f"{exc}; --tolerance counts percentage points: --tolerance {tolerance} is "
-                      f"±{tol:g} pp (for ±{100 * tol:g} pp give --tolerance {100 * tol:g}pp)")
+                      f"±{tol:g} pp{hint}")
 
 
 def _score_smallest() -> str:

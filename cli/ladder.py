@@ -152,9 +152,21 @@ def _replaces(out, columns, earlier=None):
     """What ``--force`` may replace at ``out``: a ladder's CSV with these very ``columns`` (or the
     ``earlier`` columns the same table had before its adjusted bounds), never a user's own CSV
     (review W #5), or a Parquet table of this toolkit."""
-    from simcore.atomic import CsvTable, table_file
+    from simcore.atomic import CsvTable, ParquetTable, table_file
 
     fmt = Path(out).suffix.lower().lstrip(".")
+    if fmt == "parquet":
+        # a ladder's own Parquet only, as for its CSV (review C #1: any of this toolkit's Parquet
+        # tables was replaced, an export's seats table among them)
+        class LadderParquet(ParquetTable):
+            def problem(self, path):
+                said = super().problem(path)
+                if said is not None and earlier is not None and \
+                        ParquetTable("ladder", earlier, "a ladder").problem(path) is None:
+                    return None
+                return said
+
+        return LadderParquet("ladder", columns, "a ladder")
     if fmt != "csv":
         return table_file(fmt)
 
@@ -172,7 +184,7 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
         return
     import polars as pl
 
-    from simcore.atomic import PARQUET_SIGN, atomic_output
+    from simcore.atomic import atomic_output, parquet_sign
 
     table = pl.concat(tables).with_columns(
         pl.lit(str(rules_name)).alias("rules"),
@@ -185,7 +197,7 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
         if Path(out).suffix.lower() == ".csv":
             table.write_csv(tmp)
         else:
-            table.write_parquet(tmp, metadata=PARQUET_SIGN)
+            table.write_parquet(tmp, metadata=parquet_sign("ladder"))
     typer.echo(f"ladder: {out}")
 
 

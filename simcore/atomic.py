@@ -24,8 +24,10 @@ Nothing already on disk is lost:
   file is replaced only with ``force``, or when it holds the writer's own sign (``own_sign``: the
   JUnit report that every CI run rewrites); and ``force`` replaces only a file of the kind the
   command writes (``replaces``, :class:`FileKind`: a baseline over a baseline, a CSV table over a
-  CSV of the very same columns, :class:`CsvTable`; never over a rules file, a user's notes or
-  a user's own CSV table).
+  CSV of the very same columns, :class:`CsvTable`, a Parquet table over this toolkit's Parquet
+  table that names the same table in its metadata and has the same columns, :class:`ParquetTable`,
+  :func:`parquet_sign`; never over a rules file, a user's notes, a user's own table or another
+  table).
 * **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, a
   :class:`filelock.FileLock`, an exclusive ``flock`` taken without waiting): of two commands
   writing the same output at once, the second stops at once with one line. The record of the
@@ -483,16 +485,31 @@ def _listed(columns: list[str], shown: int = 4) -> str:
 #: The key-value metadata every Parquet table this toolkit writes carries (export, ladder), so that
 #: --force replaces a Parquet file only when it is one of them.
 PARQUET_SIGN = {"written_by": "balance-toolkit"}
+#: The key of that metadata naming which table the file holds (``balance export``'s ``--what``:
+#: "seats", "players" …; :func:`parquet_sign`), so that ``--force`` replaces only an earlier copy of
+#: the same table (review C #1: a mistyped --what replaced a seats export with the length table).
+PARQUET_TABLE_KEY = "table"
 
 
-def _is_our_parquet(path: Path) -> bool:
+def parquet_sign(table: str | None = None) -> dict[str, str]:
+    """The key-value metadata of a Parquet table this toolkit writes: :data:`PARQUET_SIGN` and,
+    when given, the table it holds under :data:`PARQUET_TABLE_KEY`."""
+    return {**PARQUET_SIGN, PARQUET_TABLE_KEY: table} if table else dict(PARQUET_SIGN)
+
+
+def _parquet_meta(path: Path) -> dict[bytes, bytes] | None:
+    """The key-value metadata of the Parquet file at ``path``, or None (not Parquet, damaged)."""
     try:
         import pyarrow.parquet as pq
 
-        meta = pq.read_metadata(path).metadata or {}
+        return pq.read_metadata(path).metadata or {}
     except Exception:            # (not Parquet, damaged: not ours)
-        return False
-    return all(meta.get(k.encode()) == v.encode() for k, v in PARQUET_SIGN.items())
+        return None
+
+
+def _is_our_parquet(path: Path) -> bool:
+    meta = _parquet_meta(path)
+    return meta is not None and all(meta.get(k.encode()) == v.encode() for k, v in PARQUET_SIGN.items())
 
 
 def _is_parquet(path: Path) -> bool:
@@ -508,6 +525,46 @@ def _starts_with(pattern: str):
         text = _text_head(path)
         return text is not None and (not text.strip() or rx.match(text) is not None)
     return test
+
+
+class ParquetTable(FileKind):
+    """A Parquet table of this toolkit holding table ``table`` with exactly ``columns``: what
+    ``--force`` may replace when ``balance export`` writes that table, as :class:`CsvTable` for a
+    CSV (review C #1: any Parquet file of this toolkit was replaced, so a mistyped ``--what``
+    destroyed another table). The file must name the same table in its metadata
+    (:data:`PARQUET_TABLE_KEY`) and have the same columns; one written before the toolkit named its
+    tables (signed, no table named) is judged by its columns alone, as a CSV is. An empty file is
+    replaced; ``columns`` None (before the table is computed) checks the table's name alone."""
+
+    def __init__(self, table: str, columns: Iterable[str] | None = None, what: str | None = None):
+        self.table = table
+        self.columns = None if columns is None else list(columns)
+        super().__init__(f"a Parquet table of {what or f'the {table} export'}",
+                         lambda path: self.problem(path) is None)
+
+    def _columns(self, path: Path) -> list[str] | None:
+        try:
+            import pyarrow.parquet as pq
+
+            return list(pq.read_schema(path).names)
+        except Exception:
+            return None
+
+    def problem(self, path: Path) -> str | None:
+        if not _head(path):
+            return None                          # an empty file holds nothing to lose
+        meta = _parquet_meta(path) if _head(path).startswith(b"PAR1") else None
+        if meta is None or not _is_our_parquet(path):
+            return f"is {what_file(path)}"
+        named = meta.get(PARQUET_TABLE_KEY.encode())
+        named = named.decode("utf-8", "replace") if named is not None else None
+        columns = self._columns(path) or []
+        if named is not None and named != self.table:
+            return f"holds a Parquet table of the {named} export ({_listed(columns)})"
+        if self.columns is None or columns == self.columns:
+            return None
+        return (f"holds a Parquet table of the {named} export with other columns ({_listed(columns)})"
+                if named is not None else f"holds a Parquet table with other columns ({_listed(columns)})")
 
 
 CSV_FILE = FileKind("a CSV table", _is_csv)

@@ -65,7 +65,7 @@ def test_ladder_force_refuses_a_parquet_name_holding_text(tmp_path, capsys):
     out = tmp_path / "matrix.parquet"
     out.write_text("not a table\n", encoding="utf-8")
     code = _run(["ladder", "--bots", "random,greedy", "--games", "20", "--out", str(out), "--force"])
-    _refused(capsys, code, out, b"not a table\n", "is a text file, not a Parquet table of this toolkit")
+    _refused(capsys, code, out, b"not a table\n", "is a text file, not a Parquet table of a ladder")
 
 
 @pytest.mark.parametrize("game, bots", [("middle-ages", "random,greedy"), ("seigneurial", None)])
@@ -120,7 +120,7 @@ def test_a_parquet_file_of_another_program_is_not_replaced(run, tmp_path, capsys
     _refused(capsys, code, mine, before, "is a Parquet file of another program")
     ours = tmp_path / "ours.parquet"
     assert _run(["export", str(run), "--what", "seats", "--out", str(ours)]) == 0
-    assert _run(["export", str(run), "--what", "games", "--out", str(ours), "--force"]) == 0
+    assert _run(["export", str(run), "--what", "seats", "--out", str(ours), "--force"]) == 0
 
 
 def test_replay_force_refuses_notes_that_name_a_game_of_a_run(run, tmp_path, capsys):
@@ -161,3 +161,23 @@ def test_a_summary_is_added_to_a_step_summary_that_begins_with_html_but_not_to_x
     xml.write_text('<?xml version="1.0"?>\n<testsuites></testsuites>\n', encoding="utf-8")
     code = _run(["check", "--baseline", str(base), "--games", "2000", "--summary", str(xml), "-q"])
     _refused(capsys, code, xml, xml.read_bytes(), "is an XML file")
+
+
+def test_ladder_force_replaces_its_own_parquet_and_not_an_exports(tmp_path, capsys):
+    """Review C #1 for the ladder (s42): a seats export in Parquet was replaced by a ladder's
+    --force as any of this toolkit's Parquet tables was; now only a ladder's own is."""
+    import polars as pl
+
+    from simcore import runner
+
+    run = runner.simulate("middle-ages", games=40, seed=1, out=tmp_path / "R", quiet=True)
+    seats = tmp_path / "seats.parquet"
+    assert _run(["export", str(run), "--what", "seats", "--out", str(seats)]) == 0
+    before = seats.read_bytes()
+    code = _run(["ladder", "--bots", "random,greedy", "--games", "20", "--out", str(seats), "--force"])
+    _refused(capsys, code, seats, before, "holds a Parquet table of the seats export")
+    mine = tmp_path / "ladder.parquet"
+    for _ in range(2):              # its own: written, then replaced
+        assert _run(["ladder", "--bots", "random,greedy", "--games", "20", "--out", str(mine),
+                     "--force"]) == 0
+    assert pl.read_parquet(mine).height > 0

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Sequence
 
 from analysis.check.decision import DEFAULT_ALPHA, DEFAULT_BETA, MAX_GAMES_FACTOR as MAX_FACTOR
-from analysis.check.decision import ON_INCONCLUSIVE, metric_names, plan_games
+from analysis.check.decision import ON_INCONCLUSIVE, game_title, metric_names, plan_games
 from analysis.check.measure import KINDS, Z95, Measurement, measure_run, unit_of
 from simcore.atomic import BASELINE_FILE, BASELINE_SIGN
 from simcore.config import Table, read_toml
@@ -90,6 +90,22 @@ class Baseline:
             return None
         p = Path(self.rules)
         return p if p.is_absolute() else (self.path.parent / p)
+
+    def rules_file(self) -> Path | None:
+        """The rules file the baseline measured: the one it names, or for "default" the game's
+        shipped rules file (None when the game ships none)."""
+        path = self.rules_path()
+        if path is not None:
+            return path
+        from simcore import games as registry
+
+        shipped = dict(registry.shipped_rules()).get(self.game)
+        return Path(shipped()) if shipped is not None else None
+
+    @property
+    def title(self) -> str:
+        """The game's title, as a designer names it ("Seigneurial", "Médiévallons")."""
+        return game_title(self.game)
 
     def tolerance_of(self, m: Measurement) -> float:
         return m.tolerance if m.tolerance is not None else self.tolerance[m.metric]
@@ -552,6 +568,59 @@ def check_settings(alpha: float, seed_offset: int, tolerance: dict, beta: float 
             raise UsageError(f"tolerance of {k}: must be a number > 0, got {v!r}")
 
 
+def _key_problem(metric: str, key: str, game: str, players: int) -> str | None:
+    """Why a ``[[metric]]`` block's ``key`` names no seat or role of the baseline's own
+    configuration (``Seat 9`` of a 4-player game), in the game's words; None when it does (review
+    C #8, session 42: "the run has no seat_win_share for 'Seat 9'" when no run was given). A
+    strategy's name is checked once the configuration is prepared (:mod:`analysis.check.play`)."""
+    from simcore import games as registry
+
+    spec = registry.get(game)
+    if metric in ("seat_win_share", "seat_mean_score"):
+        seat = re.fullmatch(r"Seat (\d+)", key)
+        if seat is None or not 1 <= int(seat.group(1)) <= players:
+            return (f"{key!r} is not a seat of a {players}-player {spec.title} game (Seat 1 to "
+                    f"Seat {players}; edit the key, or regenerate the baseline with balance baseline)")
+    elif metric == "role_win_share":
+        roles = list(dict.fromkeys(spec.seat_roles(players)))
+        if key not in roles:
+            named = ", ".join(f"{r!r} ({spec.role_display(r)})" for r in roles)
+            return (f"{key!r} is not a role of a {players}-player {spec.title} game (its roles: "
+                    f"{named}; edit the key, or regenerate the baseline with balance baseline)")
+    return None
+
+
+#: How far a baseline's ``value`` may lie outside its own ``ci_low``–``ci_high`` (in the metric's
+#: unit): the file writes them to 6 decimals, a hand may round them to 2.
+INTERVAL_SLACK = 0.005
+_REGENERATE = "regenerate the measurements with balance baseline rather than editing them"
+
+
+def _check_measured(t: Table, m: Measurement, unit: str) -> None:
+    """Refuse a ``[[metric]]`` block whose measurement no run can have produced (review C #2: a
+    hand-edited ``value = 150`` read as a 115 pp regression, exit 1, and ``se = 0`` ran to exit 3):
+    a win share outside 0–100 %, a value outside its own interval beyond rounding
+    (:data:`INTERVAL_SLACK`), an error of 0 behind games played (a mean score every game scored
+    alike, its interval one point, may have one). One line naming the file, the block and the key
+    (:meth:`Table.error`), exit 2, before any game is played."""
+    share = KINDS[m.metric].unit == "%"
+    shown = f"{m.value:g}"
+    if share and not 0.0 <= m.value <= 100.0:
+        raise t.error("value", f"{m.label} of {shown} %; a win share lies between 0 and 100 ({_REGENERATE})")
+    low, high = m.ci_low, m.ci_high
+    if math.isfinite(low) and math.isfinite(high) and not (
+            low - INTERVAL_SLACK <= m.value <= high + INTERVAL_SLACK):
+        sign = " %" if share else f" {unit}"
+        raise t.error("value", f"{m.label} of {shown}{sign} lies outside its own 95 % interval "
+                               f"(ci_low = {_num(low)}, ci_high = {_num(high)}); a measured value lies "
+                               f"inside its interval ({_REGENERATE})")
+    if m.n > 0 and not m.se > 0:
+        constant = not share and low == high == m.value
+        if not constant:
+            raise t.error("se", f"{m.label}: a standard error of {m.se:g} with n = {m.n:,}; a value "
+                                f"measured over games has an error above 0 ({_REGENERATE})")
+
+
 def load_baseline(path: str | Path) -> Baseline:
     """Read and validate a baseline file (one-line :class:`ConfigError` naming file and key)."""
     src = read_toml(path, what="baseline")
@@ -629,6 +698,9 @@ def load_baseline(path: str | Path) -> Baseline:
         if (metric, key) in seen:
             raise t.error("key", f"{metric} {key!r} appears twice")
         seen.add((metric, key))
+        lacking = _key_problem(metric, key, game, players)
+        if lacking:
+            raise t.error("key", lacking)
         expected = unit_of(metric, game)
         unit = t.get("unit", str, expected)
         if unit != expected:
@@ -644,6 +716,7 @@ def load_baseline(path: str | Path) -> Baseline:
         for name, v in (("value", m.value), ("se", m.se)):
             if not math.isfinite(v):
                 raise t.error(name, "must be a finite number")
+        _check_measured(t, m, unit)
         t.done()
         metrics.append(m)
     if not metrics:
@@ -659,6 +732,6 @@ def load_baseline(path: str | Path) -> Baseline:
 
 
 __all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "baseline_rules_text", "check_settings",
-           "default_tolerances", "games_comment", "load_baseline", "make_baseline", "power_caveat",
+           "default_tolerances", "game_title", "games_comment", "load_baseline", "make_baseline", "power_caveat",
            "render_baseline", "rules_changes",
            "rules_entry", "rules_text_matches", "simulate_command", "tolerance_summary"]

@@ -15,7 +15,8 @@ metrics the baseline's own error limits, :func:`limited_note`; a baseline too sm
 is :class:`BaselineTooSmall`, a one-line :class:`UsageError`); :func:`metric_names` says labels
 together; :func:`fixed_n_verdict` is the fixed-size test of the same hypotheses (benchmarks);
 :func:`shifted` moves a baseline value (tests, benchmarks). Nothing here reads or writes a file.
-May import numpy, the standard library, :mod:`analysis.stats`, :mod:`simcore.errors` and the metric
+May import numpy, the standard library, :mod:`analysis.stats`, :mod:`simcore.errors`, the games'
+registry (:mod:`simcore.games`: :func:`game_title`, a game named by its title in a sentence) and the metric
 vocabulary of :mod:`analysis.check.measure` (:class:`Kind`, :data:`KINDS`, :class:`Measurement`,
 :func:`~analysis.check.measure.diff_unit_of`: a unit named in an error;
 :func:`~analysis.check.measure.tested_se`: the error a rare share is tested with);
@@ -165,8 +166,9 @@ class SequentialTest:
         for i, (b, tol) in enumerate(zip(baseline, tolerances)):
             r = by_key.get((b.metric, b.key))
             if r is None:
-                raise UsageError(f"the run has no {b.metric} for {b.key!r} (the baseline has; "
-                                 "was the run made with other players or strategies?)")
+                # (review C #8, session 42: "the run has no seat_win_share for …", an internal name)
+                raise UsageError(f"{b.label}: the games checked have no {b.key!r} (the baseline "
+                                 "has; were they played with other players or strategies?)")
             if not tol > 0:
                 raise UsageError(f"{b.label}: tolerance {tol:g}: the sequential check needs a tolerance > 0")
             if by_diff is not None:
@@ -308,7 +310,7 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
             # a baseline whose error is at most half the room 1/I_pass leaves the other half to the
             # run; above the room itself an unchanged configuration can pass at all (review V #10:
             # "at least 21,815 games" read as the minimum, and a 20,000-game baseline was accepted)
-            hint = int(math.ceil(2 * b.n * b.se ** 2 * pass_information(tol, beta, m)))
+            hint = _games_hint(b, tol, beta, m)
             least = int(math.floor(b.n * b.se ** 2 * pass_information(tol, beta, m))) + 1
             unit = diff_unit_of(b.metric, game)
             raise BaselineTooSmall(
@@ -328,6 +330,30 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
     return GamePlan(int(math.ceil(worst / 1000.0)) * 1000, int(math.ceil(max(fixed))) if fixed else None,
                     limited, int(math.ceil(basis)), basis_limited,
                     int(math.ceil(max(lift) / 1000.0)) * 1000 if lift else None)
+
+
+def _games_hint(b: Measurement, tol: float, beta: float, m: int) -> int:
+    """The baseline games :class:`BaselineTooSmall` asks for: its own error half the room an
+    unchanged configuration needs to pass at ``tol`` (:func:`pass_information`)."""
+    return int(math.ceil(2 * b.n * b.se ** 2 * pass_information(tol, beta, m)))
+
+
+def baseline_games_for(baseline: Sequence[Measurement], tolerances: Sequence[float],
+                       alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> dict[int, int]:
+    """Which of these tolerances ``balance baseline`` refuses on these measurements, by the rule
+    :func:`plan_games` applies (an unchanged configuration could not pass: :class:`BaselineTooSmall`):
+    {index of the metric: the baseline games it asks for}, empty when it accepts them all (a
+    check's advice to halve a tolerance, review C #3 (session 42): "balance baseline --tolerance
+    0.5" was refused on the very baseline it was given for)."""
+    m = len(baseline)
+    refused = {}
+    for i, (b, tol) in enumerate(zip(baseline, tolerances)):
+        sd = b.se * math.sqrt(max(b.n, 1))
+        if any(math.isfinite(games_for_information(info, sd, b.se))
+               for info in (fixed_information(tol, alpha, beta, m), pass_information(tol, beta, m))):
+            continue
+        refused[i] = _games_hint(b, tol, beta, m)
+    return refused
 
 
 def metric_names(labels: Sequence[str]) -> str:
@@ -438,7 +464,8 @@ def check_configuration(baseline: Baseline, meta: dict) -> None:
     """Refuse a run that is not the baseline's configuration (game, players, strategies, seats)."""
     problems = []
     if meta.get("game") != baseline.game:
-        problems.append(f"game {meta.get('game')!r} (baseline: {baseline.game!r})")
+        # the games' titles, not their command names (review C #8, session 42)
+        problems.append(f"a game of {game_title(meta.get('game'))} (baseline: {game_title(baseline.game)})")
     if meta.get("players") != baseline.players:
         problems.append(f"{meta.get('players')} players (baseline: {baseline.players})")
     elif list(meta.get("strategies") or []) != baseline.strategies:
@@ -466,14 +493,16 @@ def check_seed_differs(baseline: Baseline, meta: dict, what: str) -> None:
 
 
 def check_notes(baseline: Baseline, meta: dict, paired: bool = False,
-                changes: list | None = None) -> list[str]:
+                changes: list | None = None, played: bool = False) -> list[str]:
     """What a reader must know about a check: other rules, another engine. (A run on the
     baseline's own seed is not noted but refused: :func:`check_seed_differs`.)
     ``paired``: the differences are new − old rules on the same deals, not run − baseline, so
     other rules than the baseline's are not mixed into them (revA #16) and the seed is not noted.
     ``changes``: the settings the run's rules change from the baseline's
     (:func:`analysis.check.baseline.rules_changes`); ``[]`` for a rules text that differs in
-    comments or layout only, which the note then says."""
+    comments or layout only, which the note then says. ``played``: the check played the rules
+    file named in ``meta`` just now (not a RUN made elsewhere): when it is the very file the baseline
+    measured, the note says that file changed since, not two files (review C #8, session 42)."""
     notes = []
     sha = str(meta.get("rules_sha256", ""))
     if sha != baseline.rules_sha256:
@@ -482,13 +511,43 @@ def check_notes(baseline: Baseline, meta: dict, paired: bool = False,
                 if paired else "; differences below include the rules change")
         if changes == [] and not paired:
             then = "; the rule settings are the same (only comments or layout differ)"
-        notes.append(f"rules differ from the baseline's: this run used {meta.get('rules_name', '?')} "
-                     f"(sha256 {sha[:12]}…), the baseline {baseline.rules} (sha256 "
-                     f"{baseline.rules_sha256[:12]}…){then}")
+        notes.append(f"rules differ from the baseline's: {_rules_sources(baseline, meta, played)}{then}")
     if meta.get("engine", "kernel") != baseline.engine:
         notes.append(f"engine {meta.get('engine', 'kernel')} (baseline: {baseline.engine})")
     return notes
 
+
+
+def game_title(game: str | None) -> str:
+    """A game's title from its command name ("seigneurial" → "Seigneurial", "medievallons" →
+    "Médiévallons"), as a designer names it; the name itself for a game not registered."""
+    from simcore import games as registry
+
+    try:
+        return registry.get(str(game)).title
+    except Exception:
+        return str(game)
+
+
+def _rules_sources(baseline: Baseline, meta: dict, played: bool) -> str:
+    """Which rules the run and the baseline measured, for :func:`check_notes`: the one file that
+    changed since the baseline measured it ("configs/rules.toml changed since the baseline measured
+    it (sha256 895f… then, 63a0… now)"), else each: "this run used X (sha256 …), the baseline
+    measured Y (sha256 …)", the shipped rules named so, not "default"."""
+    import os
+
+    sha, then_sha = str(meta.get("rules_sha256", ""))[:12], baseline.rules_sha256[:12]
+    name = str(meta.get("rules_name", "?"))
+    shipped = baseline.rules == "default"
+    base_file = baseline.rules_file() if hasattr(baseline, "rules_file") else None
+    if (played and base_file is not None and not name.startswith("<")
+            and os.path.abspath(name) == os.path.abspath(base_file)):
+        what, them = ("the rules shipped with the toolkit", "them") if shipped else (name, "it")
+        return (f"{what} changed since the baseline measured {them} (sha256 {then_sha}… then, "
+                f"{sha}… now)")
+    measured = ("the rules shipped with the toolkit as they were then" if shipped else
+                (str(base_file) if base_file is not None else baseline.rules))
+    return f"this run used {name} (sha256 {sha}…), the baseline measured {measured} (sha256 {then_sha}…)"
 
 
 def shifted(baseline: Baseline, metric: str, key: str, by: float) -> Baseline:
@@ -499,7 +558,7 @@ def shifted(baseline: Baseline, metric: str, key: str, by: float) -> Baseline:
 
 
 
-__all__ = ["BaselineTooSmall", "CheckResult", "DEFAULT_ALPHA", "DEFAULT_BETA", "DETECT", "GamePlan",
+__all__ = ["BaselineTooSmall", "CheckResult", "baseline_games_for", "game_title", "DEFAULT_ALPHA", "DEFAULT_BETA", "DETECT", "GamePlan",
            "MAX_GAMES_FACTOR", "MetricResult", "ON_INCONCLUSIVE", "SequentialTest", "VERDICTS",
            "check_configuration", "check_notes", "check_seed_differs", "limited_note", "metric_names",
            "compare", "default_batch", "fixed_information", "fixed_n_verdict", "games_for_information", "llr",

@@ -75,6 +75,22 @@ def _prepare(baseline: Baseline, rules: Path | None, settings=()):
                           settings=settings)
 
 
+#: What a ``[[metric]]`` block's key names, in a designer's words.
+_KEY_NOUN = {"seat_win_share": "seat", "seat_mean_score": "seat", "strategy_win_share": "strategy",
+             "role_win_share": "role"}
+
+
+def _has(metric: str, prep) -> str:
+    """What the prepared configuration has instead (its seats, strategies or roles)."""
+    if metric == "strategy_win_share":
+        return f"its strategies: {', '.join(dict.fromkeys(prep.strategy_names))}"
+    if metric == "role_win_share":
+        from simcore import games as registry
+
+        return f"its roles: {', '.join(dict.fromkeys(registry.get(prep.game).seat_roles(prep.n_players)))}"
+    return f"its seats: Seat 1 to Seat {prep.n_players}"
+
+
 def _wanted(baseline: Baseline, prep) -> list[tuple[str, str]]:
     wanted = []
     for m in baseline.metrics:
@@ -91,8 +107,13 @@ def _wanted(baseline: Baseline, prep) -> list[tuple[str, str]]:
 
             ok = m.key in registry.get(prep.game).seat_roles(prep.n_players)
         if not ok:
-            raise UsageError(f"the run has no {m.metric} for {m.key!r} (the baseline has; "
-                             "was the run made with other players or strategies?)")
+            # in the game's words and naming the file (review C #8, session 42: "the run has no
+            # seat_win_share for 'Seat 9'" when no run was given; seats and roles are checked as
+            # the file loads, analysis.check.baseline._key_problem)
+            raise UsageError(f"{baseline.path}: {m.label}: the configuration this baseline "
+                             f"describes has no {_KEY_NOUN.get(m.metric, 'metric')} {m.key!r} "
+                             f"({_has(m.metric, prep)}); edit the key, or regenerate the baseline "
+                             "with balance baseline")
         wanted.append((m.metric, m.key))
     return wanted
 
@@ -228,7 +249,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
         changes = settings_diff(old.rules_text, prep.rules_text)
     else:
         changes = rules_changes(baseline, meta)
-    notes = check_notes(baseline, meta, paired, changes=None if paired else changes) + set_aside
+    notes = check_notes(baseline, meta, paired, changes=None if paired else changes, played=True) + set_aside
     if paired:
         notes.insert(0, f"paired: the rules {prep.rules_name} against {old.rules_name} on the same "
                         f"{played:,} deals (seed {seed}); the baseline's values are not used, only its "

@@ -7,14 +7,15 @@ CI test reporters; :func:`write_reports` writes the last two (``--junit``, ``--s
 module of :mod:`analysis.check`: nothing in the package imports it. May import the standard library,
 :mod:`analysis.stats` (the 95% critical value, Newcombe's interval), :mod:`analysis.check.decision` (the results it
 presents), :mod:`analysis.check.measure` (units), :mod:`analysis.rules_diff` (how a setting is
-written), :mod:`analysis.export` (atomic writes) and :mod:`simcore.errors`. Every output leads with
+written), :mod:`analysis.export` (atomic writes), :mod:`simcore.numbers` (the tables' rounding) and :mod:`simcore.errors`. Every output leads with
 the verdict and what the checked rules change (:func:`rules_lead`, :func:`rules_change_lines`):
 the terminal report's first line, the ``--quiet`` line, the summary and a JUnit property; a FAIL
 line also says what the win shares none of which failed did (:func:`_shares_not_failed`). A metric
 that passes with its change beyond its tolerance (:func:`beyond_tolerance`: the procedure may pass a
 change between the tolerance and twice it) says so in its row (:func:`verdict_cell`), the PASS line,
 a sentence under the table, the summary and JUnit, with the tolerance that would gate it
-(:func:`halve_text`). :func:`report_parts` gives the terminal report in parts (lines, table,
+(:func:`halve_text`; :func:`halve_advice`: or the baseline games that tolerance needs, when
+``balance baseline`` would refuse it on this baseline). :func:`report_parts` gives the terminal report in parts (lines, table,
 lines) for ``cli.check`` to lay out at a terminal's width. A change
 that rounds to zero is written ``0.00``, without a sign (:func:`_signed`, the rule of
 :func:`reports.text.signed`, which this layer may not import).
@@ -27,26 +28,30 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from analysis import stats
-from analysis.check.decision import DEFAULT_BETA, DETECT, CheckResult, MetricResult
+from analysis.check.decision import DEFAULT_BETA, DETECT, CheckResult, MetricResult, game_title
 from analysis.check.measure import diff_unit_of, unit_of
 from analysis.rules_diff import value_text
 from simcore.atomic import signed_file
 from simcore.errors import UsageError
+from simcore.numbers import rounded
 
 
 def _fmt(x: float, unit: str) -> str:
     """A value in the check's output: win shares to 0.1 % (their change is in pp, and 0.1 pp is
     far below the 1 pp that matters); scores (``unit`` anything else: the score unit, or "" for an
     interval's ends) to two decimals, as their change is printed, so that "5.45 → 5.43" reads as the
-    −0.02 beside it (revA #16: "5.5 → 5.4 … −0.02 guild cards" read as −0.1)."""
-    return f"{x:.1f}%" if unit == "%" else f"{x:.2f}"
+    −0.02 beside it (revA #16: "5.5 → 5.4 … −0.02 guild cards" read as −0.1). Rounded as the
+    report's tables round (:func:`simcore.numbers.rounded`, halves away from zero as written: a
+    baseline's 32.55 % is 32.6 %, as ``balance report`` prints the run it measured; review C #7,
+    session 42: the check printed 32.5 %)."""
+    return f"{rounded(x, 1):.1f}%" if unit == "%" else f"{rounded(x, 2):.2f}"
 
 
 def _signed(x: float, digits: int = 2) -> str:
     """A change with its sign, ``+0.33`` / ``-0.12``; one that rounds to zero is ``0.00``, with
     neither sign ("-0.00" read as a loss), the rule of :func:`reports.text.signed` (which the
     analysis layer may not import; the check keeps its ASCII minus)."""
-    text = f"{x:+.{digits}f}"
+    text = f"{rounded(x, digits):+.{digits}f}"
     return f"{0:.{digits}f}" if float(text) == 0 else text
 
 
@@ -151,8 +156,9 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
 
     A metric that passes with its change beyond its tolerance (:func:`beyond_tolerance`) says so,
     whether its interval lies wholly beyond it, and why it passes: the check fails a change only
-    when it is shown nearer twice the tolerance than the tolerance (review P #1); ``halve``: how to
-    set this metric's tolerance to half (:func:`halve_text`), to gate a change of its tolerance."""
+    when it is shown nearer twice the tolerance than the tolerance (review P #1); ``halve``: the
+    clause advising this metric's tolerance halved, to gate a change of its tolerance
+    (:func:`halve_advice`: the edit, or the baseline such a tolerance needs)."""
     unit = unit_of(r.metric, game)
     dunit = diff_unit_of(r.metric, game)
     if r.metric == "seat_mean_score":
@@ -196,8 +202,8 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         if not paired:
             head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
                     f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, interval_said=True)}")
-        gate = (f". For a change of {tol} {dunit} to pass with at most a {100 * beta:g}% chance, halve "
-                f"this tolerance: {halve}" if halve else "")
+        gate = (f". For a change of {tol} {dunit} to pass with at most a {100 * beta:g}% chance, "
+                f"{halve}" if halve else "")
         shown = "" if paired else f", {_signed(lo)} to {_signed(hi)} {dunit},"   # paired: in head
         return (f"{head}; beyond its {tol} tolerance (the change's 95% interval{shown} {wholly}), yet passes: the check fails a change only when it "
                 f"is shown to be nearer twice its tolerance ({big}) than its tolerance, and a change "
@@ -243,33 +249,96 @@ def _explain(res: CheckResult, r: MetricResult, beta: float | None = None) -> st
                                if r.label in limited else None),
                    more="a larger --games may" if res.looks or res.paired else "a larger run may",
                    n_metrics=len(res.results), alpha=res.alpha,
-                   halve=halve_text(res, r) if beyond_tolerance(r) else "")
+                   halve=halve_advice(res, r) if beyond_tolerance(r) else "")
 
 
 def beyond_tolerance(r: MetricResult) -> bool:
     """A metric that passes with its change, as printed (two decimals), beyond its tolerance: the
     procedure passes a change between the tolerance and twice it when it is shown nearer the
     tolerance than twice it (docs/ci.md §3), so "pass" beside such a change needs its words."""
-    return r.verdict == "pass" and r.diff == r.diff and round(abs(r.diff), 2) > r.tolerance
+    return r.verdict == "pass" and r.diff == r.diff and rounded(abs(r.diff), 2) > r.tolerance
+
+
+#: The ``balance baseline`` option that sets exactly one kind's tolerance (``--tolerance`` sets the
+#: seat, strategy and role win shares together: a role's or a strategy's advice names its own key).
+_OPTION_OF = {"seat_win_share": "--tolerance", "seat_mean_score": "--score-tolerance"}
+#: The kinds each option sets (cli.check's ``_tolerances``).
+_OPTION_SETS = {"--tolerance": ("seat_win_share", "strategy_win_share", "role_win_share"),
+                "--score-tolerance": ("seat_mean_score",)}
+
+
+def _own_block(res: CheckResult, r: MetricResult):
+    return next((m for m in getattr(res.baseline, "metrics", []) if m.metric == r.metric
+                 and m.key == r.key and m.tolerance is not None), None)
 
 
 def halve_text(res: CheckResult, r: MetricResult, short: bool = False) -> str:
     """How to set ``r``'s tolerance to half its value (so that a change of its present tolerance
     is one of twice the new one: failed with probability at least 1 − β): the metric's own
     ``tolerance =`` line when its ``[[metric]]`` block has one, else its kind's line under
-    ``[tolerance]`` and the ``balance baseline`` option that writes it; ``short``: the option (or
-    the line) alone."""
+    ``[tolerance]`` and, for a kind one ``balance baseline`` option sets alone (seat win shares,
+    mean scores: :data:`_OPTION_OF`), that option; ``short``: the option alone where there is one,
+    else the line (review C #3, session 42: a role's advice was ``--tolerance``, which halves every
+    seat's too)."""
     half = f"{r.tolerance / 2:g}"
     base = res.baseline
     name = Path(str(base.path)).name
-    own = next((m for m in getattr(base, "metrics", []) if m.metric == r.metric and m.key == r.key
-                and m.tolerance is not None), None)
-    if own is not None:
+    if _own_block(res, r) is not None:
         return f"tolerance = {half} in its [[metric]] block of {name}"
-    option = "--score-tolerance" if r.kind.unit == "score" else "--tolerance"
+    option = _OPTION_OF.get(r.metric)
+    line = f"{r.metric} = {half} under [tolerance] in {name}"
+    if option is None:
+        return line
     if short:
         return f"balance baseline {option} {half}"
-    return f"{r.metric} = {half} under [tolerance] in {name} (balance baseline {option} {half})"
+    return f"{line} (balance baseline {option} {half})"
+
+
+def halved_baseline_games(res: CheckResult, r: MetricResult, short: bool = False) -> int | None:
+    """None when ``balance baseline`` accepts ``r``'s tolerance halved as :func:`halve_text` says
+    (the metric's own block; its kind's line; with ``short`` and an option, every kind the option
+    sets) on this baseline's measurements, by the rule it applies
+    (:func:`analysis.check.decision.baseline_games_for`); else the baseline games it asks for
+    (``r``'s own need when ``r`` is refused, as balance baseline words it)."""
+    from analysis.check.decision import baseline_games_for
+
+    base = res.baseline
+    metrics = list(getattr(base, "metrics", []) or [])
+    if not metrics or not hasattr(base, "tolerances"):
+        return None
+    half = r.tolerance / 2
+    own = _own_block(res, r)
+    option = _OPTION_OF.get(r.metric)
+    kinds = (_OPTION_SETS[option] if short and option else (r.metric,))
+    tols = []
+    for m, t in zip(metrics, base.tolerances()):
+        if own is not None:
+            tols.append(half if m is own else t)
+        else:
+            tols.append(half if m.metric in kinds and m.tolerance is None else t)
+    refused = baseline_games_for(metrics, tols, getattr(base, "alpha", res.alpha), res.beta)
+    if not refused:
+        return None
+    # this metric's own need when it is refused (what balance baseline names, refusing it), else
+    # the largest of the others the edit halves
+    mine = next((i for i, m in enumerate(metrics) if (m.metric, m.key) == (r.metric, r.key)), None)
+    return refused.get(mine, max(refused.values()))
+
+
+def halve_advice(res: CheckResult, r: MetricResult, short: bool = False) -> str:
+    """The clause advising ``r``'s tolerance halved: "halve the tolerance (balance baseline
+    --tolerance 0.5)" when ``balance baseline`` accepts that on this baseline
+    (:func:`halved_baseline_games`), else how many games a baseline needs for it (review C #3,
+    session 42: the advice was refused on the baseline it was given for)."""
+    need = halved_baseline_games(res, r, short)
+    if need is None:
+        text = halve_text(res, r, short)
+        return f"halve the tolerance ({text})" if short else f"halve this tolerance: {text}"
+    game = res.baseline.game
+    unit = diff_unit_of(r.metric, game)
+    return (f"the tolerance must be halved to {_fmt_tol(r.tolerance / 2)} {unit}, which needs a "
+            f"baseline of about {need:,} games (balance baseline refuses it on this one of "
+            f"{res.baseline.games:,})")
 
 
 #: Rule settings named in the verdict line; the report, the summary and JUnit list every one.
@@ -362,15 +431,17 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
         top = max(beyond, key=ratio)
         unit = diff_unit_of(top.metric, game)
         k = len(beyond)
-        moved = (f"{k} of the {n} moved beyond their tolerance and pass" if k > 1 else
-                 f"1 of the {n} moved beyond its tolerance and passes")
-        largest = "the largest" if k > 1 else "it"
+        # "estimated": the change measured, not a change shown (review C #3, session 42: "moved" was
+        # said of an unchanged configuration whose interval reached well within the tolerance)
+        moved = (f"{k} of the {n} are estimated beyond their tolerance and pass" if k > 1 else
+                 f"1 of the {n} is estimated beyond its tolerance and passes")
+        largest = "the largest" if k > 1 else "that one"
         return (f"{ruled_out}; but {moved}: the check fails a change only when it is shown to be "
                 f"nearer twice its tolerance than its tolerance; {largest}: {top.label} "
                 f"{_signed(top.diff)} {unit} against {_fmt_tol(top.tolerance)} (twice it "
                 f"{_fmt_tol(DETECT * top.tolerance)}){size_words(top, _smallest(res)(top), game, paired=res.paired)}; for "
                 f"a change of {_fmt_tol(top.tolerance)} {unit} to pass with at most a {res.beta:.0%} "
-                f"chance, halve the tolerance ({halve_text(res, top, short=True)})")
+                f"chance, {halve_advice(res, top, short=True)}")
     # sized against the smallest difference that matters, as the FAIL sentences are (revA #16)
     if top is None:
         return ruled_out
@@ -467,8 +538,9 @@ def _run_line(res: CheckResult) -> str:
     m = res.run_meta
     sha = str(m.get("rules_sha256", ""))
     same = "same as the baseline" if not res.rules_changed else "DIFFERENT from the baseline"
-    return (f"{int(m.get('games', 0)):,} games of {m.get('game')}, {m.get('players')} players, seed "
-            f"{m.get('seed')}, rules {m.get('rules_name', '?')} (sha256 {sha[:12]}…, {same})")
+    # the game's title, not its command name (review C #8, session 42: "games of seigneurial")
+    return (f"{int(m.get('games', 0)):,} games of {game_title(m.get('game'))}, {m.get('players')} "
+            f"players, seed {m.get('seed')}, rules {m.get('rules_name', '?')} (sha256 {sha[:12]}…, {same})")
 
 
 def _procedure_line(res: CheckResult) -> str:
@@ -507,7 +579,7 @@ def verdict_cell(r: MetricResult) -> str:
         return "FAIL"
     if not beyond_tolerance(r):
         return r.verdict
-    under = (f", under {_fmt_tol(DETECT * r.tolerance)}" if round(abs(r.diff), 2) < DETECT * r.tolerance
+    under = (f", under {_fmt_tol(DETECT * r.tolerance)}" if rounded(abs(r.diff), 2) < DETECT * r.tolerance
              else "")
     return f"pass (beyond {_fmt_tol(r.tolerance)}{under})"
 
@@ -704,6 +776,6 @@ def write_reports(res: CheckResult, junit: str | Path | None = None,
 
 
 
-__all__ = ["LEAD_SHOWN", "LEFT_COLUMNS", "beyond_tolerance", "explain", "halve_text", "junit_xml",
+__all__ = ["LEAD_SHOWN", "LEFT_COLUMNS", "beyond_tolerance", "explain", "halve_advice", "halve_text", "junit_xml",
            "markdown_summary", "panel_report", "report_parts", "rules_change_lines", "rules_lead",
            "status_line", "text_report", "verdict_cell", "write_reports"]

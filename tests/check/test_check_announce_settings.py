@@ -34,9 +34,11 @@ def first_line(**kw) -> str:
 
 def test_the_first_line_names_the_settings_played():
     line = first_line(settings=parse_settings(["effects.caserne_payment=4"]))
-    assert "with rules default with --set effects.caserne_payment=4," in line
+    # the game's title, the shipped rules in words (s42 review C #8: "middle-ages … with rules default")
+    assert line.startswith("playing Middle-Ages (4 players, "), line
+    assert "with the rules shipped with the toolkit with --set effects.caserne_payment=4," in line
 
 
 def test_without_settings_the_first_line_names_the_baseline_rules_alone():
     line = first_line()
-    assert "with rules default," in line and "--set" not in line
+    assert "with the rules shipped with the toolkit," in line and "--set" not in line

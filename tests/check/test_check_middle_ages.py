@@ -120,13 +120,21 @@ def test_paired_mode_plays_both_rule_sets_on_the_same_deals(tmp_path, capsys):
     assert code == 0 and capsys.readouterr().out.startswith("PASS")
 
 
+def _moved(text: str, key: str, by: float) -> str:
+    """The baseline text with ``key``'s win share moved by ``by``, its interval with it (as
+    :func:`analysis.check.decision.shifted` moves one): a value outside its own interval is refused
+    as no run's measurement (review C #2, session 42)."""
+    block = text.index(f'key = "{key}"\nlabel = "{key} win share"')
+    for name in ("value", "ci_low", "ci_high"):
+        start = text.index(f"{name} = ", block)
+        end = text.index("\n", start)
+        text = text[:start] + f"{name} = {float(text[start + len(name) + 3:end]) + by}" + text[end:]
+    return text
+
+
 def test_a_two_point_seat_shift_planted_in_the_baseline_is_caught(tmp_path, capsys):
     text = BASELINE.read_text(encoding="utf-8")
-    block = text.index('key = "Seat 1"\nlabel = "Seat 1 win share"')
-    start = text.index("value = ", block)
-    end = text.index("\n", start)
-    value = float(text[start + 8:end])
-    planted = text[:start] + f"value = {value + 2.5}" + text[end:]
+    planted = _moved(text, "Seat 1", 2.5)
     (tmp_path / "planted.toml").write_text(planted, encoding="utf-8")
     junit = tmp_path / "junit.xml"
     code = _run(["check", "--baseline", str(tmp_path / "planted.toml"), "--junit", str(junit)])
@@ -145,10 +153,7 @@ def test_a_change_in_the_indifference_zone_ends_undecided_with_exit_3(tmp_path, 
     assert res.verdict == "undecided" and res.exit_code == 3 and res.games == 10_000
     assert [r.key for r in res.undecided] == ["Seat 3"]
     text = BASELINE.read_text(encoding="utf-8")
-    block = text.index('key = "Seat 3"\nlabel = "Seat 3 win share"')
-    start = text.index("value = ", block)
-    end = text.index("\n", start)
-    moved = text[:start] + f"value = {float(text[start + 8:end]) - 1.5}" + text[end:]
+    moved = _moved(text, "Seat 3", -1.5)
     (tmp_path / "moved.toml").write_text(moved, encoding="utf-8")
     assert _run(["check", "--baseline", str(tmp_path / "moved.toml"), "--games", "10000", "--batch", "2000"]) == 3
     assert "UNDECIDED: 1 of 8 metrics not decided after 10,000 of at most 10,000 games" in capsys.readouterr().out

@@ -64,7 +64,7 @@ def test_a_direction_stops_at_its_first_crossing():
 
 
 def test_missing_metric_and_zero_tolerance_are_usage_errors():
-    with pytest.raises(UsageError, match="no seat_win_share for 'Seat 5'"):
+    with pytest.raises(UsageError, match="Seat 5 win share: the games checked have no 'Seat 5'"):
         compare([m("Seat 5", 20, 0.1)], [m("Seat 1", 20, 0.1)], [1.0])
     with pytest.raises(UsageError, match="tolerance 0: the sequential check needs a tolerance > 0"):
         compare([m("Seat 1", 20, 0.1)], [m("Seat 1", 20, 0.1)], [0.0])

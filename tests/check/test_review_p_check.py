@@ -77,7 +77,7 @@ def test_a_pass_beside_a_change_beyond_its_tolerance_says_so_everywhere():
     twice, half = f"±{2 * TOL:.1f}", f"{TOL / 2:g}"
     line = status_line(res)
     assert line.startswith("PASS: no metric moved by twice its tolerance or more"), line
-    assert ("; but 2 of the 3 moved beyond their tolerance and pass: the check fails a change only "
+    assert ("; but 2 of the 3 are estimated beyond their tolerance and pass: the check fails a change only "
             "when it is shown to be nearer twice its tolerance than its tolerance") in line, line
     assert f"the largest: Seat 1 mean score +4.20 coins against ±{TOL} (twice it {twice})" in line, line
     assert line.endswith(f"halve the tolerance (balance baseline --score-tolerance {half})"), line

@@ -28,6 +28,7 @@ import pytest
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 from analysis.check.baseline import load_baseline, make_baseline
+from simcore.numbers import rounded          # the tables' rounding, halves away from zero (review C #7, s42)
 from analysis.check.decision import MetricResult
 from analysis.check.measure import measure_run
 from analysis.check.play import play_check
@@ -82,19 +83,19 @@ def test_a_rare_share_change_interval_is_newcombes_within_what_is_possible(rare)
     text = text_report(rare["res"])
     lo, hi, base = _seigneur_expected(rare)
     shown = _change(text, "? The Seigneur side wins")
-    assert shown == (round(lo, 2), round(hi, 2)), (shown, lo, hi, text)
+    assert shown == (rounded(lo, 2), rounded(hi, 2)), (shown, lo, hi, text)
     # never below −baseline (the review's −1.82 from 0.44%), and the run's own interval beside it,
     # 0.0 to its Wilson high end, is inside: its +3.3 pp is not hidden (the review's +0.94)
     x1, n1 = _seigneur_wins(rare["run"])
     wl, wh = proportion_confint(x1, n1, method="wilson")
     assert f"wins 0.0% (0.0–{100 * wh:.1f})" in text
-    assert shown[0] >= round(-base, 2) and shown[1] >= round(100 * wh - base, 2) > 1.0
+    assert shown[0] >= rounded(-base, 2) and shown[1] >= rounded(100 * wh - base, 2) > 1.0
 
 
 def test_the_same_run_checked_as_a_run_directory_prints_the_same_interval(rare):
     lo, hi, _ = _seigneur_expected(rare)
     text = text_report(check(rare["base"], rare["run"]))
-    assert _change(text, "? The Seigneur side wins") == (round(lo, 2), round(hi, 2)), text
+    assert _change(text, "? The Seigneur side wins") == (rounded(lo, 2), rounded(hi, 2)), text
 
 
 def test_the_test_still_reads_the_floored_error_and_a_score_keeps_its_interval(rare):
@@ -111,7 +112,7 @@ def test_the_test_still_reads_the_floored_error_and_a_score_keeps_its_interval(r
     bs = next(m for m in rare["base"].metrics if (m.metric, m.key) == ("seat_mean_score", "Seat 1"))
     d = s.mean() - bs.value
     half = Z * math.hypot(s.std(ddof=1) / math.sqrt(s.size), bs.se)
-    assert _change(text_report(res), "? Seat 1 scores") == (round(d - half, 2), round(d + half, 2))
+    assert _change(text_report(res), "? Seat 1 scores") == (rounded(d - half, 2), rounded(d + half, 2))
 
 
 def _share(value, low, high, base, base_low, base_high) -> MetricResult:

@@ -127,7 +127,7 @@ def test_existing_file_is_refused_without_force(mixed_run, tmp_path, capsys):
     ("rules.csv", "# Middle-Ages rules\n[setup]\nstart_coins = [5, 5]\n", "a TOML file"),
     ("notes.csv", "# My notes, a, b\n", "a text file"),
     ("data.csv", "\x00\x01binary", "binary data"),
-    ("table.parquet", "seat,win_share\n1,0.25\n", "a CSV table, not a Parquet table of this toolkit"),
+    ("table.parquet", "seat,win_share\n1,0.25\n", "a CSV table, not a Parquet table of the seats export"),
 ])
 def test_force_refuses_a_file_of_another_kind(mixed_run, tmp_path, capsys, name, content, kind):
     out = tmp_path / name
@@ -139,10 +139,14 @@ def test_force_refuses_a_file_of_another_kind(mixed_run, tmp_path, capsys, name,
 
 
 def test_force_replaces_a_parquet_table(mixed_run, tmp_path):
+    # an earlier copy of the same table only (review C #1, session 42: --what games replaced a
+    # seats export; tests/test_s42_I_export_force.py)
     out = tmp_path / "seats.parquet"
     assert export(mixed_run, "seats", out) == 0
-    assert export(mixed_run, "games", out, "--force") == 0
-    assert pl.read_parquet(out).columns != SEATS
+    assert export(mixed_run, "games", out, "--force") == 2
+    assert pl.read_parquet(out).columns == SEATS
+    assert export(mixed_run, "seats", out, "--force") == 0
+    assert pl.read_parquet(out).columns == SEATS
 
 
 def test_interrupted_export_leaves_no_file_and_keeps_the_old_one(mixed_run, tmp_path, monkeypatch):
