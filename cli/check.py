@@ -85,7 +85,7 @@ def announce_line(base, rules=None, against_rules=None, settings=()) -> str:
     """The first line a played check prints: what it plays. It names the rules as checked, with
     every ``--set`` (revF #4: "with rules default" was printed for ``--set
     effects.caserne_payment=4``, the rules the baseline measured, not those played)."""
-    # the game's title and "the rules shipped with the toolkit", not 'seigneurial' and 'default'
+    # the game's title and "the rules shipped with the toolkit", not the game's and the rules' ids
     # (review C #8)
     shipped = rules is None and str(base.rules) == "default"
     where = ("the rules shipped with the toolkit" if shipped else

@@ -263,15 +263,10 @@ def test_role_shares_add_up_and_the_sentence_prints_them_as_the_table(runs):
     assert _num(m.group(1) or m.group(2)) == pytest.approx(float(top.split("%")[0]) - first, abs=1e-9)
 
 
-def test_the_gain_sentence_states_the_difference_of_the_printed_shares(runs):
-    """Seat 3 at 50.0% of 100 games against the bot's 33.25% of 400 (printed 33.3): +16.7 pp, not
-    +16.8 (review s42 B #5)."""
-    from reports.skill import gain_sentence
-
-    d, _ = runs[1]["mv"]
+def _with_shares(d, base: dict, top: dict) -> pl.DataFrame:
+    """A real skill table of ``d`` with the bots' shares at budget 0 (400 games a seat) and the
+    searching seat's at budget 4 (100 games a seat) set to the reviewer's numbers."""
     t = pl.read_parquet(d / "skill.parquet")
-    base = {0: 0.25, 1: 0.2425, 2: 0.3325, 3: 0.175}
-    top = {0: 0.30, 1: 0.25, 2: 0.50, 3: 0.19}
 
     def fix(r):
         if r["part"] == "all" and r["budget"] == 0:
@@ -280,7 +275,16 @@ def test_the_gain_sentence_states_the_difference_of_the_printed_shares(runs):
             return {**r, "win_share": top[r["seat"]], "games": 100}
         return r
 
-    t = pl.DataFrame([fix(r) for r in t.iter_rows(named=True)], schema=t.schema)
+    return pl.DataFrame([fix(r) for r in t.iter_rows(named=True)], schema=t.schema)
+
+
+def test_the_gain_sentence_states_the_difference_of_the_printed_shares(runs):
+    """Seat 3 at 50.0% of 100 games against the bot's 33.25% of 400 (printed 33.3): +16.7 pp, not
+    +16.8 (review s42 B #5)."""
+    from reports.skill import gain_sentence
+
+    t = _with_shares(runs[1]["mv"][0], {0: 0.25, 1: 0.2425, 2: 0.3325, 3: 0.175},
+                     {0: 0.30, 1: 0.25, 2: 0.50, 3: 0.19})
     text = gain_sentence(t)
     items = re.findall(r"([0-9.]+)% of [0-9,]+ games vs the bot's ([0-9.]+)% of [0-9,]+, ([+−][0-9.]+) pp",
                        text)
@@ -296,19 +300,8 @@ def test_the_overall_test_sees_what_the_seats_alone_cannot(runs):
     25.6, 26.6, 24.3 and 23.5% of 400: no seat clear after Holm, the 400 games together clear."""
     from reports.skill import gain_sentence
 
-    d, _ = runs[1]["mv"]
-    t = pl.read_parquet(d / "skill.parquet")
-    base = {0: 0.25625, 1: 0.26625, 2: 0.24375, 3: 0.23375}
-    top = {0: 0.34, 1: 0.34, 2: 0.30, 3: 0.35}
-
-    def fix(r):
-        if r["part"] == "all" and r["budget"] == 0:
-            return {**r, "win_share": base[r["seat"]], "games": 400}
-        if r["part"] == "one" and r["budget"] == 4:
-            return {**r, "win_share": top[r["seat"]], "games": 100}
-        return r
-
-    t = pl.DataFrame([fix(r) for r in t.iter_rows(named=True)], schema=t.schema)
+    t = _with_shares(runs[1]["mv"][0], {0: 0.25625, 1: 0.26625, 2: 0.24375, 3: 0.23375},
+                     {0: 0.34, 1: 0.34, 2: 0.30, 3: 0.35})
     text = gain_sentence(t)
     assert "not clearly different in seats 1, 2, 3 and 4" in text
     assert "over all its 400 games (the seats in turn) it wins 33.3% against the bots' 25.0%" in text

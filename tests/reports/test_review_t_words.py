@@ -26,7 +26,7 @@ def test_a_rotated_runs_matchup_count_is_headed_as_deals(tmp_path):
 def test_a_played_check_announces_the_line_up_seat_by_seat():
     from cli.check import announce_line
 
-    base = SimpleNamespace(game="middle-ages", players=4, rules="default",
+    base = SimpleNamespace(game="middle-ages", title="Middle-Ages", players=4, rules="default",
                            strategies=["greedy", "balanced", "balanced", "balanced"])
     assert "(4 players, greedy,balanced,balanced,balanced)" in announce_line(base)
     base.strategies = ["balanced"] * 4
