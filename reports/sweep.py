@@ -21,7 +21,8 @@ the skill check before adopting a fix tuned on bots that do not search. Both pag
 report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 
 The sweep page leads with which value of each parameter to pick (:func:`which_value_sentence`,
-from :func:`analysis.sweep.tables.which_value`) and writes its tables as files beside it
+from :func:`analysis.sweep.tables.which_values`: by the seat imbalance or the first role's share,
+and in a game with a role of several seats by how evenly its seats split its wins) and writes its tables as files beside it
 (values.csv, effects.csv: :func:`sweep_files`), listed in its section "Tables as files".
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
@@ -288,6 +289,20 @@ def _pair_amount(r: dict) -> str:
     return amount(_minus(f"{x:+.{d}f}"), change_unit(r["unit"])) + " " + _minus(f"({lo:+.{d}f} to {hi:+.{d}f})")
 
 
+def _split_words(label: str) -> tuple[str, str]:
+    """("Censitaire", "the Censitaires") from a split gap's label
+    (:func:`analysis.sweep.metrics.split_metrics`: "the largest gap of a Censitaire seat from an
+    equal split of the Censitaires' wins")."""
+    m = re.match(r"the largest gap of an? (.+?) seat from an equal split of (the .+?)' wins$", label)
+    return (m.group(1), m.group(2)) if m else ("role", "the role's seats")
+
+
+def _gap_text(est: float, lo: float, hi: float) -> str:
+    """A split gap with its interval: "1.6 pp (0.2 to 3.0)"."""
+    d = _places(100 * lo, 100 * hi, 1)
+    return _minus(f"{100 * est:.{d}f} pp ({100 * lo:.{d}f} to {100 * hi:.{d}f})")
+
+
 def _balance_text(est: float, lo: float, hi: float) -> str:
     d = _places(100 * lo, 100 * hi, 1)
     return f"{100 * est:.{d}f} pp from fair ({100 * lo:.{d}f} to {100 * hi:.{d}f})"
@@ -403,6 +418,15 @@ def which_value_sentence(w: dict) -> str:
         what, worse, better = "the seat imbalance", "less fair", "be fairer"
         lowest = "The smallest seat imbalance is at"
         head = f"Fairest value of {name}{held}"
+    elif kind == "split":
+        seat, role = _split_words(w["label"])
+        number = _gap_text(p['estimate'], p['low'], p['high'])
+        at = f"{who}, largest gap {number}"
+        what, worse, better = (f"the largest gap of a {seat} seat from an equal split",
+                               "less even", "split them more evenly")
+        lowest = (f"The largest gap of a {seat} seat from an equal split of {role}' wins is "
+                  "smallest at")
+        head = f"Most even split of {role}' wins over {name}{held}"
     else:
         even = f"{100 * w['even']:.3g}%"
         role = w["label"].removesuffix(" win share").removesuffix("'s").removesuffix("'")
@@ -478,6 +502,11 @@ def which_value_sentence(w: dict) -> str:
         beyond = "higher" if edge["last"] else "lower"
         text += (f" {edge['value']} is the {way} value tried and the step into it from "
                  f"{edge['neighbour']} is clear, so a {beyond} value may {better}.")
+    if kind == "split":
+        equal = (f" ({100 * w['equal']:.1f}% each)" if w.get("equal") else "")
+        text += (f" (The gap: how far a {seat} seat's share of {role}' wins lies from an equal "
+                 f"share{equal}, in pp of {role}' wins, the largest over the {seat} seats; 0 when "
+                 f"they split them equally. Not their shares of all games, which the seat rows give.)")
     if kind == "role":
         role_key = w["metric"].removeprefix("role_win_share_")
         text += (f" ({even} is {w['label']} if every seat won equally often, not a fair share, "
@@ -919,7 +948,8 @@ def variant_table(variants: pl.DataFrame) -> pl.DataFrame:
     return variants.with_columns(
         *[rounded(pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c))).alias(c)
           for c in ("estimate", "low", "high")],
-        pl.when(pl.col("metric") == "balance").then(pl.lit("pp"))
+        pl.when((pl.col("metric") == "balance") | pl.col("metric").str.starts_with("role_split_"))
+        .then(pl.lit("pp"))
         .when(share).then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"),
     ).select("variant", "label_variant", "label", "estimate", "low", "high", "unit").rename(
         {"label_variant": "settings", "label": "metric"})
@@ -1118,7 +1148,12 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                         "differences are means of "
                         "per-game differences (common random numbers); the seat imbalance's interval is the "
                         "Balance interval's construction: simultaneous intervals on the seat shares, then "
-                        "the interval of the largest distance from the fair share. See docs/sweep.md.",
+                        "the interval of the largest distance from the fair share."
+                        + (" The largest gap of a seat from an equal split of its role's wins (in pp "
+                           "of the role's wins): Bonferroni intervals over the role's seats of each "
+                           "seat's share of the role's wins, then the interval of the largest gap."
+                           if s.variants.height and s.variants["metric"].str.starts_with("role_split_").any()
+                           else "") + " See docs/sweep.md.",
                         tables=[("Every variant and metric", table)]))
     # the page's tables as files a designer can load (values.csv, effects.csv), listed on the page
     files, listing = sweep_files(s, Path(sweep_dir))
@@ -1143,16 +1178,14 @@ EFFECTS_FILE = "effects.csv"
 
 
 def which_value_sentences(s, sweep_dir: Path) -> list[str]:
-    """One lead answer per varied parameter of 2 values or more: which value to pick
-    (:func:`analysis.sweep.tables.which_value`, worded by :func:`which_value_sentence`)."""
-    from analysis.sweep.tables import which_value
+    """The lead answers per varied parameter of 2 values or more: which value to pick
+    (:func:`analysis.sweep.tables.which_values`, worded by :func:`which_value_sentence`): by the
+    seat imbalance or the first role's share, then, in a game with a role of several seats, by how
+    evenly that role's seats split its wins."""
+    from analysis.sweep.tables import which_values
 
-    out = []
-    for v in s.sweep["varies"]:
-        w = which_value(s, v["name"], sweep_dir)
-        if w is not None:
-            out.append(which_value_sentence(w))
-    return out
+    return [which_value_sentence(w) for v in s.sweep["varies"]
+            for w in which_values(s, v["name"], sweep_dir)]
 
 
 def sweep_files(s, sweep_dir: Path) -> tuple[dict[str, str], list[str]]:
@@ -1285,8 +1318,8 @@ def _metric_name(col: str, game: str) -> str:
         return f"seat {col.removeprefix('seat_win_share_')} win share (%)"
     if col.startswith("strategy_win_share_"):
         return f"{col.removeprefix('strategy_win_share_')} win share (%)"
-    if col == "game_length":
-        return "mean length (turns)"
+    if col == "game_length":      # in the game's unit: Médiévallons' player turns (review K #1)
+        return f"mean length ({length_unit(game)})"
     return col
 
 
@@ -1741,7 +1774,8 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                          "What moving each setting across its range does to the target metric."),
                 sentences=lines))
         secs.append(Section("trials", "Every trial",
-                            "Win shares in %, game length in turns; the objective is the distance from "
+                            f"Win shares in %, game length in {length_unit(game)}; the objective is the "
+                            "distance from "
                             "the target in units of its tolerance (0 = on target, 1 = at the "
                             "tolerance); 'Target on the search's games': met (every interval inside "
                             "the tolerance), not met (one wholly outside it) or unclear (one straddles "

@@ -166,3 +166,14 @@ def test_mirror_columns_add_up_to_100_as_printed(tunes):
                 assert f"{float(x) + float(y):.1f}" == "100.0", (which, x, y)
                 checked += 1
         assert checked >= 2, (which, table)
+
+
+def test_the_trials_say_the_length_in_the_games_unit(tunes):
+    """Review K #1 (s42): the tune page gave Médiévallons' length in "turns"; a turn there is one
+    player's (MV-3), as its sweep page and glossary say."""
+    for which, unit in (("mv", "player turns"), ("sg", "turns")):
+        d = tunes[which]
+        trials = pl.read_csv(d / "trials.csv", infer_schema_length=None)
+        tune = json.loads((d / "tune.json").read_text())
+        table = RS._trial_table(trials, tune, tune["game"])
+        assert f"mean length ({unit})" in table.columns, (which, table.columns)

@@ -8,7 +8,14 @@ game records them). Every metric is a mean over games with a 95% interval (a win
 :func:`share_ci`, inside [0, 1] and never of zero width; every other metric normal: a sweep variant
 has thousands of games); the seat balance — the largest distance of a seat's win share from the
 fair share 1/P — gets the Balance interval's construction (simultaneous intervals on the seat
-shares, then the interval of the maximum: :func:`analysis.stats.max_distance_interval`).
+shares, then the interval of the maximum: :func:`analysis.stats.max_distance_interval`). In a game
+with a role of several seats (Seigneurial's Censitaires) the role's split gap — the largest gap of
+one of its seats' share of the role's wins from an equal split (:func:`split_metrics`,
+:func:`role_splits`) — is read from the seats' mean win shares and their covariance (the
+statistics every variant keeps: rows or exact sums), its interval the run page's Bonferroni
+intervals of the seats' shares of the role's wins (:func:`analysis.roles.role_share_size_intervals`,
+delta method) mapped through the largest distance; a change of it joins its comparison's
+simultaneous family (:func:`_with_splits`) and is bounded as the seat imbalance's change is.
 
 Because every variant of a sweep plays the same games (common random numbers), an effect of a
 parameter is measured game by game (:func:`paired_effect`): the interval of a difference between two
@@ -46,7 +53,8 @@ statistics are the exact ones (players.parquet keeps win shares as float32, wher
 within 3e-8 relative).
 
 May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registry, rundir, errors; accumulate, lazily, for its file name),
-:mod:`analysis.stats`, :mod:`analysis.load` and :mod:`analysis.sweep.store`.
+:mod:`analysis.stats`, :mod:`analysis.load`, :mod:`analysis.roles` (a role's split, lazily) and
+:mod:`analysis.sweep.store`.
 """
 
 from __future__ import annotations
@@ -157,7 +165,7 @@ def share_metrics(spec, n_players: int) -> list[tuple[MetricInfo, list[int]]]:
     roles = spec.seat_roles(P) if spec is not None and not spec.roles_alike else None
 
     def display(r):
-        return next((x.display for x in spec.roles if x.name == r), r.title())
+        return _role_display(spec, r)
 
     out = []
     for s in range(P):
@@ -168,6 +176,36 @@ def share_metrics(spec, n_players: int) -> list[tuple[MetricInfo, list[int]]]:
             seats = [s for s, x in enumerate(roles) if x == r]
             side = f"the {display(r)}'s" if len(seats) == 1 else f"the {display(r)}s'"
             out.append((MetricInfo(f"role_win_share_{r}", f"{side} win share", "pp", True), seats))
+    return out
+
+
+def _role_display(spec, role: str) -> str:
+    return next((x.display for x in spec.roles if x.name == role), role.title())
+
+
+#: the key prefix of a role's split metric (:func:`split_metrics`)
+SPLIT = "role_split_"
+
+
+def split_metrics(spec, n_players: int) -> list[tuple[MetricInfo, list[int]]]:
+    """The split metrics of a game with a role of several seats at ``n_players`` (Seigneurial's
+    Censitaires, SG-1: one Seigneur, the other seats Censitaires), each with its seats (0-based):
+    per such role, ``role_split_<role>``, the largest gap of one of its seats' share of the role's
+    wins from an equal split 1/k (max_i |w_i / Σ_role w_j − 1/k|, w a seat's win share): how
+    evenly the role's seats split its wins, the question a run's page answers per seat
+    (:func:`analysis.roles.role_seat_table`). None in a game whose seats are alike, nor for a role
+    of one seat (its share of its role's wins is 1)."""
+    if spec is None or spec.roles_alike:
+        return []
+    roles = spec.seat_roles(n_players)
+    out = []
+    for r in dict.fromkeys(roles):
+        seats = [s for s, x in enumerate(roles) if x == r]
+        if len(seats) < 2:
+            continue
+        d = _role_display(spec, r)
+        out.append((MetricInfo(f"{SPLIT}{r}", f"the largest gap of a {d} seat from an equal split of "
+                                             f"the {d}s' wins", "pp", True), seats))
     return out
 
 
@@ -525,7 +563,65 @@ def metric_table(v: VariantData) -> list[dict]:
         m, lo, hi = _estimate(v, key)
         rows.append({"metric": key, "label": i.label, "unit": i.unit, "share": i.share,
                      "estimate": m, "low": lo, "high": hi})
-    return rows
+    split = [{"metric": info.key, "label": info.label, "unit": info.unit, "share": True,
+              "estimate": est, "low": lo, "high": hi} for info, (est, lo, hi) in role_splits(v)]
+    return _after_roles(rows, split)
+
+
+def _after_roles(rows: list[dict], extra: list[dict]) -> list[dict]:
+    """``rows`` with ``extra`` (the split rows) put after the last role's win share (at the end
+    where there is none)."""
+    if not extra:
+        return rows
+    at = max((k + 1 for k, r in enumerate(rows) if r["metric"].startswith("role_win_share_")),
+             default=len(rows))
+    return rows[:at] + extra + rows[at:]
+
+
+def _split_gradient(mean: np.ndarray, seats: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per seat i of a role (its ``seats``), d_i = w_i / S − 1/k (S = Σ_role w_j, k its seats) and
+    the gradient of d_i over the seats' mean win shares, (e_i·S − w_i) / S² on the role's seats:
+    the delta method of :func:`analysis.roles.role_share_size_intervals`. (nan, 0) where the role
+    never won."""
+    k, P = len(seats), mean.size
+    total = float(mean[seats].sum())
+    d, grad = np.full(k, np.nan), np.zeros((k, P))
+    if not total > 0:
+        return d, grad
+    for i, s in enumerate(seats):
+        d[i] = mean[s] / total - 1.0 / k
+        grad[i, seats] = -mean[s] / total ** 2
+        grad[i, s] += 1.0 / total
+    return d, grad
+
+
+def role_splits(v: VariantData) -> list[tuple[MetricInfo, tuple[float, float, float]]]:
+    """Each split metric of variant ``v`` (:func:`split_metrics`) with its 95% interval, from the
+    seats' mean win shares and their covariance (:func:`_seat_moments`: the rows, or the sweep's
+    exact sums without them): each seat's share of its role's wins minus 1/k on the Bonferroni
+    interval over the role's seats of :func:`analysis.roles.role_share_size_intervals` (the run
+    page's size intervals, delta method), then the interval of the largest |gap|
+    (:func:`analysis.stats.band_distance_range`, as the seat imbalance's): whenever every seat's
+    interval holds, the largest gap's does. A role that never won has no split (left out)."""
+    from analysis.roles import role_share_size_intervals
+
+    spec = registry.specs().get(v.meta.get("game"))
+    splits = split_metrics(spec, v.n_players)
+    if not splits:
+        return []
+    mean, cov = _seat_moments(v)
+    roles = spec.seat_roles(v.n_players)
+    out = []
+    for info, seats in splits:
+        tested = np.zeros(v.n_players, dtype=bool)
+        tested[seats] = True
+        d, _ = _split_gradient(mean, seats)
+        if not np.isfinite(d).all():
+            continue
+        lo, hi = role_share_size_intervals(mean, cov, roles, tested)
+        dlow, dhigh = stats.band_distance_range(lo[seats], hi[seats], 0.0, 0.0)
+        out.append((info, (float(np.abs(d).max()), float(dlow.max()), float(dhigh.max()))))
+    return out
 
 
 def _smallest(info: MetricInfo, game: str | None, overrides: dict | None) -> float:
@@ -571,7 +667,10 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     fair_a, fair_b = fair_shares(a), fair_shares(b)
     with_balance = a.fair is not None and b.fair is not None
     P = a.n_players
-    mean, cov = _effect_moments(a, b, keys, fair_a, fair_b, with_balance)
+    splits = _common_splits(a, b)
+    mean, cov = _effect_moments(a, b, keys, fair_a, fair_b, with_balance or bool(splits))
+    if splits:
+        mean, cov, at_split = _with_splits(mean, cov, len(keys), P, splits, with_balance)
     low, high, _ = stats.simultaneous(mean, cov, level)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     rows = []
@@ -605,6 +704,24 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
                      "low": float(low[j]), "high": float(high[j]),
                      "low_unadjusted": float(mean[j] - Z * se[j]),
                      "high_unadjusted": float(mean[j] + Z * se[j])})
+    if splits:
+        own_a, own_b = dict(role_splits(a)), dict(role_splits(b))
+        extra = []
+        for (info, seats), j in zip(splits, at_split):
+            k = len(seats)
+            il, ih = low[j:j + k], high[j:j + k]
+            bl, bh = low[j + k:j + 2 * k], high[j + k:j + 2 * k]
+            dl, dh = low[j + 2 * k:j + 3 * k], high[j + 2 * k:j + 3 * k]
+            lo_s, hi_s = stats.max_distance_change(il, ih, dl, dh, np.maximum(bl, il + dl),
+                                                   np.minimum(bh, ih + dh), 0.0, 0.0)
+            ua = next((x for i, x in own_a.items() if i.key == info.key), None)
+            ub = next((x for i, x in own_b.items() if i.key == info.key), None)
+            if ua is None or ub is None:
+                continue
+            extra.append({"metric": info.key, "info": info, "delta": ub[0] - ua[0],
+                          "low": lo_s, "high": hi_s,
+                          "low_unadjusted": ub[1] - ua[2], "high_unadjusted": ub[2] - ua[1]})
+        rows = _after_roles(rows, extra)
     twins = same_numbers(a, b, keys)
     for r in rows:
         info = r.pop("info")
@@ -613,6 +730,46 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         r["verdict"] = stats.practical(r["delta"], r["low"], r["high"], r["smallest"])
         r["same_as"], r["mirror"] = twins.get(r["metric"], (None, False))
     return rows
+
+
+def _common_splits(a: VariantData, b: VariantData) -> list[tuple[MetricInfo, list[int]]]:
+    """The split metrics (:func:`split_metrics`) two variants share, seat for seat (none between
+    player counts: a role's seats differ there), each with a win of the role in both."""
+    if a.n_players != b.n_players or a.meta.get("game") != b.meta.get("game"):
+        return []
+    both = {i.key for i, _ in role_splits(a)} & {i.key for i, _ in role_splits(b)}
+    spec = registry.specs().get(a.meta.get("game"))
+    return [(i, seats) for i, seats in split_metrics(spec, a.n_players) if i.key in both]
+
+
+def _with_splits(mean: np.ndarray, cov: np.ndarray, K: int, P: int, splits: list, with_balance: bool
+                 ) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The family's vector [K changes, (a's and b's seat shares when ``with_balance``), then per
+    split role: a's gaps d_i (its k seats), b's, and their paired changes d_i(b) − d_i(a)] from
+    :func:`_effect_moments`' [K changes, a's seat shares, b's]: the gaps as plug-in ratios, their
+    covariance by the delta method (:func:`_split_gradient`, the gradient of
+    :func:`analysis.roles.role_share_size_intervals`), so that the split's change is read in the
+    same simultaneous family as every other metric of the comparison. Returns (mean, cov, the
+    index of each split role's first row)."""
+    sa, sb = mean[K:K + P], mean[K + P:K + 2 * P]
+    keep = K + (2 * P if with_balance else 0)
+    rows_mean = [mean[:keep]]
+    J_rows = [np.eye(K + 2 * P)[:keep]]
+    starts, at = [], keep
+    for _, seats in splits:
+        da, ga = _split_gradient(sa, seats)
+        db, gb = _split_gradient(sb, seats)
+        k = len(seats)
+        Ja = np.zeros((k, K + 2 * P))
+        Jb = np.zeros((k, K + 2 * P))
+        Ja[:, K:K + P] = ga
+        Jb[:, K + P:K + 2 * P] = gb
+        rows_mean += [da, db, db - da]
+        J_rows += [Ja, Jb, Jb - Ja]
+        starts.append(at)
+        at += 3 * k
+    J = np.vstack(J_rows)
+    return np.concatenate(rows_mean), J @ cov @ J.T, starts
 
 
 def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dict, fair_b: dict,

@@ -15,7 +15,9 @@ metrics). Shares and their changes are fractions (0.25 = 25%), as ``comparison.c
 a game whose seats are alike, the value(s) with the smallest seat imbalance; in a game with roles
 (no seat imbalance, and a sweep's page takes no target), the value(s) whose first role's win share
 is closest to that role's share if every seat won equally often (its seats / P: the share the page
-measures an advantage from, :func:`analysis.sweep.metrics.fair_shares`). Whether each other value
+measures an advantage from, :func:`analysis.sweep.metrics.fair_shares`); and, in a game with a role
+of several seats, the value(s) whose seats of that role split its wins most evenly (the smallest
+split gap, :func:`analysis.sweep.metrics.split_metrics`; :func:`which_values` gives every answer). Whether each other value
 can be told apart from it is read on the paired intervals the page already prints (the
 value-by-value family, :attr:`analysis.sweep.metrics.Sensitivity.value_effects`; a parameter of
 two values: the first-vs-last family), never on a new unadjusted comparison; it also finds where the
@@ -46,6 +48,9 @@ OTHER_SLICES = "other values of the other parameters"
 def _interval_kind(metric: str, share: bool) -> str:
     if metric == "balance":
         return "Balance interval (simultaneous seat shares, then the largest distance), 95%"
+    if metric.startswith("role_split_"):
+        return ("Bonferroni over the role's seats (each seat's share of the role's wins, delta "
+                "method), then the largest distance from an equal split, 95%")
     return "Wilson score, 95%" if share else "normal, 95%"
 
 
@@ -53,8 +58,8 @@ def values_rows(s, sweep_dir: str | Path | None = None) -> pl.DataFrame:
     """One row per variant and headline metric of sweep ``s`` (a
     :class:`analysis.sweep.metrics.Sensitivity`), as the page's table "Every variant" holds them:
     ``variant``, ``settings``, one column per varied parameter (its value, as the page prints it),
-    ``metric`` (key), ``label``, ``unit`` ("fraction" for a win share and the seat imbalance: 0.25
-    = 25%, 0.05 = 5 pp; else the metric's own), ``estimate``, ``low``, ``high``, ``interval``
+    ``metric`` (key), ``label``, ``unit`` ("fraction" for a win share, the seat imbalance and a
+    role's split gap: 0.25 = 25%, 0.05 = 5 pp; else the metric's own), ``estimate``, ``low``, ``high``, ``interval``
     (which 95% interval), ``games``; then, where ``sweep_dir`` is given and the game records why a
     game ended with a turn limit among the reasons, a row ``turn_limit_share`` per variant (the
     share of its games stopped there, Wilson)."""
@@ -209,13 +214,33 @@ def flat_from(s, name: str, metric: str, values: list[str], distance_sign: dict 
     return None
 
 
-def which_value(s, name: str, sweep_dir: str | Path | None = None) -> dict | None:
+def which_values(s, name: str, sweep_dir: str | Path | None = None) -> list[dict]:
+    """Every "which value" answer for parameter ``name``: :func:`which_value` on the page's first
+    metric (the seat imbalance, or the first role's win share), then, in a game with a role of
+    several seats, one on each role's split gap (:func:`analysis.sweep.metrics.split_metrics`:
+    the value whose seats of that role split its wins most evenly)."""
+    from analysis.sweep.metrics import SPLIT
+
+    out = [w] if (w := which_value(s, name, sweep_dir)) is not None else []
+    if s.curves.height:
+        ms = s.curves.filter((pl.col("parameter") == name) & pl.col("metric").str.starts_with(SPLIT))
+        for m in dict.fromkeys(ms["metric"].to_list()):
+            if (w := which_value(s, name, sweep_dir, metric=m)) is not None:
+                out.append(w)
+    return out
+
+
+def which_value(s, name: str, sweep_dir: str | Path | None = None, metric: str | None = None
+                ) -> dict | None:
     """Which value of parameter ``name`` to pick, from sweep ``s``'s page numbers; None when the
     page has no comparison of its values (one value) or no metric to read it on.
 
     A game whose seats are alike: the value(s) with the smallest seat imbalance (``kind``
     "balance"). A game with roles: the value(s) whose first role's win share is closest to its
-    share if every seat won equally often (``kind`` "role"; ``even``: that share). Returns
+    share if every seat won equally often (``kind`` "role"; ``even``: that share). With
+    ``metric`` a role's split gap (``role_split_<role>``, ``kind`` "split"): the value(s) whose
+    role's seats split its wins most evenly (the smallest largest gap from an equal split), read as
+    the seat imbalance is. Returns
     ``kind``, ``metric``, ``label``, ``parameter``, ``best`` (the values with the smallest
     distance by its estimate, several when tied), ``points`` (value → its estimate, low, high and
     distance), ``others``: per other value, the page's paired row best → it (``delta`` as the
@@ -231,7 +256,10 @@ def which_value(s, name: str, sweep_dir: str | Path | None = None) -> dict | Non
     if curves.height == 0:
         return None
     has_balance = curves.filter((pl.col("parameter") == name) & (pl.col("metric") == "balance")).height
-    if has_balance:
+    if metric is not None:
+        kind, even = "split", None
+        equal = _even_share(s, name, metric, sweep_dir, split=True)
+    elif has_balance:
         metric, kind, even = "balance", "balance", None
     else:
         roles = [m for m in dict.fromkeys(curves.filter(pl.col("parameter") == name)["metric"].to_list())
@@ -246,7 +274,7 @@ def which_value(s, name: str, sweep_dir: str | Path | None = None) -> dict | Non
     if len(pts) < 2:
         return None
     values = [str(p["value"]) for p in pts]
-    if kind == "balance":
+    if kind in ("balance", "split"):
         dist = {str(p["value"]): p["estimate"] for p in pts}
     else:
         dist = {str(p["value"]): abs(p["estimate"] - even) for p in pts}
@@ -303,18 +331,20 @@ def which_value(s, name: str, sweep_dir: str | Path | None = None) -> dict | Non
             "points": {str(p["value"]): {"estimate": p["estimate"], "low": p["low"], "high": p["high"],
                                         "distance": dist[str(p["value"])]} for p in pts},
             "values": values, "even": even, "others": others, "flat": flat, "spread": spread,
-            "edge": edge, "family": family, "pairs": pairs, "smallest": smallest, "at": at}
+            "edge": edge, "family": family, "pairs": pairs, "smallest": smallest, "at": at,
+            "equal": equal if kind == "split" else None}
 
 
-def _even_share(s, name: str, metric: str, sweep_dir) -> float | None:
+def _even_share(s, name: str, metric: str, sweep_dir, split: bool = False) -> float | None:
     """A role's share if every seat won equally often (its seats / P, as
     :func:`analysis.sweep.metrics.fair_shares` gives it) in ``name``'s variants: one number when
     they share a player count, else None (a sweep of ``players``: the page compares advantages
-    there, not shares)."""
+    there, not shares). ``split``: ``metric`` is a role's split gap, and the number is a seat's
+    equal share of that role's wins (1/k, its k seats)."""
     from simcore import games as registry
     from simcore.rundir import read_meta
 
-    from analysis.sweep.metrics import share_metrics
+    from analysis.sweep.metrics import share_metrics, split_metrics
 
     if sweep_dir is None:
         return None
@@ -326,12 +356,13 @@ def _even_share(s, name: str, metric: str, sweep_dir) -> float | None:
             P = int(read_meta(Path(sweep_dir) / "variants" / vid)["players"])
         except Exception:                       # noqa: BLE001 - no player count read: no answer
             return None
-        seats = next((x for m, x in share_metrics(spec, P) if m.key == metric), None)
+        found = split_metrics(spec, P) if split else share_metrics(spec, P)
+        seats = next((x for m, x in found if m.key == metric), None)
         if seats is None:
             return None
-        shares.add(round(len(seats) / P, 12))
+        shares.add(round(1.0 / len(seats) if split else len(seats) / P, 12))
     return shares.pop() if len(shares) == 1 else None
 
 
 __all__ = ["FIRST_VS_LAST", "VALUE_BY_VALUE", "OTHER_SLICES", "values_rows", "effect_rows",
-           "which_value", "flat_from"]
+           "which_value", "which_values", "flat_from"]

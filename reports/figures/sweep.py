@@ -41,6 +41,14 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
         ms = [m for m in dict.fromkeys(d["metric"].to_list()) if m.startswith(prefix)]
         if ms:
             panels.append((prefix, ms, title))
+    # a role of several seats: how evenly its seats split its wins (the largest gap from an equal
+    # split, in pp of the role's wins), on its own zoomed axis: on the 0-100% panels above a
+    # change of a point or two cannot be seen
+    for m in dict.fromkeys(d["metric"].to_list()):
+        if m.startswith("role_split_"):
+            lab = str(d.filter(pl.col("metric") == m)["label"][0])
+            role = lab.rsplit(" of ", 1)[-1].removesuffix(" wins").removesuffix("'")
+            panels.append(("split", [m], f"largest gap from an equal split\nof {role}' wins (pp)"))
     # the game length in the game's own unit (turns, rounds: the curve rows carry it)
     length_unit = next(iter(d.filter(pl.col("metric") == "game_length")["unit"].to_list()), "turns")
     for m, title in (("balance", "seat imbalance (pp from the fair share; lower is fairer)"),
@@ -80,7 +88,8 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
         ax.set_xlabel(label or parameter)
         if share_panel:                        # shares on 0–100%
             ax.set_ylim(0, min(100.0, max(top * 1.15, 5.0)))
-            ax.set_ylabel("pp from the fair share" if kind == "balance" else "win share (%)")
+            ax.set_ylabel("pp from the fair share" if kind == "balance" else
+                          "pp from an equal split" if kind == "split" else "win share (%)")
         else:
             ax.set_ylabel(title[title.rfind("(") + 1:-1] if title.endswith(")") else "")
             zoomed_axis(ax, "y")
@@ -98,6 +107,17 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
 
 
 TOP_BARS = 16      # bars a tornado panel draws at most
+
+
+def _short_label(label: str) -> str:
+    """A metric's name on a tornado bar: without its parenthesis; a role's split gap ("the largest
+    gap of a Censitaire seat from an equal split of the Censitaires' wins") as "the Censitaires'
+    split: largest gap" (the sentences and tables give it in full)."""
+    label = label.split(" (")[0]
+    if label.startswith("the largest gap of a") and " of the " in label:
+        role = label.rsplit(" of ", 1)[1].removesuffix(" wins")
+        return f"{role} split: largest gap"
+    return label
 
 
 def _tornado_groups(e: pl.DataFrame, shares: bool, top: int = TOP_BARS) -> list:
@@ -156,7 +176,7 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = TOP_BARS,
         ax.errorbar(delta, y, xerr=error_bars(lo, delta, hi), fmt="none", ecolor="#222", capsize=3)
         turns_at = [(turning or {}).get((p, m)) for p, m in
                     zip(g["parameter"], g["metric"] if "metric" in g.columns else [None] * g.height)]
-        labels = [f"{(names or {}).get(p, p)} {a}→{b}: {lab.split(' (')[0]}"
+        labels = [f"{(names or {}).get(p, p)} {a}→{b}: {_short_label(lab)}"
                   + (f" (reverses at {t}: see text)" if t is not None else "")
                   for p, a, b, lab, t in zip(g["parameter"], g["from"], g["to"], g["label"], turns_at)]
         ax.set_yticks(y, labels, fontsize=9)
