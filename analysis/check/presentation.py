@@ -387,13 +387,13 @@ def rules_change_lines(res: CheckResult) -> list[str]:
     return [c.text for c in res.rules_changes]
 
 
-def status_line(res: CheckResult, lead: bool = True) -> str:
+def status_line(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
     """The verdict in one line, led by the verdict and what changed in the rules
     (:func:`rules_lead`, e.g. "FAIL (rules differ from the baseline: effects.caserne_payment 2 → 4):
     …"), then what decided it: the failing metrics and their changes; for a pass, what was ruled
     out (a change of twice each metric's tolerance, the procedure's pass condition) and the largest
     change measured. ``lead=False`` leaves the rules out (a panel's cells, whose head line says
-    them once)."""
+    them once); ``cell``: a panel's cell, whose line says no exit code of its own."""
     n = len(res.results)
     at = f"after {res.games:,} of at most {res.max_games:,} games"
     game = res.run_meta.get("game")
@@ -417,11 +417,17 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
         named = "; ".join(f"{r.label} {_signed(r.diff)} {diff_unit_of(r.metric, game)} so far, "
                           f"{_fmt_tol(r.tolerance)} accepted" for r in open_[:3])
         more = f"; and {len(open_) - 3} more" if len(open_) > 3 else ""
-        # what "not decided" means beside a change already past its tolerance (-2.82 against ±2.0):
-        # the check fails a change shown nearer twice its tolerance than its tolerance
-        return (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at} "
-                f"({named}{more}); none is yet shown nearer twice its tolerance than its tolerance, "
-                f"the bar for a FAIL (exit code 3)")
+        # what "not decided" means beside a change already past its tolerance (-3.58 against ±2.0,
+        # review K #5: "none is yet shown nearer twice …" read as a contradiction)
+        said = (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at} "
+                f"({named}{more}); these games cannot yet tell whether each is within its "
+                f"tolerance or nearer twice it, the bar for a FAIL")
+        if not cell:
+            return said + " (exit code 3)"
+        # a panel's cell: the command's exit code is the panel's (1 when another cell failed), and
+        # the single check's note on a baseline too small for more games to help is said here too
+        limit = next((x for x in res.notes if x.startswith("this baseline's own error")), "")
+        return said + (f"; {limit}" if limit else "")
     top = max(res.results, key=ratio, default=None)
     ruled_out = (f"{head('PASS')}no metric moved by twice its tolerance or more (ruled out for all {n}, "
                  f"each with at most a {res.beta:.0%} chance of passing such a change, {at})")
@@ -531,7 +537,8 @@ def panel_report(pc, quiet: bool = False) -> list[str]:
     head = pc.text(lead)
     if quiet:
         return [head]
-    return [head] + [f"{label}: {status_line(r, lead=not same)}" for label, r in zip(pc.labels, pc.results)]
+    return [head] + [f"{label}: {status_line(r, lead=not same, cell=True)}"
+                     for label, r in zip(pc.labels, pc.results)]
 
 
 def _run_line(res: CheckResult) -> str:
