@@ -585,19 +585,23 @@ def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, 
         (a, da), (b, db) = _shown(first), _shown(last)
         k = max(da, db)
         printed = (round(100 * b - 100 * a, k) / 100, k)
-    d, k = printed
+    d, k = printed[:2]
     lo, hi = last["low"] - first["high"], last["high"] - first["low"]
+    # the range said: from the interval ends as printed when the caller gives them (review s42 K
+    # #10: "(0.0 to 1.6) … (0.1 to 2.8) … from −1.6" where the printed ends give −1.5); the words
+    # are judged on the unrounded ends
+    say_lo, say_hi = printed[2:4] if len(printed) >= 4 else (lo, hi)
     between, that = f"from budget {first['budget']} to budget {last['budget']}", f"the {100 * smallest:g} pp that matters"
     if lo >= smallest:
-        return f"{what} {up} by {_span(d, lo, hi, k)} {between}, at least {that}."
+        return f"{what} {up} by {_span(d, say_lo, say_hi, k)} {between}, at least {that}."
     if hi <= -smallest:
-        return f"{what} {down} by {_span(-d, -hi, -lo, k)} {between}, at least {that}."
+        return f"{what} {down} by {_span(-d, -say_hi, -say_lo, k)} {between}, at least {that}."
     if -smallest < lo and hi < smallest:
-        return (f"{what} changes by less than {that} {between} ({_signed(d, k)} pp, {_signed(lo, k)} to "
-                f"{_signed(hi, k)}).")
+        return (f"{what} changes by less than {that} {between} ({_signed(d, k)} pp, {_signed(say_lo, k)} to "
+                f"{_signed(say_hi, k)}).")
     return (f"These games cannot tell whether {what[:1].lower() + what[1:]} changes by as much as {that} {between}, "
-            f"a change of {_signed(d, k)} pp that could lie anywhere from {_signed(lo, k)} to {_signed(hi, k)} "
-            f"({_too_few(first, last)}).")
+            f"a change of {_signed(d, k)} pp that could lie anywhere from {_signed(say_lo, k)} to "
+            f"{_signed(say_hi, k)} ({_too_few(first, last)}).")
 
 
 def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | None = None) -> str:
@@ -620,7 +624,9 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | N
         shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} ({_role_family(rows)}).")
         # the change as the difference of the two shares as printed (at their decimals)
         k = max(ds[0], ds[-1])
-        printed = (round(rounded(100 * last["value"], ds[-1]) - rounded(100 * first["value"], ds[0]), k) / 100, k)
+        printed = (round(rounded(100 * last["value"], ds[-1]) - rounded(100 * first["value"], ds[0]), k) / 100, k,
+                   round(rounded(100 * last["low"], ds[-1]) - rounded(100 * first["high"], ds[0]), k) / 100,
+                   round(rounded(100 * last["high"], ds[-1]) - rounded(100 * first["low"], ds[0]), k) / 100)
         return (shares + " " + _role_words(rows, smallest, band) + " "
                 + _change_words(first, last, smallest, f"The {role}", "rises", "falls", printed))
     # The seats' advantage is the largest gap between two seats, with its interval simultaneous over

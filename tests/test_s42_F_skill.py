@@ -342,3 +342,31 @@ def test_the_overall_test_has_power_where_the_gain_is_real():
         every = rng.multinomial(400, p)[:4] / 400
         hits += overall_gain(w, np.full(4, 100.0), every, np.full(4, 400.0))["clear"]
     assert hits / 1000 > 0.9
+
+
+def test_the_role_change_range_is_the_difference_of_the_printed_ends(runs):
+    """Review K #10 (s42): "0.0% (0.0 to 1.6) at budget 0 and 0.7% (0.1 to 2.8) at budget 4 … a
+    change … that could lie anywhere from −1.6 to +2.8": by the printed ends the low end is −1.5."""
+    from analysis.skill import seat_interval
+    from analysis.skill_words import advantage, verdict
+
+    d, _ = runs[1]["sg"]
+    t = pl.read_parquet(d / "skill.parquet")
+    shares = {0: [0.0, 0.33, 0.33, 0.34], 4: [0.0075, 0.33, 0.33, 0.3325]}
+
+    def fix(r):
+        if r["part"] != "all":
+            return r
+        w = shares[r["budget"]][r["seat"]]
+        lo, hi = seat_interval(w, 300)
+        return {**r, "win_share": w, "games": 300, "ci_low": float(lo), "ci_high": float(hi)}
+
+    t = pl.DataFrame([fix(r) for r in t.iter_rows(named=True)], schema=t.schema)
+    sentence = verdict(advantage(t, False))
+    ends = re.findall(r"[0-9.]+% \(([0-9.]+) to ([0-9.]+)\) at budget (\d+)", sentence)
+    assert [b for *_, b in ends] == ["0", "4"], sentence
+    (a_lo, a_hi, _), (b_lo, b_hi, _) = ends
+    m = re.search(r"(?:anywhere from|pp,) ([+−][0-9.]+) to ([+−][0-9.]+)", sentence)
+    assert m, sentence
+    assert _num(m.group(1)) == pytest.approx(float(b_lo) - float(a_hi), abs=1e-9), sentence
+    assert _num(m.group(2)) == pytest.approx(float(b_hi) - float(a_lo), abs=1e-9), sentence
