@@ -211,7 +211,7 @@ def test_fair_games_are_rarely_said_to_have_a_seat_advantage():
 @pytest.mark.parametrize("last, smallest, word", [
     ([(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)], 0.01, "rises"),     # +9.6 pp (6.9 to 12.2)
     ([(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)], 0.08, "cannot tell"),   # 6.9 to 12.2 reaches 8 pp
-    # +0.2 pp (-0.9 to +1.3) at 97.5% each: less than 1.5 pp (at 95% each it was less than 1 pp)
+    # +0.2 pp (-1.0 to +1.3 from the printed ends) at 97.5% each: less than 1.5 pp (at 95% each it was less than 1 pp)
     ([(0.006, 0.003, 0.009), (0.3, 0.28, 0.32)], 0.015, "less than"),
 ])
 def test_roles_read_the_first_roles_win_share_by_size(last, smallest, word):
@@ -231,7 +231,9 @@ def test_roles_read_the_first_roles_win_share_by_size(last, smallest, word):
                            f"{100 * hi0:.1f}) at budget 0 and {100 * x1:.1f}% ({100 * lo1:.1f} to "
                            f"{100 * hi1:.1f}) at budget 16 (97.5% intervals, Bonferroni over the 2 budgets "
                            "read: together at 95%). ")
-    d, lo, hi = x1 - x0, lo1 - hi0, hi1 - lo0
+    # the change's range from the interval ends as printed (s42 review K #10)
+    shown = lambda v: round(100 * v, 1) / 100      # noqa: E731  (no end here sits on a half)
+    d, lo, hi = x1 - x0, shown(lo1) - shown(hi0), shown(hi1) - shown(lo0)
     that = f"the {100 * smallest:g} pp that matters"
     want = {"rises": f"The Seigneur's win share rises by {100 * d:.1f} pp ({100 * lo:.1f} to {100 * hi:.1f}) "
                      f"from budget 0 to budget 16, at least {that}.",
