@@ -282,8 +282,10 @@ def _pair_amount(r: dict) -> str:
     scale = 100.0 if r["share"] else 1.0
     base = 1 if r["share"] else 2
     d = max(verdict_digits(r["low"], r["high"], r["smallest"], scale, base, most=base + 2),
-            _places(scale * r["low"], scale * r["high"], base))
-    x, lo, hi = (scale * r[k] for k in ("delta", "low", "high"))
+            _places(scale * r["low"], scale * r["high"], base), int(r.get("digits_at_least", 0)))
+    # a half away from zero, as the levels printed beside it (review K #2: 6.98 and 0.63 printed
+    # 7.0 and 0.6 beside a change of −6.35 printed −6.3)
+    x, lo, hi = (_half_away(scale * r[k], d) for k in ("delta", "low", "high"))
     if r["share"]:
         return _minus(f"{x:+.{d}f} pp ({lo:+.{d}f} to {hi:+.{d}f})")
     return amount(_minus(f"{x:+.{d}f}"), change_unit(r["unit"])) + " " + _minus(f"({lo:+.{d}f} to {hi:+.{d}f})")
@@ -303,9 +305,28 @@ def _gap_text(est: float, lo: float, hi: float) -> str:
     return _minus(f"{100 * est:.{d}f} pp ({100 * lo:.{d}f} to {100 * hi:.{d}f})")
 
 
-def _balance_text(est: float, lo: float, hi: float) -> str:
-    d = _places(100 * lo, 100 * hi, 1)
-    return f"{100 * est:.{d}f} pp from fair ({100 * lo:.{d}f} to {100 * hi:.{d}f})"
+def _half_away(x: float, d: int) -> float:
+    """``x`` at ``d`` decimals, a half rounded away from zero (:func:`simcore.numbers.rounded`),
+    as every table and sentence rounds."""
+    from simcore.numbers import rounded as half_away
+
+    return half_away(x, d)
+
+
+def _balance_text(est: float, lo: float, hi: float, digits: int = 0) -> str:
+    d = max(_places(100 * lo, 100 * hi, 1), digits)
+    e, a, b = (_half_away(100 * v, d) for v in (est, lo, hi))
+    return f"{e:.{d}f} pp from fair ({a:.{d}f} to {b:.{d}f})"
+
+
+def _agreeing_digits(after: float, before: float, change: float, start: int = 1) -> int:
+    """The decimals (``start`` to ``start`` + 2) at which two seat imbalances printed (shares, in
+    pp) differ by their change as printed: 6.98 and 0.63 with −6.35 agree at 1 (7.0, 0.6, −6.4);
+    the most when none does."""
+    for d in range(start, start + 3):
+        if abs((_half_away(100 * after, d) - _half_away(100 * before, d)) - _half_away(100 * change, d)) < 1e-9:
+            return d
+    return start + 2
 
 
 def _ordered(rows: list[dict]) -> list[dict]:
@@ -356,9 +377,18 @@ def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, agai
         return (f"{lead}: {_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value}, "
                 f"the smallest estimate {_balance_text(best['estimate'], best['low'], best['high'])} "
                 f"at {best['value']}; {tail}{family}")
+    # the two levels printed at decimals where their difference is the change printed in the list
+    # (review K #2)
+    if best_vs_ref is not None:
+        k = _agreeing_digits(best["estimate"], at_ref["estimate"], best_vs_ref["delta"])
+        bal = [{**r, "digits_at_least": k} if r is best_vs_ref else r for r in bal]
+        tail = (f"against {value}, the seat imbalance is clearly smaller at {fairer} of {len(bal)} values: "
+                f"{_value_list(bal)}")
+    else:
+        k = 0
     return (f"The fairest value of {name} tried{where} is {best['value']}, its seat imbalance "
-            f"{_balance_text(best['estimate'], best['low'], best['high'])}, against "
-            f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value} ({why}); "
+            f"{_balance_text(best['estimate'], best['low'], best['high'], k)}, against "
+            f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'], k)} at {value} ({why}); "
             f"{tail}")
 
 
@@ -2236,8 +2266,13 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
     names = [v["name"] for v in tune["varies"]]
     metrics = [c for c in trials.columns if c.startswith(("role_win_share_", "seat_win_share_",
                                                           "strategy_win_share_")) or c == "game_length"]
-    cols = [pl.col("trial").alias("Trial"), pl.col("state").alias("State"),
-            *[pl.col(n) for n in names], pl.col("games").alias("Games")]
+    # a per-seat setting named with its seat, as the table above it; the racing rule's word for a
+    # trial it stopped, as the prose and the figure say it (review K #9: "pruned", Optuna's)
+    named = seat_names(tune)
+    states = {"pruned": "dropped (racing rule)", "complete": "played to the last rung"}
+    cols = [pl.col("trial").alias("Trial"),
+            pl.col("state").replace(states).alias("State"),
+            *[pl.col(n).alias(named.get(n, n)) for n in names], pl.col("games").alias("Games")]
     if "worst_cell" in trials.columns:       # a panel: the shares that follow are this cell's
         cols.append(pl.col("worst_cell").alias("Worst cell (its shares shown)"))
     cols += _trial_cells(metrics, game)

@@ -113,3 +113,50 @@ def test_the_pdf_sets_the_lead_as_text_and_no_table_has_an_empty_header(swept):
     tables = ([("Runs", runs)] if runs is not None else []) + [t for s in secs for t in s.tables]
     for caption, df in tables:
         assert all(c.strip() for c in df.columns), (caption, df.columns)
+
+
+def test_the_fairest_values_levels_differ_by_the_change_printed(swept):
+    """Review K #2 (s42): "its seat imbalance 0.6 pp from fair (…), against 7.0 pp from fair (…) at
+    6 …: 7 by −6.3 pp" (7.0 − 0.6 = 6.4): the two levels and the best value's change are printed at
+    decimals where they agree, each a half rounded away from zero."""
+    import html
+
+    page = html.unescape(swept["page"])
+    m = re.search(r"The fairest value of .*? tried is (\S+), its seat imbalance ([0-9.]+) pp from fair "
+                  r"\([^)]*\), against ([0-9.]+) pp from fair \([^)]*\) at (\S+) .*?: (.*?)</li>", page)
+    assert m, "the fairest value here (7) is not the base value (6): two levels are printed"
+    best, a, b, ref, listed = m.groups()
+    change = re.search(rf"(?:^|; ){re.escape(best)} by ([+−][0-9.]+) pp", listed)
+    assert change, listed
+    value = float(change.group(1).replace("−", "-"))
+    assert value == pytest.approx(float(a) - float(b), abs=1e-9), m.group(0)
+
+
+
+def test_the_reviewers_levels_and_change_agree(swept, tmp_path, monkeypatch):
+    """The reviewer's numbers through the real sentence: 7 at 0.63 pp from fair, the base value 6
+    at 6.98, 7 against 6 by −6.35: printed 0.6, 7.0 and −6.4 (it printed −6.3)."""
+    seen = []
+    real = RS.fairest_sentence
+
+    def spy(name, ref, curves, against):
+        seen.append((name, ref, curves, against))
+        return real(name, ref, curves, against)
+
+    monkeypatch.setattr(RS, "fairest_sentence", spy)
+    RS.build_sweep_report(swept["dir"], tmp_path / "rep")
+    name, ref, curves, against = next(x for x in seen if x[0] == NAME)
+    levels = {"6": 0.0698, "7": 0.0063, "8": 0.0800}
+    curves = curves.with_columns(pl.when((pl.col("parameter") == NAME) & (pl.col("metric") == "balance"))
+                                 .then(pl.col("value").cast(pl.Utf8).replace_strict(levels, default=None))
+                                 .otherwise(pl.col("estimate")).alias("estimate"))
+    against = [{**r, "delta": levels[str(r["to"])] - levels["6"],
+                "low": levels[str(r["to"])] - levels["6"] - 0.03,
+                "high": levels[str(r["to"])] - levels["6"] + 0.03} if r["metric"] == "balance" else r
+               for r in against]
+    text = real(NAME, ref, curves, against)
+    m = re.search(r"tried is 7, its seat imbalance ([0-9.]+) pp from fair \([^)]*\), against ([0-9.]+) pp "
+                  r"from fair \([^)]*\) at 6 .*?(?:: |; )7 by ([+−][0-9.]+) pp", text)
+    assert m, text
+    a, b, change = float(m.group(1)), float(m.group(2)), float(m.group(3).replace("−", "-"))
+    assert change == pytest.approx(a - b, abs=1e-9), text

@@ -177,3 +177,12 @@ def test_the_trials_say_the_length_in_the_games_unit(tunes):
         tune = json.loads((d / "tune.json").read_text())
         table = RS._trial_table(trials, tune, tune["game"])
         assert f"mean length ({unit})" in table.columns, (which, table.columns)
+        # the racing rule's word, not Optuna's "pruned" (review K #9)
+        dropped = trials.filter(pl.col("state") == "pruned")["trial"].to_list()
+        states = dict(zip(table["Trial"].to_list(), table["State"].to_list()))
+        assert all(states[t] == "dropped (racing rule)" for t in dropped), states
+        assert "pruned" not in states.values()
+    # the per-seat setting named with its seat, as the table above it (review K #9)
+    tune = json.loads((tunes["mv"] / "tune.json").read_text())
+    table = RS._trial_table(pl.read_csv(tunes["mv"] / "trials.csv", infer_schema_length=None), tune, "medievallons")
+    assert "setup.hand_size[1] (seat 2's)" in table.columns, table.columns
