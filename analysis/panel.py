@@ -38,7 +38,8 @@ is one seat's, else Wald tests from the cell's seat covariance: the run page's p
 family (:func:`role_seat_calls`), the largest gap named only from a cell where the role won at
 least :data:`MIN_ROLE_WINS` games. Its cells are summarised by player count and strategy
 (:func:`cells_summary`, which the before/after page's lead uses too). The table adds those shares
-(Wilson over the role's wins).
+(Wilson over the role's wins) and, per cell, the call on that split naming the seat
+(:func:`role_cell_calls`).
 
 The lead (:attr:`PanelTable.lead`, in a game with roles or without) is the page's lead as it is
 printed: :mod:`reports.panel` renders these sentences and computes none of them. Its shares are
@@ -194,7 +195,8 @@ class PanelTable:
     smallest: float = 0.01       # the smallest win-share difference that matters (the finding's)
     roles: bool = False          # a game with roles: the finding is about sides and seats within a role
     lead: list[str] | None = None   # the page's lead, as printed: one paragraph each
-    calls: dict | None = None    # per cell: the finding's call on its seat there (seat games), or None
+    calls: dict | None = None    # per cell: the finding's call on its seat there (seat games), or on
+    #                              the split of a role's wins, naming the seat (roles), or None
     calls_title: str = ""        # the heading of that column
 
 
@@ -244,7 +246,7 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
     if roles:
         cells = role_seat_calls(cells, share)
         lead = role_finding(cells, len(runs), share)
-        calls, title = None, ""
+        calls, title = role_cell_calls(cells)
     else:
         lead = [finding_statement(cells, spec), finding(cells, spec, len(runs), share),
                 largest_gaps(cells, share)]
@@ -492,6 +494,48 @@ def role_seat_calls(cells: pl.DataFrame, smallest: float = 0.01, alpha: float = 
     return cells.with_columns(spread(padj, pl.Float64).alias("p_panel"), spread(clear, pl.Boolean).alias("clear"),
                               spread(low, pl.Float64).alias("adj_low"), spread(high, pl.Float64).alias("adj_high"),
                               spread(verdict, pl.String).alias("verdict"))
+
+
+def role_cell_calls(cells: pl.DataFrame) -> tuple[dict | None, str]:
+    """Per cell (its index), the panel's call on how a role of several seats splits its wins there,
+    naming the seat (review s42 K #3: the lead said "perhaps by 1 pp or more … in 1 (4p even-lord +
+    3×fair-share)" and no place on the page said which seat): each seat clearly off an equal split
+    (:func:`role_seat_calls`: Holm over every such seat of every cell), largest gap first, with its
+    side and size, "Seat 2 below an equal split: clear, may matter", "Seat 4 above and Seat 2 below
+    an equal split: clear and large enough to matter"; "no seat clearly off an equal split"; "no Censitaire seats to compare" in a cell without two of them. With several such roles,
+    each cell's words per role ("Censitaire: …; Guard: …"). Returns (cell → words, the column's
+    heading), or (None, "") when no role has several seats."""
+    if "role" not in cells.columns:
+        return None, ""
+    seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
+    if seats.height == 0:
+        return None, ""
+    roles = list(dict.fromkeys(seats["role"].to_list()))
+    labels = dict(zip(seats["role"].to_list(), seats["role_label"].to_list()))
+    out: dict = {}
+    for c in sorted(cells["cell"].unique().to_list()):
+        words = []
+        for role in roles:
+            part = seats.filter((pl.col("cell") == c) & (pl.col("role") == role))
+            if part.height == 0:
+                said = f"no {labels[role]} seats to compare"
+            else:
+                hit = part.filter(pl.col("clear").fill_null(False)).with_columns(
+                    (pl.col("estimate") - pl.col("fair")).alias("_gap")).with_columns(
+                    pl.col("_gap").abs().alias("_a")).sort(["_a", "seat"], descending=[True, False])
+                seats_ = [f"Seat {r['seat']} {'above' if r['_gap'] > 0 else 'below'}" for r in hit.iter_rows(named=True)]
+                sizes = hit["verdict"].to_list()
+                if not seats_:
+                    said = "no seat clearly off an equal split"
+                elif len(set(sizes)) == 1:     # one size: "Seat 4 above and Seat 2 below an equal split: …"
+                    said = f"{_and(seats_)} an equal split: {sizes[0]}"
+                else:
+                    said = "; ".join(f"{x}{' an equal split' if k == 0 else ''}: {v}"
+                                     for k, (x, v) in enumerate(zip(seats_, sizes)))
+            words.append(said if len(roles) == 1 else f"{labels[role]}: {said}")
+        out[c] = "; ".join(words)
+    whose = f"the {labels[roles[0]]}s' wins" if len(roles) == 1 else "each role's wins"
+    return out, f"split of {whose} (the call, adjusted over the panel)"
 
 
 def _pct(p: float, digits: int = 1) -> str:
@@ -991,10 +1035,27 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
             f"over {over}: {_pp(mean_gap)} on average (its gap from 1/P: {gaps}{beside}); {why}")
 
 
-def _pp(d: float, signed: bool = True) -> str:
-    """A gap in pp to 1 decimal, signed (``"−5.1 pp"``, ``"+2.4 pp"``)."""
-    text = f"{numbers.rounded(abs(100 * d), 1):.1f} pp"      # (halves as the tables round them)
-    return (("+" if d > 0 else "−" if d < 0 else "") + text) if signed else text
+def _pp(d: float, signed: bool = True, digits: int = 1) -> str:
+    """A gap in pp to ``digits`` decimals, signed (``"−5.1 pp"``, ``"+2.4 pp"``) as
+    :func:`reports.text.signed` signs it: a value that prints as zero has no sign (``"0.0 pp"``,
+    never ``"−0.0 pp"``, which reads as a loss: review s42 K #7)."""
+    x = numbers.rounded(abs(100 * d), digits)           # (halves as the tables round them)
+    text = f"{x:.{digits}f} pp"
+    return (("+" if d > 0 else "−") + text) if signed and x != 0 else text
+
+
+def _interval_digits(low: float, high: float, smallest: float, most: int = 3) -> int:
+    """The decimals an adjusted interval of a gap (a share, in pp) prints with beside its call: 1,
+    or more (up to ``most``) while an end would print as 0 or as ± the smallest difference that
+    matters without being it (:func:`reports.text.verdict_digits`' rule, which this layer cannot
+    import), so that each printed end lies on the side its call was read from: "−0.04 pp to +5.5
+    pp, within noise", not "−0.0 pp to +5.5 pp" (review s42 K #7)."""
+    marks = (0.0, 100 * smallest, -100 * smallest)
+    ends = [100 * x for x in (low, high) if x is not None and np.isfinite(x)]
+    d = 1
+    while d < most and any(round(x, d) == m and abs(x - m) > 1e-12 for x in ends for m in marks):
+        d += 1
+    return d
 
 
 NOISE = "within noise"           # the page's word for a gap whose adjusted interval holds 1/P
@@ -1044,9 +1105,10 @@ def largest_gaps(cells: pl.DataFrame, smallest: float = 0.01) -> str:
 
     def said(r) -> str:
         where = "above" if r["gap"] > 0 else "below" if r["gap"] < 0 else "at"
+        d = _interval_digits(r["gap_low"], r["gap_high"], smallest)
         return (f"{_pct_ci(r['estimate'], r['low'], r['high'])}, {_pp(r['gap'], signed=False)} {where} "
-                f"1/P: {r['size']} (adjusted interval {_pp(r['gap_low'])} to "
-                f"{_pp(r['gap_high'])})")
+                f"1/P: {r['size']} (adjusted interval {_pp(r['gap_low'], digits=d)} to "
+                f"{_pp(r['gap_high'], digits=d)})")
 
     out = []
     for c in sorted(calls["cell"].unique().to_list()):

@@ -10,8 +10,9 @@ seats, whether its seats take equal shares of its wins (:func:`analysis.panel.ro
 Then the cell × metric table (the finding's call in each cell, then every seat's and role's win
 share with its 95% Wilson interval; the game length, in the game's unit, in a table of its own) and
 a figure of every seat's win share per cell with its interval beside the fair share 1/P; in a game
-with roles the table adds each seat's share of its role's wins, and the figure draws the sides and
-those shares against an equal split, no 1/P line. Every share and change is printed as
+with roles the table adds each seat's share of its role's wins, and its call column is the call on
+each cell's split of a role's wins, naming the seat (:func:`analysis.panel.role_cell_calls`), and
+the figure draws the sides and those shares against an equal split, no 1/P line. Every share and change is printed as
 :mod:`reports.text` rounds it (halves away from zero), so a number reads the same in a sentence,
 in a table and on the command line. :func:`build_panel_sweep_report` reads a panel sweep
 (:mod:`analysis.sweep.panel`): per parameter, whether it moves every cell the same way and by how
@@ -251,7 +252,7 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     from analysis.length import length_unit
 
     table = _turn_limit_column(_cell_metric_table(t.cells, t.calls, t.calls_title, length_unit(t.game)), t)
-    tables = _seat_tables(table) if not t.roles else _role_tables(table)
+    tables = _seat_tables(table) if not t.roles else _role_tables(table, t.calls_title)
     secs = [Section("cells", "Every cell", intro, tables=tables), figure]
     runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
@@ -323,24 +324,31 @@ def _seat_tables(table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
             ("Game length per cell (each cell's own 95% interval)", table.select("cell", *rest))]
 
 
-def _role_tables(table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
-    """The cell table of a game with roles in two (review N #11: in one, 12 columns ran past a
+def _role_tables(table: pl.DataFrame, calls_title: str = "") -> list[tuple[str, pl.DataFrame]]:
+    """The cell table of a game with roles in three (review N #11: in one, 12 columns ran past a
     1300-pixel window and the columns the finding reads sat behind a scroll bar): first what the
-    finding reads, each side's win share and each seat's share of its role's wins; then the
-    cell's players and games, each seat's win share of all games (a one-seat role's repeats its
-    side's) and the other metrics (the game length)."""
+    finding reads, the cell's games, the call on the split of a role's wins naming the seat
+    (``calls_title``, :func:`analysis.panel.role_cell_calls`, early as the seats-alike page's call:
+    review s42 K #3), each side's win share and each seat's share of its role's wins; then the
+    cell's players and games and each seat's win share of all games (a one-seat role's repeats its
+    side's); then the other metrics (the game length, in its unit) in a table of their own, as
+    :func:`_seat_tables` gives them."""
     seats = [c for c in table.columns if c.startswith("Seat ") and c.endswith("'s win share")]
     if not seats:
         return [("Win share per cell (each cell's own 95% interval)", table)]
-    # the second table: the cell's size, every seat's share of all games and what else the cell
-    # measured (the game length)
-    rest = [c for c in table.columns if c not in seats and c not in ("cell", "players", "games")
-            and not c.endswith(" win share") and not c.endswith(" wins")]
-    first = [c for c in table.columns if c not in seats and c not in rest and c != "players"]
-    return [("Who wins, by side and by seat within a role, per cell (each cell's own 95% interval)",
-             table.select(first)),
-            ("Each seat's share of all games won, and the game length, per cell (each cell's own 95% "
-             "interval)", table.select("cell", "players", "games", *seats, *rest))]
+    size = ("cell", "players", "games", "games at the turn limit")
+    call = [calls_title] if calls_title and calls_title in table.columns else []
+    shares = [c for c in table.columns if c not in seats and c not in size and c not in call
+              and (c.endswith(" win share") or c.endswith(" wins"))]
+    rest = [c for c in table.columns if c not in seats and c not in size and c not in call and c not in shares]
+    first = [c for c in ("cell", "games", *call, "games at the turn limit") if c in table.columns] + shares
+    out = [("Who wins, by side and by seat within a role, per cell (each cell's own 95% interval)",
+            table.select(first)),
+           ("Each seat's share of all games won, per cell (each cell's own 95% interval)",
+            table.select("cell", "players", "games", *seats))]
+    if rest:
+        out.append(("Game length per cell (each cell's own 95% interval)", table.select("cell", *rest)))
+    return out
 
 
 def _rules_of(runs) -> list[str]:
@@ -585,12 +593,51 @@ def _balance_heading(balance: pl.DataFrame) -> str:
 
 
 def _gap_digits(r: dict, smallest: float) -> int:
-    """The decimals of a cell's largest gaps and their change (:func:`reports.text.gap_digits`, at
-    most 2 decimals, where a last digit may still differ by rounding: 1.8 → 0.4 pp beside a change
-    of −1.5 pp)."""
+    """The decimals of a cell's largest gaps, their ranges and their change (:func:`reports.text.
+    gap_digits`, at most 2 decimals, where a last digit may still differ by rounding: 1.8 → 0.4 pp
+    beside a change of −1.5 pp). Where the change's range is the difference of the two ranges' ends
+    (:func:`_range_of_ends`), :func:`_gap_change` prints it from the ends as printed (review s42 K
+    #6: "size 0.0 to 5.2" before, "size 0.0 to 4.3" after, beside a change of "−5.2 to +4.2 pp");
+    more decimals, up to 3, only while an end so printed would lie on the other side of 0 or of the
+    smallest difference that matters than the range its verdict was read on."""
     from reports.text import gap_digits
 
-    return gap_digits(r, smallest, most=2)
+    d = gap_digits(r, smallest, most=2)
+    if not _range_of_ends(r):
+        return d
+    s = 100 * smallest
+
+    def off(k: int) -> bool:
+        for true, shown in zip((100 * r["change_low"], 100 * r["change_high"]), _printed_range(r, k)):
+            shown *= 100
+            if (true > 0) != (shown > 0) or (true < 0) != (shown < 0) or (abs(true) >= s) != (abs(shown) >= s):
+                return True
+        return False
+    while d < 3 and off(d):
+        d += 1
+    return d
+
+
+def _printed_range(r: dict, d: int) -> tuple[float, float]:
+    """A balance row's change range from the ends of its gap's ranges before and after as printed at
+    ``d`` decimals (after's low end minus before's high end, to after's high end minus before's low
+    end: :func:`_range_of_ends`), as fractions."""
+    from reports.text import rounded
+
+    return ((rounded(100 * r["after_low"], d) - rounded(100 * r["before_high"], d)) / 100,
+            (rounded(100 * r["after_high"], d) - rounded(100 * r["before_low"], d)) / 100)
+
+
+def _range_of_ends(r: dict) -> bool:
+    """Whether a balance row's change range is read on the ranges of its gap before and after
+    (after's low end minus before's high end, to after's high end minus before's low end:
+    :func:`analysis.panel_compare.seat_balance`, unpaired), so that the page prints it as the
+    difference of the ends it prints (:func:`_gap_change`); a paired row's is its own."""
+    keys = ("before_low", "before_high", "after_low", "after_high", "change_low", "change_high")
+    if r.get("paired") or any(r.get(k) is None for k in keys):
+        return False
+    return (abs(r["after_low"] - r["before_high"] - r["change_low"]) < 1e-12
+            and abs(r["after_high"] - r["before_low"] - r["change_high"]) < 1e-12)
 
 
 def _gap(x: float, d: int) -> str:
@@ -599,11 +646,33 @@ def _gap(x: float, d: int) -> str:
 
 def _gap_change(r: dict, smallest: float) -> str:
     """``−2.3 pp (−4.2 to −0.4 pp)``: a cell's change in its largest gap with the range the games
-    allow (:func:`_gap_digits`)."""
-    from reports.text import pp, pp_ci
+    allow (:func:`_gap_digits`); where that range is read on the ranges of the gap before and after
+    (:func:`_range_of_ends`), the difference of their ends as printed, so that by the printed
+    numbers after's high end minus before's low end is the range's high end (review s42 K #6)."""
+    from reports.text import pp_ci
 
     d = _gap_digits(r, smallest)
-    return f"{pp(r['change'], d)} ({pp_ci(r['change_low'], r['change_high'], d)})"
+    lo, hi = _printed_range(r, d) if _range_of_ends(r) else (r["change_low"], r["change_high"])
+    change = _printed_change(100 * r["before"], 100 * r["after"], 100 * r["change"], d)
+    return f"{change} pp ({pp_ci(lo, hi, d)})"
+
+
+def _printed_change(before: float, after: float, change: float, d: int) -> str:
+    """A change beside its before and after printed at ``d`` decimals (all three in the same unit,
+    pp or turns), signed: the change rounded at ``d`` where the printed after − before is that;
+    else at one decimal fewer where the printed after − before rounds to it there (1.73 → 0.78 pp
+    beside −1.0, for a change of −0.955: at 2 decimals the difference of the printed values, −0.95,
+    is not the change's −0.96); else the difference of the printed values (a change on a half),
+    within one unit of its last decimal. So the printed after − before, rounded to the change's
+    decimals, is the printed change, and the change of the data rounds to it (review s42 K #8). A
+    change is never printed as none at fewer decimals."""
+    from reports.text import rounded, signed
+
+    b, a = rounded(before, d), rounded(after, d)
+    for k in (d, d - 1):
+        if k >= 1 and rounded(a - b, k) == rounded(change, k) and (k == d or rounded(change, k) != 0):
+            return signed(change, k)
+    return signed(rounded(a - b, d), d)
 
 
 def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> str:
@@ -776,22 +845,68 @@ CUT_AT_ZERO = ("a clear change's interval is cut at 0 where Holm shows its sign 
 
 
 def _change(r: dict, smallest: float) -> str:
-    """A cell's change with its interval over the family (:func:`shown_range`), at the decimals at
+    """A cell's change with its interval over the family (:func:`shown_range`), as the table of every
+    cell prints them (:func:`comparison_table`, :func:`_row_print`): the interval at the decimals at
     which no end prints on the wrong side of 0 or of the smallest difference for its verdict
-    (review M #11: "+1.0 to +2.3 pp, clear, may matter" for a low end of 0.97)."""
-    from reports.text import pp, pp_ci, shown_change, verdict_digits
+    (review M #11: "+1.0 to +2.3 pp, clear, may matter" for a low end of 0.97), the table's (review
+    s42 K #8: "(−2.973 to −1.138 pp)" in the lead beside "−3.0 to −1.1 pp" in the table), and the
+    change as the table prints it beside the row's before and after (review s42 A #1: "+1.5 pp" in
+    the lead beside "31.0% | 32.4% | +1.4 pp" in the table for a change of 1.45 pp)."""
+    from reports.text import pp_ci
 
     lo, hi = shown_range(r)
-    d = verdict_digits(lo, hi, smallest)
+    _, _, change = _row_print(r, smallest)
+    return f"{r['cell']} {change} ({pp_ci(lo, hi, _interval_digits(r, smallest))})"
+
+
+def _interval_digits(r: dict, smallest: float) -> int:
+    """The decimals of a row's interval over the family (:func:`shown_range`):
+    :func:`reports.text.verdict_digits`, the table's and the lead's."""
+    from reports.text import verdict_digits
+
+    return verdict_digits(*shown_range(r), smallest)
+
+
+def _as_metric(r: dict) -> dict | None:
     if None in (r.get("before"), r.get("after"), r.get("diff")):
-        return f"{r['cell']} {pp(r['diff'], d)} ({pp_ci(lo, hi, d)})"
-    # as the table of every cell prints it (:func:`comparison_table`): at the decimals where the
-    # printed after − before is the change, that difference (review s42 A #1: "+1.5 pp" in the lead
-    # beside "31.0% | 32.4% | +1.4 pp" in the table for a change of 1.45 pp)
-    a = max(_row_digits(r), d)
-    m = {"metric": "seat_win_share", "kind": "proportion", "base": r["before"], "variant": r["after"],
-         "diff": r["diff"]}
-    return f"{r['cell']} {pp(shown_change(m, a), a)} ({pp_ci(lo, hi, a)})"
+        return None
+    return {"metric": "seat_win_share", "kind": "proportion", "base": r["before"], "variant": r["after"],
+            "diff": r["diff"]}
+
+
+#: the most decimals a before/after's share is printed with beside its change (review s42 K #8:
+#: "35.033% → 32.978%" beside "30.7%" in one column, a precision 3,000 games do not have)
+LEVEL_DIGITS = 2
+
+
+def _row_print(r: dict, smallest: float) -> tuple[int, int, str]:
+    """(the decimals of a row's before and after, of its change, the change as printed: ``+0.4
+    pp``) in the table of every cell (:func:`comparison_table`) and the lead (:func:`_change`).
+    The before and after print at 1 decimal, or at 2 where 1 does not make the printed after −
+    before the change rounded (:func:`reports.text.common_digits`, at most 1 more: "24.7% → 24.9%
+    (+0.3 pp)" becomes "24.71% → 24.95% (+0.24 pp)"), or where the interval needs 2 not to print an
+    end as 0 (:func:`_interval_digits`); 3 only for a share that would print as 0% or 100% without
+    being it (0.004%), never for precision (review s42 K #8). The change is the change of the
+    data rounded (a half away from zero) at the levels' decimals where the printed after − before
+    is that, else at one decimal fewer where the printed after − before rounds to it there
+    ("0.37% → 0.73%, +0.4 pp" for 11 and 22 games of 3,000: at 2 decimals the difference of the
+    printed levels, 0.36, is not the change's 0.37 at any number of decimals); only where neither
+    holds (a change on a half), the difference of the printed levels, within one unit of the last
+    decimal of the change (:func:`_printed_change`). So a printed after − before, rounded to the
+    change's decimals, is the printed change, and the change in ``comparison.csv`` rounds to it."""
+    from reports.text import common_digits, pp, rounded
+
+    m = _as_metric(r)
+    v = _interval_digits(r, smallest) if r.get("verdict") is not None and r.get("size_low") is not None else 1
+    if m is None:
+        return 1, v, ("" if r.get("diff") is None else pp(r["diff"], v))
+    d = max(common_digits([m], more=LEVEL_DIGITS - 1), min(v, LEVEL_DIGITS))
+    # a share that is neither 0% nor 100% never prints as one (review S #2, N #8): 3 decimals there
+    while d < 3 and any(0 < 100 * x < 100 and rounded(100 * x, d) in (0.0, 100.0) for x in (r["before"], r["after"])):
+        d += 1
+    text = _printed_change(100 * r["before"], 100 * r["after"], 100 * r["diff"], d)
+    k = len(text.split(".", 1)[1]) if "." in text else 0
+    return d, k, f"{text} pp"
 
 
 def pairing_words(c) -> str:
@@ -845,14 +960,9 @@ def _share_at(x: float, d: int) -> str:
     return _share(x) if d <= 1 else metric_value(x, "seat_win_share", "proportion", d)
 
 
-def _row_digits(r: dict) -> int:
-    """The decimals :func:`comparison_table` prints a row's before and after with."""
-    from reports.text import metric_digits
-
-    if None in (r.get("before"), r.get("after"), r.get("diff")):
-        return 1
-    return metric_digits({"metric": "seat_win_share", "kind": "proportion", "base": r["before"],
-                          "variant": r["after"], "diff": r["diff"]})
+def _row_digits(r: dict, smallest: float = 0.01) -> int:
+    """The decimals :func:`comparison_table` prints a row's before and after with (:func:`_row_print`)."""
+    return _row_print(r, smallest)[0]
 
 
 def _level(r: dict, x: float) -> str:
@@ -1076,22 +1186,17 @@ SPLIT_HOW = ("A seat's share of its role's wins (its wins over the role's, what 
 
 
 def comparison_table(c) -> pl.DataFrame:
+    """One row per cell and side or seat: before, after and the change as :func:`_row_print` prints
+    them (the printed after − before is the printed change; levels at 1 or 2 decimals), the interval
+    over the family at :func:`_interval_digits`, the verdict and whether it was paired."""
     from analysis.panel_compare import SAME_GAMES
-    from reports.text import pp, pp_ci
-
-    from reports.text import verdict_digits
-
-    from reports.text import metric_digits, shown_change
+    from reports.text import pp_ci
 
     r = c.rows
-    shown = [shown_range(x) for x in r.iter_rows(named=True)]
-    digits = [verdict_digits(lo, hi, c.smallest) for lo, hi in shown]
-    # each row's before, after and change at the decimals where the printed after − before is the
-    # change printed (review V #5: "29.6% | 29.0% | −0.7 pp"), as the pair page prints them
-    as_metric = [{"metric": "seat_win_share", "kind": "proportion", "base": x["before"], "variant": x["after"],
-                  "diff": x["diff"]} if None not in (x["before"], x["after"], x["diff"]) else None
-                 for x in r.iter_rows(named=True)]
-    agree = [metric_digits(m) if m is not None else 1 for m in as_metric]
+    rows = list(r.iter_rows(named=True))
+    shown = [shown_range(x) for x in rows]
+    digits = [_interval_digits(x, c.smallest) for x in rows]
+    printed = [_row_print(x, c.smallest) for x in rows]
 
     def share(x, d):                      # 0.015%, not 0.0% (review N #8), at the row's decimals
         return "" if x is None else _share_at(x, d)
@@ -1099,17 +1204,16 @@ def comparison_table(c) -> pl.DataFrame:
     return pl.DataFrame({
         "Cell": r["cell"], ("Side or seat" if split_mask(r).any() else c.what.capitalize()): r["item"],
         # (at the change's decimals: "32.2% | 32.5% | +0.34 pp" gave no change its levels gave)
-        "Before": [share(x, max(a, d)) for x, d, a in zip(r["before"], digits, agree)],
-        "After": [share(x, max(a, d)) for x, d, a in zip(r["after"], digits, agree)],
-        "Change": ["" if x is None else pp(x, d) if m is None else pp(shown_change(m, max(a, d)), max(a, d))
-                   for x, d, a, m in zip(r["diff"], digits, agree, as_metric)],
+        "Before": [share(x, p[0]) for x, p in zip(r["before"], printed)],
+        "After": [share(x, p[0]) for x, p in zip(r["after"], printed)],
+        "Change": [p[2] for p in printed],
         f"Interval over the family of {c.family}": [
             pp_ci(lo, hi, d) if v is not None else "" for (lo, hi), d, v in
             zip(shown, digits, r["verdict"])],
         "Verdict": [verdict_words(x["verdict"]) if x["verdict"] is not None else
                     f"not tested (the same result in every game under both rules, paired game by game: "
                     f"{same_games_words(x)})" if x["note"] == SAME_GAMES else
-                    f"not tested ({x['note']})" for x in r.iter_rows(named=True)],
+                    f"not tested ({x['note']})" for x in rows],
         "Paired by deal": ["yes" if p else "no" for p in r["paired"]]})
 
 
@@ -1375,18 +1479,17 @@ def _share_digits(x: float) -> int:
 def _other_change(r: dict, with_interval: bool = True) -> str:
     """A change with its interval over the family (:func:`shown_range`: a clear change's on its side
     of 0), in its unit: ``−24.3 turns (−25.3 to −23.3 turns)``, ``+10.2 pp (+8.3 to +12.0 pp)``."""
-    from reports.text import rounded, signed
+    from reports.text import signed
 
     scale = 100.0 if r["unit"] == "share" else 1.0
     u = _other_unit(r)
     d = _change_digits(r)
-    x = scale * r["diff"]
+    text = f"{signed(scale * r['diff'], d)} {u}"
     if r["before"] is not None and r["after"] is not None:
-        # the printed after − before (the levels print at d: :func:`_change_digits`), which is the
-        # change rounded wherever that loop found them to agree, and within one unit of its last
-        # decimal at its cap (4.073 → 4.096 turns beside +0.023, not +0.024 for a change of 0.0235)
-        x = rounded(rounded(scale * r["after"], d) - rounded(scale * r["before"], d), d)
-    text = f"{signed(x, d)} {u}"
+        # beside the levels printed at d (:func:`_change_digits`): the change rounded where the
+        # printed after − before is that, at d or one decimal fewer, else that difference
+        # (:func:`_printed_change`: 4.073 → 4.096 turns beside +0.023, a change of 0.0235)
+        text = f"{_printed_change(scale * r['before'], scale * r['after'], scale * r['diff'], d)} {u}"
     if r["verdict"] is None or r["size_low"] is None or not with_interval:
         return text
     lo, hi = shown_range(r)
@@ -1396,8 +1499,9 @@ def _other_change(r: dict, with_interval: bool = True) -> str:
 def _change_digits(r: dict) -> int:
     """The decimals a row's change prints with: its interval's over the family
     (:func:`_other_digits`), or, untested, 2 significant digits below 0.1 (0.022 turns, not 0.0);
-    then more, up to 3, until the printed after − before is the printed change (7.33 → 6.96 turns
-    beside −0.37 turns, not 7.3 → 7.0 beside −0.4), a share's too (review s42 A #1: 0.0% → 7.8%
+    then more, up to 2 (:data:`LEVEL_DIGITS`, not 3: review s42 K #8), until the printed after −
+    before is the change rounded (7.33 → 6.96 turns beside −0.37 turns, not 7.3 → 7.0 beside −0.4;
+    where 2 do not make it so, :func:`_printed_change` prints the change), a share's too (review s42 A #1: 0.0% → 7.8%
     beside +7.9 pp), each rounded as the tables round (:func:`reports.text.rounded`, halves away
     from zero); a share's levels print at least at their own decimals, :func:`_share_digits`, so
     its change prints at least at theirs (0.0% → 0.05%, +0.05 pp)."""
@@ -1412,7 +1516,7 @@ def _change_digits(r: dict) -> int:
         return d
     if r["unit"] == "share":      # the levels' own decimals: 0.0% → 0.05%, +0.05 pp
         d = max(d, *(_share_digits(x) for x in (r["before"], r["after"])))
-    while d < 3 and rounded(rounded(scale * r["after"], d) - rounded(scale * r["before"], d), d) != \
+    while d < LEVEL_DIGITS and rounded(rounded(scale * r["after"], d) - rounded(scale * r["before"], d), d) != \
             rounded(scale * r["diff"], d):
         d += 1
     return d
@@ -1463,10 +1567,11 @@ def _mirrored(r: dict, said: list[dict], rows: pl.DataFrame) -> bool:
 def other_changes_sentence(c) -> str:
     """The end of the before/after's first answer: the largest clear changes that are not the seats'
     or sides' win shares (the mean game length in its unit, the share of games ending each way;
-    :func:`analysis.panel_compare.largest_other`: at most two, an end's share that only mirrors one
-    already said left out), each with its size and interval over their own family, or that none is
-    clear (with the largest change, within noise); '' when the runs record neither a game length
-    nor how games end."""
+    :func:`analysis.panel_compare.largest_other`: at most two, the game length one of them when it
+    is clear, an end's share that only mirrors one already said left out: :func:`_other_slots`),
+    each with its size and interval over their own family, then the other clear measures named
+    with the cells they are clear in; or that none is clear (with the largest change, within
+    noise); '' when the runs record neither a game length nor how games end."""
     from analysis import stats
     from analysis.panel_compare import largest_other
     from reports.text import num
@@ -1488,14 +1593,9 @@ def other_changes_sentence(c) -> str:
             "_a", descending=True).row(0, named=True)
         return (f"Largest other changes: none clear {family}; the largest, {_other_name(r['item'])} in "
                 f"{r['cell']} {_other_change(r)}, within noise.")
-    parts, said, mirrors = [], [], 0
-    for r in top.iter_rows(named=True):
-        if _mirrored(r, said, tested):
-            mirrors += 1
-            continue
-        if len(parts) == 2:
-            continue
-        said.append(r)
+    chosen, left, _ = _other_slots(top, tested)
+    parts = []
+    for r in chosen:
         rel = _relative(r)
         d = max(1, _change_digits(r))           # (a length's levels at its change's decimals)
         level = f"{_other_level(r['before'], r, bare=True, digits=d)} → {_other_level(r['after'], r, digits=d)}"
@@ -1527,9 +1627,46 @@ def other_changes_sentence(c) -> str:
         sizes = (f"each {verdict_words(r['verdict'])}" if len(verdicts) == 1 else
                  ", ".join(f"{k} {verdict_words(v)}" for v, k in verdicts))
         parts.append(f"{_other_name(r['item'])}, {way}, {sizes}; the most in {r['cell']}: {level}, {_other_change(r)}")
-    more = top.height - mirrors - len(parts)
-    rest = f"; and {more} more in the table '{OTHER_TABLE}'" if more > 0 else ""
+    rest = ""
+    if left:
+        # what the rest counts: the measures, each with the cells it is clear in (review s42 K #4:
+        # "and 2 more in the table" counted kinds of measure, and read as rows)
+        named = [f"{_other_name(r['item'])} in {r['cells']} {'cell' if r['cells'] == 1 else 'cells'}"
+                 for r in left[:OTHER_NAMED]]
+        if len(left) > OTHER_NAMED:
+            named.append(f"{len(left) - OTHER_NAMED} more measures")
+        rest = (f"; clear too, in the table '{OTHER_TABLE}': "
+                + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]))
     return "Largest other changes: " + "; ".join(parts) + rest + f" {family}."
+
+
+#: the other clear measures the lead names after its two (:func:`other_changes_sentence`)
+OTHER_NAMED = 3
+
+
+def _other_slots(top: pl.DataFrame, tested: pl.DataFrame, most: int = 2) -> tuple[list[dict], list[dict], list[dict]]:
+    """(the clear measures :func:`other_changes_sentence` gives with numbers, at most ``most``; the
+    other clear measures, named after them; those said, for :func:`_mirrored`), in the order of
+    :func:`analysis.panel_compare.largest_other`. An end-reason share that only mirrors one said is
+    left out. The game length, when clear, is given one of the slots (review s42 K #4: the lead
+    spent both on the Censitaire-objective and Seigneur-goal endings of one cell, which with the
+    tie-winning ending partition one change, and did not name its games 71% longer): the end-reason
+    shares of a cell add up to 100% before and after, so a second one adds less than the length."""
+    rows = [r for r in top.iter_rows(named=True)]
+    said: list[dict] = []
+    kept: list[dict] = []
+    for r in rows:
+        if _mirrored(r, said + kept, tested):
+            continue
+        kept.append(r)
+        if len(said) < most:
+            said.append(r)
+    length = next((r for r in kept if r["metric"] == "mean_game_length"), None)
+    if length is not None and length not in said and len(said) == most:
+        said[-1] = length
+    chosen = [r for r in kept if any(r is x for x in said)]
+    left = [r for r in kept if not any(r is x for x in said)]
+    return chosen, left, said
 
 
 def other_note(c) -> str:

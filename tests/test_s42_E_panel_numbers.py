@@ -23,6 +23,7 @@ import polars as pl
 import pytest
 
 from cli import _run
+from page_tables import tables_by_heading
 from undrawn_figures import figures_undrawn
 
 GAMES = "4000"
@@ -34,20 +35,7 @@ def _half_up(x: Fraction, d: int = 1) -> str:
                                                                               rounding=ROUND_HALF_UP))
 
 
-def _tables(page: str) -> dict[str, list[dict]]:
-    """Every table of a page by its heading: a list of rows, each column heading → its text."""
-    out = {}
-    for m in re.finditer(r"<h3>(.*?)</h3>\s*(?:<p>.*?</p>\s*)*<table>(.*?)</table>", page, re.S):
-        title = html.unescape(re.sub(r"<[^>]+>", "", m.group(1)))
-        rows = re.findall(r"<tr>(.*?)</tr>", m.group(2), re.S)
-        head = [html.unescape(re.sub(r"<[^>]+>", "", x)) for x in re.findall(r"<th[^>]*>(.*?)</th>", rows[0], re.S)]
-        body = []
-        for r in rows[1:]:
-            cells = [html.unescape(re.sub(r"<[^>]+>", "", x)) for x in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
-            if cells:
-                body.append(dict(zip(head, cells)))
-        out[title] = body
-    return out
+_tables = tables_by_heading
 
 
 @pytest.fixture(scope="module")
