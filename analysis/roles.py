@@ -233,14 +233,23 @@ def role_share_size_intervals(mean, cov, seat_roles, tested, alpha: float = ALPH
     se = np.full(mean.size, np.nan)
     for s in np.flatnonzero(tested):
         mates = [j for j in range(mean.size) if roles[j] == roles[s]]
-        total = float(mean[mates].sum())
-        if not total > 0:
+        diff[s], grad = split_gap_gradient(mean, mates, int(s))
+        if grad is None:
             continue
-        grad = -mean[s] / total ** 2 * np.ones(len(mates))
-        grad[mates.index(s)] += 1.0 / total
-        diff[s] = mean[s] / total - 1.0 / len(mates)
         se[s] = float(np.sqrt(max(grad @ cov[np.ix_(mates, mates)] @ grad, 0.0)))
     return stats.bonferroni_interval(diff, se, alpha, m=int(tested.sum()))
+
+
+def split_gap_gradient(mean: np.ndarray, mates: list[int], s: int) -> tuple[float, np.ndarray | None]:
+    """Seat ``s``'s share of its role's wins minus the equal share, d = w_s / S − 1/k (S = Σ w over
+    the role's seats ``mates``, k of them), and its gradient over the mates' mean win shares,
+    (e_s·S − w_s) / S² (the delta method's); (nan, None) where the role never won."""
+    total = float(mean[mates].sum())
+    if not total > 0:
+        return float("nan"), None
+    grad = -mean[s] / total ** 2 * np.ones(len(mates))
+    grad[mates.index(s)] += 1.0 / total
+    return float(mean[s] / total - 1.0 / len(mates)), grad
 
 
 def _seat_mean_cov(rs: RunSet, seat_acc=None):

@@ -583,15 +583,15 @@ def _split_gradient(mean: np.ndarray, seats: list[int]) -> tuple[np.ndarray, np.
     the gradient of d_i over the seats' mean win shares, (e_i·S − w_i) / S² on the role's seats:
     the delta method of :func:`analysis.roles.role_share_size_intervals`. (nan, 0) where the role
     never won."""
+    from analysis.roles import split_gap_gradient
+
     k, P = len(seats), mean.size
-    total = float(mean[seats].sum())
     d, grad = np.full(k, np.nan), np.zeros((k, P))
-    if not total > 0:
-        return d, grad
     for i, s in enumerate(seats):
-        d[i] = mean[s] / total - 1.0 / k
-        grad[i, seats] = -mean[s] / total ** 2
-        grad[i, s] += 1.0 / total
+        d[i], g = split_gap_gradient(mean, list(seats), s)
+        if g is None:
+            return np.full(k, np.nan), np.zeros((k, P))
+        grad[i, seats] = g
     return d, grad
 
 
