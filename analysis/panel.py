@@ -1045,17 +1045,11 @@ def _pp(d: float, signed: bool = True, digits: int = 1) -> str:
 
 
 def _interval_digits(low: float, high: float, smallest: float, most: int = 3) -> int:
-    """The decimals an adjusted interval of a gap (a share, in pp) prints with beside its call: 1,
-    or more (up to ``most``) while an end would print as 0 or as ± the smallest difference that
-    matters without being it (:func:`reports.text.verdict_digits`' rule, which this layer cannot
-    import), so that each printed end lies on the side its call was read from: "−0.04 pp to +5.5
-    pp, within noise", not "−0.0 pp to +5.5 pp" (review s42 K #7)."""
-    marks = (0.0, 100 * smallest, -100 * smallest)
-    ends = [100 * x for x in (low, high) if x is not None and np.isfinite(x)]
-    d = 1
-    while d < most and any(round(x, d) == m and abs(x - m) > 1e-12 for x in ends for m in marks):
-        d += 1
-    return d
+    """The decimals an adjusted interval of a gap (a share, in pp) prints with beside its call
+    (:func:`simcore.numbers.verdict_digits`, the reports' rule), so that each printed end lies on
+    the side its call was read from: "−0.04 pp to +5.5 pp, within noise", not "−0.0 pp to +5.5 pp"
+    (review s42 K #7)."""
+    return numbers.verdict_digits(low, high, smallest, 100.0, 1, most)
 
 
 NOISE = "within noise"           # the page's word for a gap whose adjusted interval holds 1/P

@@ -22,3 +22,20 @@ def rounded(x: float, d: int) -> float:
     if not math.isfinite(x):
         return x
     return float(Decimal(f"{x:.12g}").quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_UP))
+
+
+def verdict_digits(low: float, high: float, smallest: float, scale: float = 100.0, digits: int = 1,
+                   most: int = 3) -> int:
+    """The decimals an interval printed beside its verdict needs: ``digits``, or more (up to
+    ``most``) while an end would print as 0 or as ± the smallest difference that matters without
+    being it, so that every printed end lies on the side of 0 and of that difference its verdict
+    was read from ("−0.3 to 0.0 pp, clear but small" beside "−0.1 to 0.0 pp, within noise" reads as
+    a contradiction; at two decimals, −0.32 to −0.02 against −0.14 to +0.01, it does not).
+    ``scale`` is what the printed numbers are multiplied by (100 for shares in pp). Here, below
+    every layer, so that the analysis's sentences and the reports' apply the one rule."""
+    marks = (0.0, scale * smallest, -scale * smallest)
+    ends = [scale * x for x in (low, high) if x is not None and math.isfinite(x)]
+    d = digits
+    while d < most and any(round(x, d) == m and abs(x - m) > 1e-12 for x in ends for m in marks):
+        d += 1
+    return d
