@@ -186,3 +186,16 @@ def test_the_trials_say_the_length_in_the_games_unit(tunes):
     tune = json.loads((tunes["mv"] / "tune.json").read_text())
     table = RS._trial_table(pl.read_csv(tunes["mv"] / "trials.csv", infer_schema_length=None), tune, "medievallons")
     assert "setup.hand_size[1] (seat 2's)" in table.columns, table.columns
+
+
+def test_a_dropped_trials_note_says_its_units_and_level_plainly(tunes):
+    """Review K #9 (s42): "worse than the best … by 2.70 (0.32 to 5.08, paired game by game, level
+    1 − 0.05/1 per rung)": the objective's unit unsaid and the level as a formula."""
+    import re
+
+    notes = [n for d in tunes.values() for n in _trials(d)["note"].to_list()
+             if n and "paired game by game" in n]
+    assert notes, "no paired drop in these tunes"
+    for n in notes:
+        assert "in units of the tolerance" in n and "1 − 0.05/" not in n, n
+        assert re.search(r"at level 0\.\d+ per rung\)$", n), n

@@ -106,7 +106,8 @@ def search_path(result: dict, search_games: int | None = None) -> str:
     word = s.get("outcome") or ("missed" if (s.get("low") or 0) > 1.0 else "unclear")
     return (f"No candidate was shown to meet the target on {on}; the best, trial {trial} "
             f"({WORDS.get(word, word)} there: objective {objective_text(s['objective'])}, "
-            f"{objective_text(s['low'])} to {objective_text(s['high'])}), was confirmed on the "
+            f"{objective_text(s['low'])} to {objective_text(s['high'])}, in units of the "
+            f"tolerance: 1 at its edge), was confirmed on the "
             f"{fresh:,} fresh games the "
             "verdict reads.")
 

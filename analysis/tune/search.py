@@ -884,8 +884,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 if decision == "drop":
                     trial.set_user_attr("note", f"dropped after {done:,} games: worse than the best "
                                                 f"(trial {best.number}) on the same games by {diff:.2f} "
-                                                f"({dlo:.2f} to {dhi:.2f}, paired game by game, level "
-                                                f"1 − 0.05/{len(plan.rungs) - 1} per rung)")
+                                                f"({dlo:.2f} to {dhi:.2f} in units of the tolerance, "
+                                                f"paired game by game, at level "
+                                                f"{1 - 0.05 / max(len(plan.rungs) - 1, 1):.4g} per rung)")
                     raise optuna.TrialPruned()
             elif r < len(plan.rungs) - 1 and best is not None and pj.low > best.user_attrs["high"]:
                 trial.set_user_attr("note", f"dropped after {done:,} games: its interval "

@@ -83,7 +83,8 @@ def test_the_met_column_says_met_not_met_or_unclear_and_the_verdict_says_how_it_
     assert "Met" not in table.columns
     text = _page(tmp_path)
     assert ("No candidate was shown to meet the target on the search's 8,000 games; the best, trial 2 "
-            "(unclear there: objective 0.53, 0.00 to 1.13), was confirmed on the 20,000 fresh games "
+            "(unclear there: objective 0.53, 0.00 to 1.13, in units of the tolerance: 1 at its edge), "
+            "was confirmed on the 20,000 fresh games "
             "the verdict reads.") in text
     assert "The verdict's candidate, trial 2, is the best trial" in text
 
