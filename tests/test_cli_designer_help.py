@@ -107,6 +107,7 @@ def test_the_games_listing_breaks_no_name_or_option_in_80_columns(capsys, monkey
             assert flag in words, flag
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_reports_step_count_does_not_change_partway(tmp_path):
     """Review Q #7: "report: step 1 of 16: Analysing …" then "step 4 of 12: Writing figure …" (a
     guess of 12 figures, then the real count). Every step that gives a count gives the same one,

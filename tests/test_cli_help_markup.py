@@ -10,6 +10,8 @@ from rich.text import Text
 
 import cli
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def _helps(command, path):
     yield path, "help", command.help or ""
@@ -66,6 +68,7 @@ def pages_at_80() -> dict[str, str]:
     return pages
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_pages_at_80_columns_are_the_pages_a_command_prints(pages_at_80, capsys, monkeypatch):
     """The fixture's pages are what ``balance NAME --help`` prints at 80 columns."""
     for name in ("simulate", "report", "fief-odds"):

@@ -14,6 +14,8 @@ import pytest
 from cli import _run
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 RULES = Path(__file__).resolve().parents[1] / "configs" / "middle_ages" / "rules.toml"
 
 

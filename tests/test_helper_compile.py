@@ -23,6 +23,8 @@ import pytest
 
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 CHILD = r"""
 import json, sys
 import numpy as np

@@ -6,11 +6,13 @@ than ending in "…". Each printed cell is checked against the matrix the ladder
 
 from __future__ import annotations
 
+import pytest
 import polars as pl
 
 from in_process import balance
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_piped_ladder_prints_every_interval_whole(tmp_path):
     out = tmp_path / "ladder.csv"
     done = balance("ladder", "--bots", "random,greedy,balanced,farmer,pious", "--games", "120",

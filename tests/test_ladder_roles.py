@@ -81,6 +81,7 @@ def test_a_ladder_by_role_off_a_terminal_says_its_steps(monkeypatch):
     assert any(" left)" in x for x in lines[1:]), lines
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_role_ladder_reports_each_step_it_plays():
     from strategies import seigneurial as S
 
@@ -100,6 +101,7 @@ def _said(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_seigneur_tables_headline_says_its_numbers(tmp_path):
     out = tmp_path / "ladder.csv"
     bots = "even-lord,harsh-lord,greedy-lord,random,fair-share,dutiful,hoarder"

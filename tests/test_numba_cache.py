@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 A = """
 from numba import njit
 K = {k}

@@ -4,6 +4,7 @@ Each case in a fresh interpreter (the finder acts before numba's first import)."
 
 from __future__ import annotations
 
+import pytest
 import subprocess
 import sys
 
@@ -21,10 +22,12 @@ def _run(cwd) -> list[str]:
     return out.stdout.split("\n")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_numba_starts_without_yaml_and_scipy_and_both_import_afterwards(tmp_path):
     assert _run(tmp_path)[:2] == ["False False", "yaml scipy"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_numba_config_file_is_still_read(tmp_path):
     (tmp_path / ".numba_config.yaml").write_text("disable_jit: 0\n")
     assert _run(tmp_path)[0] == "True False"       # numba imported yaml to read it

@@ -8,6 +8,7 @@ rows, and the share of games stopped at the turn limit where that warns.
 
 from __future__ import annotations
 
+import pytest
 import contextlib
 import io
 
@@ -23,6 +24,7 @@ def _simulate(*args) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_each_cell_prints_its_seats(tmp_path):
     from simcore.numbers import rounded
 
@@ -38,6 +40,7 @@ def test_each_cell_prints_its_seats(tmp_path):
     assert "cell-0 (" not in _simulate("--panel", "default", "--games", "600", "--out", tmp_path / "q", "-q")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_game_with_roles_prints_its_sides_and_the_turn_limit(tmp_path):
     text = _simulate("--game", "seigneurial", "--panel", "default", "--games", "800", "--seed", "3",
                      "--set", "end.max_turns=9", "--out", tmp_path / "p")

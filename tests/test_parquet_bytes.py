@@ -58,6 +58,7 @@ def _same_bytes(prep, tmp_path, settings, games=GAMES):
     return paths
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game", ["middle-ages", "medievallons", "seigneurial"])
 def test_run_files_are_the_same_bytes_whatever_the_chunk_size_and_threads(game, tmp_path):
     prep = runner.prepare(game, players=4)
@@ -65,6 +66,7 @@ def test_run_files_are_the_same_bytes_whatever_the_chunk_size_and_threads(game, 
     _same_bytes(prep, tmp_path, [(None, 2), (MANY, 1), (1000, 2), (None, 1)], GAMES_PER_GAME)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_row_groups_are_fixed_runs_of_games_across_chunk_boundaries(tmp_path, monkeypatch):
     """Row groups of 1,024 games (the game's default chunk, made small here): 3,000 games are
     three row groups, 0-1023, 1024-2047 and 2048-2999, in both tables, whether the chunks were 61
@@ -84,6 +86,7 @@ def test_row_groups_are_fixed_runs_of_games_across_chunk_boundaries(tmp_path, mo
         assert spans == [(0, 1023), (1024, 2047), (2048, 2999)]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_seat_rotation_row_groups_hold_whole_deals(tmp_path, monkeypatch):
     """With --rotate-seats a chunk holds whole deals (3 games at 3 players): the row group is the
     default chunk rounded down to whole deals (1,023 games of 1,024), and the bytes still do not

@@ -3,6 +3,7 @@ and the compile notice shows only while Numba really compiles."""
 
 from __future__ import annotations
 
+import pytest
 import io
 import itertools
 
@@ -63,6 +64,7 @@ def test_ramped_and_plain_chunks_give_the_same_games():
     assert a.players.equals(b.players) and a.games.equals(b.games)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_compile_notice_shows_only_while_numba_compiles():
     """The runner calls show(message) on Numba's first compile event and the function it returns
     when the block ends; the command line's spinner draws it (cli.progress.spinner)."""
@@ -131,6 +133,7 @@ def test_the_closing_table_says_win_share_and_how_a_shared_win_counts(tmp_path):
     assert f"{100 * share:.2f}%" in text
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_gap_that_rounds_to_zero_has_no_sign(tmp_path):
     """Review K #12: `simulate --games 20000` printed "-0.00 pp" for seat 2 (25.00% against a fair
     25%): a minus reads as a loss. A gap that rounds to zero prints 0.00 pp; the others keep their
@@ -153,6 +156,7 @@ def test_a_gap_that_rounds_to_zero_has_no_sign(tmp_path):
             assert f"{g} pp" in text
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_closing_table_rounds_as_the_report_does(tmp_path):
     """Review P #7: a win share of exactly 0.25375 printed as 25.37% in simulate's closing table
     (Python's rounding of the binary number just under it) and as 25.38% in `balance report A B`
@@ -202,6 +206,7 @@ def test_off_a_terminal_a_long_command_writes_a_plain_line_at_most_every_interva
         assert console.file.getvalue() == ""
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_simulate_and_sweep_off_a_terminal_say_how_far_they_are(tmp_path, monkeypatch):
     from in_process import balance
 

@@ -10,6 +10,7 @@ and it now says so."""
 
 from __future__ import annotations
 
+import pytest
 import subprocess
 import sys
 from pathlib import Path
@@ -81,6 +82,7 @@ def test_debug_says_the_invariants_held():
     assert P.checks_said({"debug": True, "engine": "reference"}) == ""
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_simulate_debug_closing_line(tmp_path):
     out = tmp_path / "run"
     proc = subprocess.run([str(SIMULATE), "--game", "medievallons", "--games", "100", "--debug",

@@ -44,6 +44,7 @@ def panels(tmp_path_factory):
     return d
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_call_comes_before_the_seats_and_the_length_has_its_own_table(panels):
     tables = _tables((panels / "page" / "report.html").read_text(encoding="utf-8"))
     head = tables["Win share per cell (each cell's own 95% interval)"][0]
@@ -53,6 +54,7 @@ def test_the_call_comes_before_the_seats_and_the_length_has_its_own_table(panels
     assert not any("length" in c for c in head), head
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_panel_page_gives_the_length_in_player_turns(panels):
     tables = _tables((panels / "page" / "report.html").read_text(encoding="utf-8"))
     rows = next(t for t in tables.values() if any("length" in c for c in t[0]))

@@ -21,6 +21,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -97,6 +97,7 @@ def _cli(*args) -> subprocess.CompletedProcess:
                           text=True, cwd=ROOT, timeout=600)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_sweep_of_a_seat_the_table_does_not_have_stops_before_any_game(tmp_path):
     out = tmp_path / "x"
     r = _cli("sweep", "--game", "medievallons", "--players", "2", "--vary", "setup.hand_size[3]=6..8",
@@ -108,6 +109,7 @@ def test_a_sweep_of_a_seat_the_table_does_not_have_stops_before_any_game(tmp_pat
     assert not out.exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_tune_of_a_seat_the_table_does_not_have_stops_before_any_game(tmp_path):
     out = tmp_path / "t"
     r = _cli("tune", "--game", "medievallons", "--players", "2", "--vary", "setup.hand_size[2]=6..8",

@@ -23,6 +23,8 @@ import pytest
 
 from analysis.tune.targets import Target, objective_interval
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

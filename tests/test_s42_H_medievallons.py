@@ -30,6 +30,8 @@ from reports.games import medievallons as hook  # noqa: E402
 from reports.questions import read_questions  # noqa: E402
 from reports.sections import FigureSet  # noqa: E402
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 QGAMES = 300
 
 

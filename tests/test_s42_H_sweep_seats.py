@@ -19,6 +19,8 @@ import pytest
 from cli import _run
 from reports import sweep as RS
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 NAME = "setup.hand_size[1]"
 
 

@@ -19,6 +19,8 @@ import pytest
 from analysis.tune.search import plan_tune, run_tune
 from reports import sweep as RS
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def _tune(root, name, **kw):
     out = root / name

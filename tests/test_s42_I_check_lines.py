@@ -31,6 +31,7 @@ def made(tmp_path_factory):
     return base_run, other, path
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_halving_advice_is_one_balance_baseline_accepts_or_names_its_games(made, tmp_path, capsys):
     base_run, other, path = made
     res = check(load_baseline(path), other)
@@ -54,6 +55,7 @@ def test_the_halving_advice_is_one_balance_baseline_accepts_or_names_its_games(m
         assert "(balance baseline refuses it on this one of 20,000)" in advice, advice
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_role_metric_passing_beyond_its_tolerance_is_estimated_so_and_names_its_key(made, tmp_path, capsys):
     _, other, path = made
     base = load_baseline(path)

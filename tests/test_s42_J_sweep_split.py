@@ -23,6 +23,8 @@ import pytest
 
 from cli import _run
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 VARY = "payment.order=[seat,simultaneous,rotating]"
 SPLIT = "role_split_censitaire"
 

@@ -28,6 +28,8 @@ from cli import _run
 from page_tables import tables_by_heading
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 LENGTH_TABLE = "Mean game length and share of games ending each way, per cell"
 
 

@@ -23,6 +23,7 @@ def greedy_lord(tmp_path_factory):
     return root / "bl"
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_fail_lists_the_largest_change_first(greedy_lord, tmp_path):
     summary = tmp_path / "s.md"
     done = balance("check", "--baseline", greedy_lord, "--set", "payment.order=simultaneous",

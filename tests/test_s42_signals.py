@@ -44,6 +44,7 @@ def test_a_signal_while_the_command_line_starts_is_one_line(signum, code, how):
     assert "not interrupted" not in done.stdout
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_signal_after_the_command_ran_is_ignored_while_the_process_ends():
     done = _as_console_script("""
         import cli

@@ -60,6 +60,7 @@ def test_a_command_run_inside_another_program_does_not_claim_its_time():
     assert command_seconds() is None
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("command", [[str(BALANCE), "simulate"], [str(BALANCE.parent / "simulate")]],
                          ids=["balance simulate", "simulate (make run's)"])
 def test_simulate_says_how_long_the_command_took(tmp_path, command):

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 import typer
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # imported by a small `simulate` run only if something on its path asks for them needlessly

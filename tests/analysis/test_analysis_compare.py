@@ -10,6 +10,8 @@ from analysis_runs import synthetic_run
 from analysis import analyse, open_runs
 from analysis.compare import compare, compare_tables, metric_vector
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):

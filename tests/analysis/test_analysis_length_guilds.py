@@ -36,6 +36,7 @@ def mv(tmp_path_factory):
             "players": pl.read_parquet(base / "players.parquet")}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_tables_are_listed_and_present_only_for_runs_with_the_columns(mv, tmp_path):
     new = {"length", "length_distribution", "end_reasons", "guild_types"}
     assert new <= set(TABLES)
@@ -44,6 +45,7 @@ def test_tables_are_listed_and_present_only_for_runs_with_the_columns(mv, tmp_pa
     assert not new & set(ma)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_length_summary_equals_numpy(mv):
     turns = mv["games"]["turns"].to_numpy().astype(float)
     r = mv["t"]["length"].row(0, named=True)

@@ -66,6 +66,7 @@ def test_game_specific_columns_are_detected(hand_run, tmp_path):
     assert t["outcomes"]["metric"].to_list() == ["shared_wins", "score_spread"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_chunked_pass_gives_the_same_tables_as_one_pass(tmp_path):
     rs = open_runs([synthetic_run(tmp_path / "r", 3000, 4, seed=2)])
     whole = analyse(rs)
@@ -73,12 +74,14 @@ def test_chunked_pass_gives_the_same_tables_as_one_pass(tmp_path):
     _assert_tables_equal(whole, chunked)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_rotated_run_chunked_by_deal_gives_the_same_tables(tmp_path):
     rs = open_runs([synthetic_run(tmp_path / "r", 2000, 4, seed=3, rotate=True)])
     assert rs.cluster == "deal"
     _assert_tables_equal(analyse(rs), analyse(rs, rows_per_chunk=999))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_rows_in_any_order_give_the_same_tables(tmp_path):
     rs = open_runs([synthetic_run(tmp_path / "r", 1500, 3, seed=4)])
     shuffled = tmp_path / "shuffled"
@@ -99,6 +102,7 @@ def test_a_game_with_missing_player_rows_is_a_clear_error(tmp_path):
         open_runs([write_run(tmp_path / "r", bad, HAND_GAMES)])
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_pooled_runs_add_up(tmp_path):
     a = synthetic_run(tmp_path / "a", 800, 4, seed=1)
     b = synthetic_run(tmp_path / "b", 800, 4, seed=2)

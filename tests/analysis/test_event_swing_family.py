@@ -30,6 +30,7 @@ def tables(tmp_path_factory):
     return rs, analyse(rs)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_family_interval_is_bonferroni_over_every_tested_card_and_seat(tables):
     _, t = tables
     es = t["event_seats"]

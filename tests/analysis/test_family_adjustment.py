@@ -65,6 +65,7 @@ CASES = {"rotated 4 strategies": dict(P=4, k=4, paired=True),
          "fixed seats 4 strategies": dict(P=4, k=4, paired=False)}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("case", list(CASES))
 def test_equal_strategies_are_rarely_flagged(case):
     s_adj, s_raw, m_adj, m_raw = _strategy_rates(reps=150, games=800, seed=3, **CASES[case])
@@ -132,6 +133,7 @@ def _role_rate(reps: int, games: int, seed: int):
     return hits / reps
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_seats_of_an_even_role_are_rarely_flagged():
     adj, raw = _role_rate(reps=400, games=1500, seed=2)
     assert adj <= 0.08, adj

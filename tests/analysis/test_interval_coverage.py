@@ -93,6 +93,7 @@ def test_t_interval_covers(n, reps=4000):
     assert _within(_cover(lo, hi, 2.0), reps)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("p1,p2,n1,n2", [(0.5, 0.5, 30, 30), (0.02, 0.01, 400, 300), (0.9, 0.6, 15, 25)])
 def test_newcombe_difference_covers(p1, p2, n1, n2, reps=4000):
     rng = np.random.default_rng(11)

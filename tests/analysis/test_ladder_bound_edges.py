@@ -126,6 +126,7 @@ def roles(tmp_path_factory):
     return pl.read_csv(out), " ".join(done.stdout.split())
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_every_written_bound_is_a_share_with_width_and_the_calls_read_it(roles):
     t, _ = roles
     got = t.filter(pl.col("adjusted_low").is_not_null())
@@ -144,6 +145,7 @@ def test_every_written_bound_is_a_share_with_width_and_the_calls_read_it(roles):
     assert got.height == t.filter(pl.col("opponent") != "random").height + 3   # + Censitaire v random
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_seigneur_rows_carry_the_bounds_the_sentence_reads(roles):
     t, out = roles
     lead = t.filter(pl.col("role") == "seigneur")

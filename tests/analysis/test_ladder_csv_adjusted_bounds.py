@@ -57,6 +57,7 @@ def _check_calls(rows):
         assert (r["call"] or "") == want, r
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_ladder_csv_carries_the_adjusted_interval_behind_each_call(ladders):
     t, _ = ladders
     assert t.columns.index("adjusted_low") + 1 == t.columns.index("adjusted_high")

@@ -14,6 +14,8 @@ from scipy.stats import t as student
 
 from analysis import ladder as L
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def _cells(rng, truths, deals=200, players=4, fair=0.25):
     """Cells whose per-deal outcome shares a deal effect (the rotations of a deal are not

@@ -27,6 +27,8 @@ from statsmodels.stats.proportion import proportion_confint
 from analysis import skill as K
 from analysis.skill_words import advantage, verdict
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 BUDGETS = (0, 4, 16, 64)
 PLAYERS = 4
 GAMES = 1000

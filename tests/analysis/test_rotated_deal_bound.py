@@ -51,6 +51,7 @@ def _half(row, lo: str, hi: str) -> float:
     return (row[hi] - row[lo]) / 2
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_run_is_read_as_rotated(rotated):
     rs, _, p, _ = rotated
     assert rs.games_per_unit == 4

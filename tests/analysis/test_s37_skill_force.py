@@ -23,6 +23,8 @@ from undrawn_figures import skill_pages_undrawn_in_this_module  # noqa: F401  (a
 
 from skill_dirs import SKILL, folder_tree, played_skill, sk  # noqa: F401  (sk: a fixture)
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Path:

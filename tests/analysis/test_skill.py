@@ -289,6 +289,7 @@ def test_a_panel_gets_its_sentences_per_cell_each_true_for_its_own_numbers():
     assert "The gap shrinks" in second and "grows" not in second
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_panel_plays_every_cell_and_a_seat_searches_with_its_own_bot(tmp_path):
     """Two cells (2 and 3 players, one of them a line-up of non-default bots): every cell's rows,
     the search bot of a greedy seat plays greedy in its playouts (search_bots.toml)."""
@@ -317,6 +318,7 @@ def test_a_panel_seat_bot_that_cannot_be_a_playout_policy_is_one_line(tmp_path, 
     assert not out.exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_command_takes_a_line_up_and_writes_the_table_and_page(tmp_path):
     out = tmp_path / "s"
     assert _run(["skill", "--game", "middle-ages", "--strategies", "greedy,balanced", "--players", "2",

@@ -210,6 +210,7 @@ def fixed(shipped):
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_against_writes_the_comparison_of_the_two_directories(shipped, fixed):
     out = fixed
     cmp = pl.read_csv(out / "against.csv")
@@ -238,6 +239,7 @@ def test_against_writes_the_comparison_of_the_two_directories(shipped, fixed):
                                                         "setup.start_coins=[0,0,40,0]) against")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_comparison_figure_passes_the_figure_checklist(fixed):
     """The page's figure of the --against comparison (a stand-in in the other tests here), built from
     the directory as the page builds it, measured and drawn: no breach of the figure checklist, one
@@ -284,6 +286,7 @@ def test_a_call_without_against_removes_the_earlier_comparison(fixed, tmp_path, 
     assert "Against the shipped rules" not in (out / "report.html").read_text()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_reports_skill_section_carries_the_comparison_worded_by_its_smallest_difference(fixed):
     from reports.sections import FigureSet
     from reports.skill import skill_section

@@ -28,6 +28,8 @@ from undrawn_figures import skill_pages_undrawn_in_this_module  # noqa: F401  (a
 
 from skill_dirs import SKILL, folder_tree, played_skill, sk  # noqa: F401  (sk: a fixture)
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 GAMES = ("--games", "8")
 
 
@@ -111,6 +113,7 @@ def test_a_budget_alone_is_added_to_the_answer(sk):
     assert "only one budget" not in done.stdout
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_budget_whose_parts_are_on_disk_comes_back_into_the_answer(sk):
     """A directory an earlier call left with budget 2's parts in cells/ but not in its table (what
     a call naming fewer budgets wrote before): the next call's answer has budget 2 again, read

@@ -31,6 +31,7 @@ def _printed(skill_dir, monkeypatch, capsys, columns: int) -> list[str]:
     return capsys.readouterr().out.splitlines()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_at_80_columns_every_share_and_interval_is_whole_on_its_line(skill_dir, monkeypatch, capsys):
     lines = _printed(skill_dir, monkeypatch, capsys, 80)
     # (the last line names the directory, as long as its path)

@@ -68,6 +68,7 @@ def test_a_resume_is_planned_before_any_game_and_counts_only_the_parts_it_plays(
     assert steps == [("budget 1: every seat searching", 0, 1, [(1, "all", 8)])]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_balance_skill_says_what_it_resumes(tmp_path, capsys):
     out = tmp_path / "sk"
     args = ["skill", "--budgets", "0,1", "--games", "8", "--players", "2", "--out", str(out), "-q"]

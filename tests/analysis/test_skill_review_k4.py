@@ -18,6 +18,8 @@ from cli import _run
 
 from undrawn_figures import skill_pages_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module", autouse=True)
 def pages_undrawn():
@@ -64,6 +66,7 @@ def compared(tmp_path_factory):
     return root / "fix"
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_one_gap_has_one_interval_on_the_page_and_the_csv_has_the_pages_words(compared):
     page = html.unescape((compared / "report.html").read_text())
     table = pl.read_parquet(compared / "skill.parquet").filter(pl.col("part") == "all")

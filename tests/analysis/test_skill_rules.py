@@ -52,6 +52,7 @@ def skill_set(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_games_are_played_under_the_rules_given_and_the_page_names_them(skill_set):
     out = skill_set
     t = pl.read_parquet(out / "skill.parquet").filter(pl.col("part") == "all").sort("seat")
@@ -97,6 +98,7 @@ def test_a_report_refuses_a_skill_directory_of_other_rules(skill_set, tmp_path, 
     assert not (tmp_path / "rep").exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_path, capsys):
     """balance tune ends with the balance skill command for its best_rules.toml, same game,
     line-up and player counts; and that command runs as printed."""

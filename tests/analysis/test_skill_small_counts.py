@@ -146,6 +146,7 @@ def _balance_figures(k: int, n: int) -> dict:
     return dict(zip(K.BALANCE_COLUMNS, K.balance_figures(*_two_seats(k, n), family=K.FAMILY_LEVEL)))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("level, column", [(0.95, ""), (K.FAMILY_LEVEL, "_adjusted")])
 def test_the_gap_interval_of_two_seats_covers_at_small_counts(level, column):
     """Two seats, seat 1 winning each game with probability p (the gap |2p - 1|): the interval of

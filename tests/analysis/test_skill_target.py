@@ -83,6 +83,7 @@ def test_skill_refuses_a_target_it_cannot_measure_before_out_is_touched(tmp_path
     assert rc == 2 and not out.exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_call_without_target_removes_the_earlier_judgement(tmp_path, capsys):
     out = tmp_path / "sk"
     args = ["skill", "--budgets", "0", "--games", "8", "--players", "3", "--out", str(out)]

@@ -20,6 +20,8 @@ from simcore import games as registry
 from simcore import runner
 from simcore.games.middle_ages.spec import SPEC
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 RENAMES = {"coins_turn_": "purse_after_", "tiles_": "stock_", "event_gain_": "swing_",
            "coins_before_event_": "purse_before_", "event_": "card_"}
 

@@ -10,6 +10,7 @@ and a check plays the rules measured.
 
 from __future__ import annotations
 
+import pytest
 import hashlib
 import json
 
@@ -42,6 +43,7 @@ def test_the_baseline_names_and_writes_the_rules_measured(tmp_path):
     assert check.returncode in (0, 3), (check.returncode, check.stdout[-2000:])
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_file_of_the_designers_under_that_name_is_never_lost(tmp_path):
     run = _played(tmp_path, "run")
     out = tmp_path / "coins.toml"

@@ -48,6 +48,7 @@ def dogfood(tmp_path_factory):
     return code, paths
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_default_configuration_passes_the_committed_baseline_early(dogfood):
     code, paths = dogfood
     base = load_baseline(BASELINE)
@@ -107,6 +108,7 @@ def test_palais_income_doubled_fails_fast_and_says_the_rules_differ(tmp_path, ca
         assert any(re.search(pattern, got) for got in printed), (line, out)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_paired_mode_plays_both_rule_sets_on_the_same_deals(tmp_path, capsys):
     base = load_baseline(BASELINE)
     res = play_check(base, rules=palais(tmp_path, 6), against_rules=RULES)
@@ -147,6 +149,7 @@ def test_a_two_point_seat_shift_planted_in_the_baseline_is_caught(tmp_path, caps
     assert failed == ["Seat 1 win share"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_change_in_the_indifference_zone_ends_undecided_with_exit_3(tmp_path, capsys):
     base = load_baseline(BASELINE)
     res = play_check(shifted(base, "seat_win_share", "Seat 3", -1.5), games=10_000, batch=2000)

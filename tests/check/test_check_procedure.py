@@ -90,6 +90,7 @@ def _simulate(delta: float, reps: int, seed: int, *, base_se: float = 0.1, sd: f
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_error_rates_of_the_sequential_test_hold_on_the_normal_model():
     reps = 1500
     sd = math.sqrt(0.05 * 0.95 / reps)

@@ -5,12 +5,14 @@ another run directory this toolkit wrote is still replaced with --force."""
 
 from __future__ import annotations
 
+import pytest
 import json
 
 from cli import _run
 from simcore import runner
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_baselines_own_run_is_never_replaced_by_a_saved_check(tmp_path, capsys):
     base = runner.simulate("middle-ages", players=4, games=3000, seed=7, out=tmp_path / "base", quiet=True)
     loose = ["--tolerance", "5", "--score-tolerance", "5"]         # (3,000 games: no ±1 pp baseline)

@@ -45,6 +45,7 @@ TINY = ["--players", "2", "--lineup", "random", "--lineup", "greedy", "--games",
         "--tolerance", "10", "--score-tolerance", "20"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_panel_baseline_too_small_once_played_leaves_nothing_and_says_so(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert _run(["baseline", *TOO_FEW, "--out", "pb"]) == 2
@@ -59,6 +60,7 @@ def test_a_panel_baseline_too_small_once_played_leaves_nothing_and_says_so(tmp_p
                                                  "panel.json", "runs"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_force_replaces_a_panel_baseline_and_a_failed_replacement_keeps_the_old(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert _run(["baseline", *TINY, "--out", "pb"]) == 0, capsys.readouterr().err

@@ -17,6 +17,8 @@ from analysis import analyse, open_runs
 from analysis.compare import compare_runs
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 GOAL = ["track.goal.4=7"]
 OTHER = ['payment.order="simultaneous"']      # a change that leaves the goal alone
 
@@ -37,6 +39,7 @@ def _compare(a, b):
     return compare_runs(rs, vrs, analyse(rs), analyse(vrs))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_goal_change_leaves_the_scores_out_of_the_before_after(runs):
     moved = _compare(runs["base"], runs["goal"])
     metrics = set(moved.table["metric"].to_list())
@@ -51,6 +54,7 @@ def test_a_goal_change_leaves_the_scores_out_of_the_before_after(runs):
     assert not [w for _, w in kept.dropped if w.startswith("not comparable")]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_page_lists_the_scores_apart_with_why(runs, tmp_path):
     import html as H
     import re

@@ -40,6 +40,7 @@ def _false_fail_rate(rng, reps: int = REPS) -> float:
     return fails / reps
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_an_unchanged_rare_share_fails_at_most_alpha(monkeypatch):
     """300 unchanged checks (the slow test below plays 1,200): with the floor, far fewer than 2%
     fail (measured 0 of 300, 3 of 1,200; 6 of 300, a 2% rate, has probability 0.0001 at the fixed

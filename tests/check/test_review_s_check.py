@@ -232,6 +232,7 @@ def test_a_baseline_written_before_the_copies_were_left_out_still_checks_a_run(t
     assert {(r.metric, r.key) for r in result.results} == {(m.metric, m.key) for m in base.metrics}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_run_directory_check_does_not_say_it_stopped_at_a_regression(tmp_path):
     """Review S: a check of a run directory is one look at all its games; a metric it leaves
     undecided beside one that failed was not "stopped by the first regression" (it said so of 4,000

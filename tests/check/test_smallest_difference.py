@@ -59,6 +59,7 @@ def test_bad_values_are_one_line_exit_2_on_every_command(run, tmp_path, capsys, 
     assert not (tmp_path / "rep").exists() and not (tmp_path / "sw").exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_report_words_verdicts_by_the_given_size(run, tmp_path):
     """The whole report command, its figures built but not drawn (tests/undrawn_figures.py):
     drawing them (matplotlib's layout and Agg, most of a report's CPU: 4.3 s for this test) does not
@@ -147,6 +148,7 @@ def test_check_words_a_change_by_its_interval_not_its_estimate():
     assert "smaller than the 4 pp that matter" in explain(r, smallest=4.0)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_sweep_records_it_for_its_page(tmp_path):
     out = tmp_path / "sw"
     assert _run(["sweep", "--vary", "income.palais.base=3..4", "--games", "300", "--out", str(out), "-q",

@@ -25,6 +25,8 @@ import cli
 from simcore import cluster, runner
 from simcore.errors import UsageError
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 ROOT = Path(__file__).resolve().parents[2]
 LINE_UP = "balanced,random,greedy,eventwise"
 

@@ -78,6 +78,7 @@ def runs(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("what", WHAT)
 @pytest.mark.parametrize("game", list(GAMES.values()))
 def test_each_game_has_the_tables_the_page_lists_with_its_columns(runs, tmp_path, capsys, game, what):

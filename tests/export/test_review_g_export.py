@@ -54,6 +54,7 @@ def test_a_table_the_game_lacks_is_refused_in_a_designers_words(siege, tmp_path,
     assert not (tmp_path / "x.csv").exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_an_underflowed_p_value_is_written_as_a_bound_in_every_table(tmp_path):
     """The Fief seats export wrote p_value 0.0; docs/export.md promises short text for small
     p-values. (A combat's seats are no longer tested against a fair 50%: its sides are roles.) A

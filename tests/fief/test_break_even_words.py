@@ -4,6 +4,7 @@ Checked against the ratios computed here from the command's own break_even.csv."
 
 from __future__ import annotations
 
+import pytest
 import re
 
 import polars as pl
@@ -11,6 +12,7 @@ import polars as pl
 from cli import _run
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_break_even_sentence_is_the_tables_own(tmp_path, capsys):
     out = tmp_path / "odds"
     assert _run(["fief-odds", "--attackers", "1-30", "--defenders", "1-20", "--terrain", "all",
@@ -42,6 +44,7 @@ def test_the_break_even_sentence_is_the_tables_own(tmp_path, capsys):
     assert m.group(1).index("open ground") < m.group(1).index("castle") < m.group(1).index("city")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_tables_and_heat_maps_name_rules_other_than_the_shipped_ones(tmp_path, capsys):
     """Two heat maps of different rules read alike once pasted into a design document: a rule
     change (--set) or another rules file is named in the heat map's title and the break-even

@@ -22,6 +22,7 @@ def heat_maps_undrawn():
         yield
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_fief_odds_writes_tables_heat_maps_and_break_even(tmp_path, capsys):
     """FF-7: odds.csv/.parquet with the documented columns, one PNG heat map per terrain, and the
     smallest attacker reaching 50 / 75 / 90 % against each defence."""
@@ -111,6 +112,7 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path, capsys, argv, message):
     assert not out.exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_output_directory_problems_are_usage_errors(tmp_path, capsys, heat_maps_undrawn):
     """FF-7 outputs: a non-empty --out needs --force; a path under a file cannot be written."""
     full = tmp_path / "full"
@@ -206,6 +208,7 @@ def test_break_even_column_names_say_the_level_they_hold(tmp_path, capsys, heat_
         assert p["p_attacker_wins"][-1] >= 0.999 > p["p_attacker_wins"][-2]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_heat_map_of_a_large_grid_stays_page_sized(tmp_path):
     """FF-7: the heat map grows with the grid only up to a page (16 x 14 inches at 110 dpi); a
     200 x 200 grid asked for a 7 150 x 5 800 pixel canvas, and 999 x 999 for about a gigapixel.

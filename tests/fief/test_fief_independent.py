@@ -106,6 +106,7 @@ def odds_runs(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("run,darc,mercy", [("plain", "none", None), ("darc", "attacker", None),
                                             ("mercy", "none", 2)])
 @pytest.mark.parametrize("terrain", ["open", "castle", "city"])

@@ -4,6 +4,7 @@ revolt table prints "exact", not the interval "0.5000 – 0.5000" (the MC-vs-exa
 
 from __future__ import annotations
 
+import pytest
 import numpy as np
 import polars as pl
 
@@ -27,6 +28,7 @@ def test_exact_revolt_rows_print_exact_not_a_zero_width_interval(tmp_path, capsy
         assert lo < float(r.split("│")[4]) < hi
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_heat_map_contours_are_steps_on_the_cell_edges(tmp_path, monkeypatch):
     """FF-7 (revA #18): the break-even borders follow the cells, as the break-even table reads: in a
     castle with d'Arc on the defender's side, 1 defender point needs 6 attackers for 50 %, so the

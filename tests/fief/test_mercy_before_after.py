@@ -50,6 +50,7 @@ def _compare(base, variant):
     return compare_runs(rs, vrs, analyse(rs), analyse(vrs)).table
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_share_of_combats_ended_by_mercy_is_compared_game_by_game(runs):
     base, variant = runs[("defender:2", True)], runs[("defender:4", True)]
     before, after = _by_mercy(base), _by_mercy(variant)
@@ -137,6 +138,7 @@ def test_the_rounds_a_combat_lasts_are_compared_in_rounds(runs):
     assert "turns" not in line
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_review_s_the_lead_is_worded_by_size_and_printed_on_the_terminal(runs, tmp_path, capsys):
     """Review S #2, #8, #9: the combat's first answer opens with the size of what moved (it said
     "Yes, beyond noise" over changes all clear but small), the terminal prints it as the page leads

@@ -87,6 +87,7 @@ def _wrong_tables(exact_p, tables: int, seed: int) -> int:
     return wrong
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_unmarked_monte_carlo_break_evens_are_rarely_wrong(exact_p):
     """FF-7 over the default grid (3 terrains x 20 defences x 3 levels = 180 break-evens): of 40
     tables drawn from the exact odds, at most 2 (5%) hold an unmarked break-even the exact odds
@@ -103,6 +104,7 @@ def test_unmarked_monte_carlo_break_evens_are_rarely_wrong_many_tables(exact_p):
     assert binomtest(wrong, 1000, 0.05, alternative="less").pvalue < 0.05
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_case_a_designer_found_is_marked(tmp_path, capsys, exact_p):
     """FF-7, the kernel's table of open ground (30 x 20, 2,000 combats a cell, seed 0: 60
     break-evens): defender 5 at 90%, 7 attackers win 1,832 of 2,000 combats (0.916; the exact odds

@@ -194,6 +194,7 @@ def test_break_even_marks_cells_within_monte_carlo_noise():
     assert "from Monte Carlo: 2 of these 3 break-evens are within its noise" in said, said
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_monte_carlo_marks_follow_the_wilson_intervals(tmp_path, capsys, heat_maps_undrawn):
     """FF-7 on the kernel's odds: each cell's mark recomputed from its counts with scipy's Wilson
     interval at 1 - 0.05/27 (9 defences x 3 levels: Bonferroni over the table's break-evens); the

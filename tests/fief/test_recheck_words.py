@@ -9,6 +9,7 @@ which holds only what simulate wrote"."""
 
 from __future__ import annotations
 
+import pytest
 from cli import _run
 from reports.games.fief import agreement_words, calamity_agreement_words
 
@@ -31,6 +32,7 @@ def test_a_disagreement_says_to_try_another_seed():
     assert "Monte Carlo and the exact tables disagree" in calamity and "another --seed" in calamity
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_an_out_inside_a_fief_odds_folder_names_that_command(tmp_path, capsys):
     out = tmp_path / "odds"
     assert _run(["fief-odds", "--attackers", "1-3", "--defenders", "1-2", "--terrain", "open",

@@ -31,6 +31,7 @@ def _text(path) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8"))).split())
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_two_matchups_are_two_configurations_and_the_page_says_what_differs(sieges, tmp_path):
     groups = group_runs([sieges["castle"], sieges["city"]])
     assert len(groups) == 2

@@ -74,6 +74,7 @@ def _sum_distribution(extra: np.ndarray, n: int, m: int) -> np.ndarray:
     return np.maximum(dist, 0)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_reviewers_seed_6_grid_agrees():
     """The grid of the review (1-20 x 1-12, every terrain, 2,000 combats) with Monte Carlo equal to
     the exact odds but for city 19 v 5's one loss in 2,000 (z = 7.19 under the normal law) and
@@ -121,6 +122,7 @@ def test_the_rounds_distributions_have_the_exact_solvers_means(rules):
                                    rtol=1e-10)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_rounds_distribution_is_the_kernels(rules, tmp_path):
     """Castle 10 v 6 (mercy defender:2 too): the kernel's rounds over 20,000 combats against the
     exact distribution, by scipy's chi-square (bins of at least 5 expected combats)."""
@@ -140,6 +142,7 @@ def test_the_rounds_distribution_is_the_kernels(rules, tmp_path):
         assert stats.chisquare(o[keep], e[keep] * o.sum() / e[keep].sum()).pvalue > 1e-4
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_rounds_test_holds_its_level_where_long_combats_are_rare(rules):
     """City 20 v 1: a combat nearly always lasts one round (about 9 of 2,000 last longer). The
     exact distribution of the rounds summed over 2,000 combats (scipy's FFT convolution, by
@@ -181,6 +184,7 @@ def _null_replicates(job, games: int, reps: int, seed: int):
         yield agreement(pl.concat([ex, mc]), pmfs)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_correct_kernel_is_called_off_at_most_one_time_in_20():
     """The check's null simulated from the exact odds (no kernel): 50 grids of cells near 0 and 1
     and rare long combats, 2,000 combats a cell. The share of "disagree" is not above 5% (scipy's
@@ -214,6 +218,7 @@ def test_a_planted_error_is_found_and_named(rules):
     assert not agreement(odds, job.rounds_pmf())["disagree"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_printed_line_says_the_test_it_ran(tmp_path, capsys):
     from cli import _run
 

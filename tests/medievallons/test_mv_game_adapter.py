@@ -72,6 +72,7 @@ def test_reference_engine_plays_random_bots_only_and_engines_are_named():
         runner.prepare("medievallons", players=4, engine="gpu")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_debug_mode_runs_the_invariants(tmp_path):
     assert simulate(tmp_path / "run", "--games", "300", "--players", "2", "--debug",
                     "--strategies", "planner,balanced") == 0

@@ -47,6 +47,7 @@ def test_game_length_quantiles_and_end_reasons():
     assert np.allclose(shares["share"], 1.0) and (shares["games"] == 2000).all()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_card_types_and_ablation_of_one_copy(monkeypatch):
     """The table's make-up, not its figures: every type in order, each ablation through the rules
     loader, the delta the difference of its columns. 500 games (was 1,500: 1.2 s of CPU more)
@@ -111,6 +112,7 @@ def mv_run(tmp_path_factory):
                            out=tmp_path_factory.mktemp("mvq") / "run")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_command_writes_csv_tables_and_run_json(mv_run, tmp_path, capsys):
     out = tmp_path / "q"
     assert run_cli("questions", str(mv_run), "--games", "60", "--out", str(out)) == 0
@@ -158,6 +160,7 @@ def test_the_output_may_not_be_the_run(mv_run, capsys):
 
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_force_over_another_runs_questions_names_what_it_replaces(mv_run, tmp_path, capsys):
     """``--force`` over the questions of another run (here of another game) replaced them without a
     word; it now names what it replaces, before playing. Over this run's own, nothing is said."""

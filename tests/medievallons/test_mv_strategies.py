@@ -156,6 +156,7 @@ def _duel(bot, opponent, games, players=4, seed=2026):
     return float(mine.mean()), float(per_deal.std(ddof=1) / np.sqrt(deals))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("bot,opponent,games,players", [
     ("balanced", "random", 2000, 4),
     ("collector", "random", 2000, 4),

@@ -18,6 +18,7 @@ from analysis.questions import middle_ages as Q
 from simcore.games.middle_ages import rules as R
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_per_drawn_effect_is_the_mean_over_the_games_that_draw_the_card(monkeypatch):
     """On real replayed deals: the games without the card are 0, so effect ÷ draw rate is exactly
     the mean difference over the games that draw it (the review's rep.py check, for one card).

@@ -16,6 +16,8 @@ from simcore.errors import UsageError
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def test_a_neutral_card_keeps_its_place_and_loses_every_effect():
     rules = R.load()

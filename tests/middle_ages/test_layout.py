@@ -5,6 +5,7 @@ Nothing here compiles Numba code: the modules are read as source.
 
 from __future__ import annotations
 
+import pytest
 import ast
 import re
 import subprocess
@@ -45,6 +46,7 @@ def test_kernel_modules_import_one_way():
         assert not imports_of(module) & later, module
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_listing_strategies_compiles_no_kernel():
     code = ("import sys, strategies.middle_ages as S; S.resolve('balanced', 4); "
             "import simcore.games.middle_ages.layout; print('numba' in sys.modules)")

@@ -4,6 +4,7 @@ games it played: the run's own deals only when they are."""
 
 from __future__ import annotations
 
+import pytest
 from analysis.questions.middle_ages import _deals_words
 
 
@@ -15,6 +16,7 @@ def test_the_deals_are_the_runs_only_when_they_are():
     assert "fixed seats" in rotated and "not the run's games" in rotated and "first" not in rotated
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_command_and_the_report_say_the_games_played(tmp_path):
     import json
 

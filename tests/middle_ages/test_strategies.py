@@ -96,6 +96,7 @@ def _duel(bot, opponent, games, seed):
     return L.duel(bot, opponent, games, players=4, seed=seed)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("bot,opponent,games,measured", [
     ("greedy", "random", 4000, 0.806),
     ("balanced", "greedy", 8000, 0.377),

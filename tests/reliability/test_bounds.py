@@ -113,6 +113,7 @@ def test_whole_number_ends_make_the_values_a_sweep_plays():
     assert parse_vary("x=0..1.5:0.5").values == (0.0, 0.5, 1.0, 1.5)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_whole_number_ends_past_the_setting_are_refused_as_its_values_are(capsys):
     """`0..1e3` is 0 to 1,000: the first value the setting does not take is named."""
     code, err = cli_in_process(["sweep", "--vary", "income.palais.base=0..1e3", "--games", "100",

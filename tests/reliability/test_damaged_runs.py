@@ -168,6 +168,7 @@ READERS = [
 ]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("name,damage,file,words", DAMAGE, ids=[d[0] for d in DAMAGE])
 def test_every_reader_refuses_a_damaged_run_in_one_line(name, damage, file, words, tiny_run,
                                                         other_runs, tmp_path, capsys, monkeypatch):
@@ -257,6 +258,7 @@ def test_a_hand_edit_with_its_hashes_written_again_is_still_refused(name, damage
         assert not any((tmp_path / p).exists() for p in ("rep", "seats.csv", "players.csv", "base.toml"))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_an_undamaged_run_passes_the_figure_checks_of_every_game(tmp_path):
     """The figures hold for every registered game's real runs (so the check cannot refuse a run
     the toolkit wrote), seat rotation and 2-5 players included."""
@@ -333,6 +335,7 @@ def test_pooled_runs_of_different_games_name_the_problem(tiny_run, other_runs, t
     assert code == 2 and "middle-ages" in one_error_line(err) and "fief-combat" in err
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_damaged_run_in_a_real_process_is_one_line(tiny_run, tmp_path):
     (tiny_run / "run.json").write_bytes(b"\x89PNG\r\n\x1a\n")
     r = balance("report", tiny_run, "--out", "rep", cwd=tmp_path, timeout=120)

@@ -67,6 +67,7 @@ def test_a_check_does_not_save_its_run_or_junit_inside_a_run(tiny_run, tmp_path,
     assert _tree(tiny_run) == before
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_refused_run_is_still_readable_afterwards(tiny_run, tmp_path):
     """The whole story in real processes: the output is refused, the run is still read. The
     reader is ``export`` (its check of the run directory is the report's, analysis.load.check_run:
@@ -171,6 +172,7 @@ def skill_budget_0(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_skill_force_interrupted_leaves_no_earlier_answer_under_the_new_question(
         skill_budget_0, tmp_path, capsys, monkeypatch):
     """skill --force on another question, interrupted: the earlier skill.parquet was left beside
@@ -344,6 +346,7 @@ def _budgets_on_disk(sk: Path) -> tuple[list, list]:
     return json.loads((sk / "skill.json").read_text())["budgets"], sorted(set(table["budget"].to_list()))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_skill_resumed_with_more_budgets_and_interrupted_keeps_the_earlier_answer(
         skill_budget_0, tmp_path, capsys, monkeypatch):
     """balance skill resumed with more budgets, then Ctrl-C while playing: skill.json listed the new
@@ -377,6 +380,7 @@ def test_skill_resumed_with_more_budgets_and_interrupted_keeps_the_earlier_answe
     assert _budgets_on_disk(tmp_path / "sk") == ([0, 4], [0, 4])
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_skill_interrupted_while_writing_the_new_answer_reads_as_unfinished(
         skill_budget_0, tmp_path, capsys, monkeypatch):
     import polars as pl

@@ -82,6 +82,7 @@ def test_a_tree_too_large_is_not_recorded(tmp_path, monkeypatch):
     assert "tree" not in atomic.read_marker(tmp_path / "rep")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_sweep_force_keeps_a_users_file_in_a_variant(tmp_path):
     sweep = ["sweep", "--games", 100, "--players", 4, "--out", tmp_path / "sw", "-q"]
     balance(*sweep, "--vary", "setup.extra_coin_tokens=[2,3]")

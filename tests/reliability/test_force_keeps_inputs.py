@@ -11,6 +11,9 @@ import hashlib
 from in_process import balance
 
 from strategies.common import strategy_files
+import pytest
+
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
 
 TUNE = ["tune", "--players", 2, "--strategies", "random", "--target", "seat-balance:5",
         "--trials", 2, "--min-games", 200, "--max-games", 400, "--confirm-games", 300, "-q"]

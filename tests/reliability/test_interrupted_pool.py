@@ -53,6 +53,7 @@ else:
 """
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("how", ["console", "caller"])
 def test_a_worker_started_as_the_signal_lands_does_not_hold_the_exit(how, tmp_path):
     try:

@@ -193,6 +193,7 @@ PROBE = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("where", ["fallback", "none"])
 def test_the_cache_fallbacks_without_unshare(where, tmp_path):
     """The same two fallbacks, reached by removing Numba's own locators in the process (works

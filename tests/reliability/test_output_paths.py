@@ -96,6 +96,7 @@ def _snapshot(folder: Path) -> dict:
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("argv,option,kind,source", COMMANDS, ids=IDS)
 def test_every_bad_output_path_is_one_line_before_any_work(argv, option, kind, source, workdir,
                                                            capsys, no_playing):
@@ -181,6 +182,7 @@ def test_force_replaces_an_output_of_the_toolkit(workdir, capsys):
     assert [p.name for p in workdir.glob(".old*")] == []      # no temporary, old or lock entry
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_simulate_out_dot_force_in_a_real_process_plays_nothing(tmp_path):
     """Once, `simulate --out . --force` played every game and then crashed renaming '.'."""
     (tmp_path / "notes.txt").write_text("mine")
@@ -190,6 +192,7 @@ def test_simulate_out_dot_force_in_a_real_process_plays_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("argv, line", [
     (["simulate", "--games", "1e11", "--out", ""], "error: --out is empty: give a directory name"),
     (["report", "run", "--out", ""], "error: --out is empty: give a directory name"),
@@ -211,6 +214,7 @@ def test_an_empty_path_is_named_as_empty_in_a_real_process(argv, line, tiny_run,
     assert _snapshot(tmp_path) == before
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_check_junit_under_proc_in_a_real_process_plays_nothing(tiny_run, tmp_path):
     """Once, `balance check --junit /proc/j.xml` crashed after playing every game."""
     from analysis.check.baseline import make_baseline

@@ -19,6 +19,8 @@ import pytest
 
 from reliability_helpers import cli_in_process, hidden, one_error_line, start, wait_for
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 LONG_RUN = ("simulate", "--games", "3e6", "--quiet")
 
 

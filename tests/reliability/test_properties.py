@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from reliability_helpers import ROOT
 from simcore.errors import UsageError
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 

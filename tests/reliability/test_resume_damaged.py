@@ -5,6 +5,7 @@ integrity record is now played again, the same games, on the same command."""
 
 from __future__ import annotations
 
+import pytest
 from in_process import balance
 from undrawn_figures import figures_undrawn   # the pages' words and refusals are read, not drawn
 
@@ -12,6 +13,7 @@ SWEEP = ("sweep", "--vary", "setup.extra_coin_tokens=[2,3]", "--games", 200, "--
 PANEL = ("simulate", "--panel", "default", "--games", 150, "-q")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_damaged_variant_is_played_again_on_resume(tmp_path):
     out = tmp_path / "sw"
     balance(*SWEEP, "--out", out)
@@ -25,6 +27,7 @@ def test_a_damaged_variant_is_played_again_on_resume(tmp_path):
         assert balance("report", out, "--out", tmp_path / "r1").returncode == 0
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_damaged_cell_is_played_again_on_resume(tmp_path):
     out = tmp_path / "pa"
     balance(*PANEL, "--out", out)

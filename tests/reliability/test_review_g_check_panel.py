@@ -35,6 +35,7 @@ def one_line(done) -> str:
     return lines[0]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_seed_batch_and_smallest_difference_change_a_panel_check(pb):
     plain = balance("check", "--baseline", pb).stdout
     for extra in (["--seed", "5"], ["--batch", "100"], ["--smallest-difference", "score=5"]):

@@ -40,6 +40,7 @@ def _kind(folder) -> str:
     return json.loads((folder / MARKER).read_text())["kind"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_force_of_one_table_command_refuses_the_others_directory(tmp_path):
     odds, cal = tmp_path / "odds", tmp_path / "cal"
     balance(*ODDS, "--out", odds)

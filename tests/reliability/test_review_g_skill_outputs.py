@@ -25,6 +25,8 @@ from in_process import balance
 from undrawn_figures import skill_pages_undrawn_in_this_module  # noqa: F401  (autouse: no drawing)
 from skill_dirs import folder_tree, played_skill, sk  # noqa: F401  (sk: a fixture)
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 MARKER = ".balance-output.json"
 SKILL = ["skill", "--players", "2", "--games", "20", "-q"]
 

@@ -16,6 +16,8 @@ import pytest
 
 from in_process import balance
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 SMALL = ["--trials", "2", "--min-games", "200", "--max-games", "800", "--confirm-games", "400", "-q"]
 
 
@@ -62,6 +64,7 @@ def tuned(_tuned, tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_study_of_another_tune_is_refused_before_out_is_created(tuned):
     line = refused(tune("--storage", "ext/s.db", out="tC", players="4", strategies="balanced",
                         check=False))

@@ -55,6 +55,7 @@ def test_replayed_games_equal_their_rows_under_custom_rules(runs, game):
         assert "P0" not in r.text and "P4" in r.text
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_replay_depends_on_the_recorded_rules(runs, tmp_path):
     """Replayed with the shipped rules instead of the run's, the Middle-Ages games differ (the
     check catches it): the custom rules really are the ones replayed."""

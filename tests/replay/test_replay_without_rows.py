@@ -44,6 +44,7 @@ def pairs(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game", list(CASES))
 def test_a_run_above_the_threshold_keeps_statistics_but_no_rows(pairs, game):
     import json
@@ -61,6 +62,7 @@ def test_the_default_threshold_keeps_rows_up_to_1e5_games():
     assert runner.RAW_LIMIT == 100_000
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game", list(CASES))
 def test_replay_game_without_rows_equals_replay_with_rows(pairs, game):
     rows, rowless = pairs[game]

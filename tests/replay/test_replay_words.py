@@ -139,6 +139,7 @@ def mv_texts(runs):
     return [replay(runs["medievallons"], g).text for g in range(12)]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_medievallons_guilds_numbered_from_1(mv_texts):
     """Guilds are counted from 1 in the words, as seats are (the log says so): a first guild is
     guild 1, and a player holds fewer guilds than the rules' winning number (MV-7)."""

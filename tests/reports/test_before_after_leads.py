@@ -164,6 +164,7 @@ def test_constant_metrics_left_out_are_said_to_be_constant_and_untested():
            "share)), kept once in the tested family" in both
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_before_after_leads_with_what_changed_and_measures_below(tmp_path):
     """#7: the section opens with "What changed" and the seats' answer; the methods paragraph,
     with what is tested and what is left out, is a "How this is measured" section after it."""

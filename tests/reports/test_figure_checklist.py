@@ -64,6 +64,7 @@ def reports(tmp_path_factory):
     return _Reports(tmp_path_factory.mktemp("checklist"))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game", GAMES)
 def test_every_figure_passes_the_checklist(reports, game):
     _, figs = reports[game]
@@ -72,6 +73,7 @@ def test_every_figure_passes_the_checklist(reports, game):
     assert not found, "\n".join(found)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game", GAMES)
 def test_every_section_with_data_has_a_figure_or_a_sentence(reports, game):
     secs, _ = reports[game]

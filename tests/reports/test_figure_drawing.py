@@ -12,7 +12,7 @@ import pytest
 from reports.figures import draw as D
 from reports.figures.common import new_figure, styled
 
-pytestmark = pytest.mark.skipif(not D._FORK, reason="two drawing processes need fork (Linux)")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not D._FORK, reason="two drawing processes need fork (Linux)")]
 
 
 @styled

@@ -8,6 +8,7 @@ question's answer and a short headline stay bold.
 
 from __future__ import annotations
 
+import pytest
 from reports.sweep import _lead_html
 
 
@@ -22,6 +23,7 @@ def test_a_long_paragraph_without_an_answer_is_plain():
     assert _lead_html("Seigneurial, 4 players") == "<b>Seigneurial, 4 players</b>"
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_panel_before_after_page_has_no_paragraph_in_bold_whole(tmp_path):
     import re
 

@@ -121,6 +121,7 @@ def page(tmp_path_factory):
     return text, parsed
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_first_answer_keeps_its_answer_in_view_and_folds_its_methods(page):
     _, p = page
     whole, shown = next(x for x in p.items if "Did the seat win rates move?" in x[0])
@@ -134,6 +135,7 @@ def test_the_first_answer_keeps_its_answer_in_view_and_folds_its_methods(page):
     assert shown.count("(all 4 seat win shares at once: ") == len(moved) >= 1
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_no_word_is_lost_and_every_fold_names_a_method(page):
     text, p = page
     assert p.folds and all(f.get("for") == "show-methods" and f.get("data-fold") in ("(…)", "(…;", "; …")

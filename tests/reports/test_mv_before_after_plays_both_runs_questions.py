@@ -24,6 +24,8 @@ import pytest
 from cli.report import make_report
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 QGAMES = 120           # games per question and per rules variant, for both runs
 SMALLEST = 0.01        # 1 pp of win share matters (the game's default)
 FEW = 30               # founders a side needs before a change is told
@@ -104,6 +106,7 @@ def _check_line(line: str, want: tuple, family: int, what: str) -> None:
     assert m.group(6) == want[5], (line, want)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_both_runs_questions_are_played_and_kept(page):
     """The progress says whose questions are played (both), and the report keeps both runs' tables."""
     said = " | ".join(page["said"])

@@ -17,6 +17,8 @@ import pytest
 
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):

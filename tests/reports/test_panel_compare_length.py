@@ -22,6 +22,8 @@ from scipy import stats as sps
 from cli import _run
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 GAMES = "300"
 
 

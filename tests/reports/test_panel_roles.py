@@ -83,6 +83,7 @@ def test_the_finding_of_a_game_with_roles_is_by_side_and_within_a_role_never_aga
     assert "Holm over the panel's 6 seat × cell comparisons" in within, within
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_page_prints_the_analysis_lead_as_it_is(cells, tmp_path):
     """The lead of a panel of a game with roles is worded once, in the analysis layer
     (analysis.panel.role_finding); the page and the command line print it as it is."""
@@ -144,6 +145,7 @@ def test_the_cell_table_prints_an_interval_of_no_win_in_20000_games_with_its_wid
     assert _cell_metric_table(rows)["the Seigneur's win share"][0] == "0.00% (0.00–0.02)"
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_panel_page_of_a_game_with_roles(cells, tmp_path):
     d, _, _ = cells
     html = build_panel_report([d], tmp_path / "rep").read_text(encoding="utf-8")

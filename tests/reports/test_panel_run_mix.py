@@ -7,7 +7,10 @@ and to give a cell. Both now say what to compare with what.
 
 from __future__ import annotations
 
+import pytest
 
+
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_panel_beside_a_run_is_named(tmp_path):
     from cli import _run, _simulate_app
     from in_process import balance

@@ -16,6 +16,8 @@ import pytest
 
 from in_process import balance
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module")
 def panel(tmp_path_factory):
@@ -37,6 +39,7 @@ def _role_shares(cell) -> dict[str, tuple[float, int]]:
     return {r: (float(w) / games, games) for r, w in by.iter_rows()}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_each_cell_is_judged_on_its_own_shares(panel, tmp_path):
     from statsmodels.stats.proportion import proportion_confint
 

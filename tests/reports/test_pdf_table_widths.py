@@ -9,6 +9,7 @@ out here) on a table like that one, and against the wrap the PDF really draws.
 
 from __future__ import annotations
 
+import pytest
 import polars as pl
 
 from reports.pdf import TEXT_W, PdfDocument, _Layout, wrapped_lines
@@ -129,6 +130,7 @@ def test_a_table_too_wide_to_read_is_printed_in_parts_of_its_columns(monkeypatch
     assert pdf.MAX_ROW_LINES == 4
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_table_cut_into_parts_of_columns_keeps_each_rows_parts_on_one_page(tmp_path):
     """Review O #8: the 66-row comparison printed part 1 of its columns on pages 4-6 and part 2 on
     pages 6-8, so a change never stood on the page of its interval and verdict. Now the parts of the
@@ -167,6 +169,7 @@ def test_a_table_cut_into_parts_of_columns_keeps_each_rows_parts_on_one_page(tmp
     assert parts and all(int(a) <= int(b) for a, b in parts)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_rows_are_spread_evenly_over_the_pages_a_cut_table_needs():
     """Review U #14: the 66-row comparison ran 16, 16, 16, 16 and 2 rows a page, the last page three
     rows and blank below. As few pages as a page's worth at a time needs, the rows spread evenly

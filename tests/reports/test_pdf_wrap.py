@@ -6,6 +6,7 @@ measuring each trial line again: the font has no kerning, so the sums are the li
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ def _check(text: str, size: float, room: float, weight: str = "normal") -> list[
     return lines
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @settings(max_examples=300, deadline=None)
 @given(words=st.lists(WORD, min_size=1, max_size=30), size=st.sampled_from([6.0, 7.5, 10.0]),
        room=st.floats(0.05, 3.0), weight=st.sampled_from(["normal", "bold"]))

@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 
 from simcore import runner
+import pytest
+
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
 
 
 def test_pooled_runs_are_said_first(tmp_path, undrawn):

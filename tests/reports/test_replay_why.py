@@ -7,9 +7,11 @@ run's page and, with the variant's name, on a before/after's.
 
 from __future__ import annotations
 
+import pytest
 from simcore import runner
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_side_that_wins_least_is_named(tmp_path, undrawn):
     # (the page's words are read: the figures are built, not drawn, ``undrawn``)
     from in_process import balance

@@ -16,6 +16,8 @@ from reports.build import build_report
 from reports.text import comparison_headlines, headlines, verdict_words
 from simcore.errors import UsageError
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

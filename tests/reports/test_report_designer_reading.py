@@ -17,6 +17,8 @@ import analysis_runs as runs
 from reports.build import build_report
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def plain_text(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))
@@ -64,6 +66,7 @@ def _seat_numbers(run) -> dict:
             "ws_balance": 1 - (ws.max() - ws.min()), "balance": 1 - (credit.max() - credit.min())}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_glossary_balance_definitions_give_the_printed_numbers(built):
     """The glossary said Balance = 1 − (largest − smallest seat win share) and AdvantageP1 = Seat 1's
     win share, while the report prints Ludii's place-credit indices under those names (0.915 vs

@@ -11,6 +11,8 @@ import pytest
 from analysis import analyse, open_runs
 from reports.text import flow_headlines, num, num_ci, pct, winners_ahead_from
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module")
 def report(middle_ages_report):

@@ -22,6 +22,8 @@ from cli import _run
 from cli import report as report_cli
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 QGAMES = 300
 NEW_SECTIONS = ("length", "guilds", "questions")
 QUESTION_FIGURES = {"questions_first_player", "questions_ablation", "questions_best_of_three"}
@@ -53,6 +55,7 @@ def mv(tmp_path_factory):
             "games": pl.read_parquet(base / "games.parquet")}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_sections_figures_and_csv_tables_are_written(mv):
     page = mv["html"]
     for sid in ("headlines", "seats", *NEW_SECTIONS, "scores"):
@@ -255,6 +258,7 @@ def ablation(mv):
     return out, page, built["secs"], built["figs"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_every_figure_of_the_before_after_passes_the_checklist(ablation):
     """test_figure_checklist.py's checks of a real Médiévallons report (its own runs' case there
     runs under `make test-slow`): every figure of this before/after, each of the game's report
@@ -308,6 +312,7 @@ def test_cli_bad_questions_games_is_one_line_exit_2(mv, tmp_path, capsys, value)
     assert not out.exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_cli_plays_the_questions_and_writes_csv(mv, tmp_path, undrawn):
     # (the CSV and the section: the figures need not be drawn, ``undrawn``)
     out = tmp_path / "rep"

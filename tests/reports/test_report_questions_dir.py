@@ -13,6 +13,8 @@ import analysis_runs as runs
 
 from cli import _run
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "configs" / "medievallons" / "rules.toml"
 
@@ -26,6 +28,7 @@ def played(tmp_path_factory):
     return {"root": root, "base": base, "questions": qdir}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_report_reads_the_questions_directory_instead_of_playing(played, tmp_path, monkeypatch, undrawn):
     # (the page and the CSVs it keeps: the figures need not be drawn, ``undrawn``)
     from analysis.questions import medievallons as Q

@@ -13,6 +13,8 @@ from reports.build import build_report
 from reports.text import headlines, pp
 from tests.analysis.analysis_runs import write_run
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def _role_run(path, games=3000, players=4, seigneur=0.42, seed=5):
     """Seat 0 the Seigneur winning ``seigneur`` of games; otherwise Censitaire seats 1..n-1 win,

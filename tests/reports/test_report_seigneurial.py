@@ -28,6 +28,7 @@ def _pcts(text):
     return [float(x) for x in re.findall(r"(\d+\.\d)", text)]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_objective_sentences_name_the_extreme_cards_with_their_numbers(tables):
     t, _ = tables
     easy_line, hard_line = hook.objective_headlines(t)

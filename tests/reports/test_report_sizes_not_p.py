@@ -16,6 +16,8 @@ import analysis_runs as runs
 from reports.build import build_report
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def plain_text(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))

@@ -60,6 +60,7 @@ def built(tmp_path_factory):
     return {"root": root, "base": base, "skill": d, "page": page}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_report_has_the_skill_section_with_its_figure(built):
     page = built["page"]
     assert "<section id='skill'>" in page
@@ -71,6 +72,7 @@ def test_the_report_has_the_skill_section_with_its_figure(built):
     assert page.rindex("<section id='skill'>") < page.rindex("<section id='glossary'>")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_sentence_is_true_for_the_table_beside_it(built):
     import html
     text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))

@@ -19,6 +19,8 @@ from statsmodels.stats.proportion import proportion_confint
 from cli import _run
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):

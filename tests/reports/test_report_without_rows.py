@@ -20,6 +20,8 @@ from simcore import games as registry
 from simcore import runner
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 # every game that plays whole games with bots (Fief's combat odds run without player rows in
 # tests/fief/test_fief_run_dir.py)
 GAMES = [name for name, spec in registry.specs().items() if spec.strategies is not None]

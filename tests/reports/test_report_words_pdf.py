@@ -28,6 +28,8 @@ from reports.build import build_report
 from reports.text import headlines, metric_label, metric_unit
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 GAMES = "3000"
 
 

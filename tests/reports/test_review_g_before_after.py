@@ -26,11 +26,13 @@ def page(tmp_path_factory):
     return " ".join(html_text.unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_dealt_rule_change_says_the_cards_differ_from_there_on(page):
     assert "Both sides played the same 1,500 deals" in page
     assert "where the new rules change what is dealt or drawn, the cards differ from there on" in page
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_unpaired_metrics_are_named_by_what_the_game_has(page):
     m = re.search(r"read from each run's statistics, such as ([^)]*)\)", page)
     assert m is not None

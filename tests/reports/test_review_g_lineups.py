@@ -46,6 +46,7 @@ def _lines(path):
     return headlines(analyse(rs), rs)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_fixed_mixed_line_up_is_named_before_the_seats_findings(runs, tmp_path):
     lines = _lines(runs["mv-fixed"])
     assert lines[0].startswith(NOTE)
@@ -57,6 +58,7 @@ def test_a_fixed_mixed_line_up_is_named_before_the_seats_findings(runs, tmp_path
     assert NOTE in section.split("</p>", 1)[0]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("name", ["mv-rotated", "mv-one-bot", "sg-default"])
 def test_no_line_up_sentence_where_the_seats_are_measured(runs, name):
     assert not any(x.startswith(NOTE) for x in _lines(runs[name]))

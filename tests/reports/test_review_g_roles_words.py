@@ -38,6 +38,7 @@ def test_the_other_end_reasons_keep_their_names_as_written(tables):
     assert others and all(f"{label} " in line for label in others), line
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_side_by_side_page_gives_every_player_counts_seats_within_a_role(tmp_path):
     """A 3- against a 5-player page led with the 3-player run's findings only; the 5-player gap
     between Censitaire seats appeared nowhere. Its headlines now give each count's answer."""

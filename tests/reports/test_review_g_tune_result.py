@@ -11,6 +11,8 @@ import pytest
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 TUNE = ("tune", "--players", 2, "--strategies", "random", "--vary", "setup.start_coins[0]=0..2",
         "--target", "seat-balance:10", "--trials", 2, "--min-games", 200, "--max-games", 400,
         "--confirm-games", 400, "-q")
@@ -29,6 +31,7 @@ def _copy(tuned, tmp_path):
     return d
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_an_intact_tune_is_reported(tuned, tmp_path):
     # (the page is built: its figure need not be drawn, tests/undrawn_figures.py; a tune page's
     # figures are drawn in test_sweep_tune_pages.py)
@@ -54,6 +57,7 @@ def test_a_missing_confirmation_is_not_reported_as_confirmed(tuned, tmp_path):
     assert not (tmp_path / "rep").exists()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_panel_tunes_confirmation_of_cells_is_found(tmp_path):
     """A panel tune confirms in one run per cell (confirmations/trial-K/cell-*/): its page is built,
     and refused once those runs are deleted."""

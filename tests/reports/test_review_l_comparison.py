@@ -42,6 +42,7 @@ def _role_row_as(cmp: pl.DataFrame, verdict: str) -> pl.DataFrame:
                             pl.when(role).then(pl.lit(verdict)).otherwise(pl.col("verdict")).alias("verdict"))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_one_side_kept_is_said_to_stand_for_both(before_after):
     bt, _, cmp, _ = before_after
     assert bt["roles"].height == 2
@@ -102,6 +103,7 @@ def command(before_after, tmp_path_factory):
     return r, done.stdout, built["secs"], built["figs"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_after, command):
     """`balance report BASE VARIANT` printed only the page's path (review L #4): it now prints
     whether the role win rates moved and how many metrics did, and writes comparison.csv, whose
@@ -140,6 +142,7 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
                                "clear and large enough to matter")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_every_figure_of_the_before_after_passes_the_checklist(command):
     """test_figure_checklist.py's checks of a real Seigneurial report (its own runs' case there
     runs under `make test-slow`): every figure of this before/after, each of the game's report
@@ -163,6 +166,7 @@ def tmp_path_factory_root(before_after):
     return before_after[3]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_untested_balance_indices_have_no_verdict_in_the_csv(tmp_path):
     """Review M #4: comparison.csv called the Balance indices "within noise"; the page says they
     are not tested (an index of the seats: their win shares carry the test)."""
@@ -314,6 +318,7 @@ def test_the_split_answer_says_where_the_seats_end_up(before_after):
                       "Seat 4 33.8% (33.1–34.4) of the Censitaires' wins, against an equal 33.3% each."), q
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_baselines_own_sections_say_they_are_the_baselines(command):
     """After a before/after the page goes on with the baseline's own sections: each heading says
     so (a designer who jumped to "Game length and end reasons" read the old rules' turn limit and

@@ -16,6 +16,8 @@ import pytest
 from cli import _run
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module")
 def panels(tmp_path_factory):

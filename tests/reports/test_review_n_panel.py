@@ -17,6 +17,8 @@ from analysis import stats
 from analysis.panel_compare import PanelComparison, panel_comparison
 from tests.analysis.analysis_runs import write_run
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 G = 400
 
 

@@ -81,6 +81,7 @@ def _split(c):
     return c.rows.filter(pl.col("metric") == "seat_share_of_role_wins")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_split_rows_are_the_runs_own_shares_tested_paired_in_the_family_of_the_sides(tmp_path, multipletests,
                                                                                          undrawn):
     """Each Censitaire seat's share before and after is the runs' own (wins over the Censitaires'
@@ -153,6 +154,7 @@ def test_the_split_rows_are_the_runs_own_shares_tested_paired_in_the_family_of_t
     assert set(csv.columns) >= {"before", "after", "diff", "size_low", "size_high", "verdict", "paired"}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_runs_on_other_deals_add_each_runs_own_delta_method_variance(tmp_path):
     """Unpaired (other seeds: no game pairs with another), the change's variance is each run's own
     delta-method variance of its share, added; the table says the rows are not paired."""

@@ -195,6 +195,7 @@ def test_every_listed_change_is_the_measured_change_and_agrees_with_its_before_a
     assert "54.634% → 60.278%, +5.644 pp" in turn17, turn17      # never "54.63% → 60.28%, +5.65 pp"
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_before_after_says_whether_the_seats_moved_toward_or_away_from_fair(tmp_path):
     """#3: the page gave each seat's direction only; Balance 0.912 → 0.921 (up) beside win-share
     balance 0.901 → 0.897 (down), both untested, and "no standard error" beside the baseline's

@@ -13,6 +13,7 @@ Bonferroni), not taken from the sentence builders.
 
 from __future__ import annotations
 
+import pytest
 import json
 
 import numpy as np
@@ -89,6 +90,7 @@ def _expected_first_player(rs, fp, players, multipletests) -> dict[int, str]:
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_mv_headlines_lead_with_the_played_first_player_advantage(tmp_path, multipletests):
     """#1: the first headline is the played question's clear answer at 2 players, with its win
     share, Wilson interval, advantage and verdict, the player counts it was measured at, and the
@@ -120,6 +122,7 @@ def test_mv_headlines_lead_with_the_played_first_player_advantage(tmp_path, mult
     assert sum(x.startswith("3 players: Seat 1") for x in section.sentences) == 1
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_mv_before_after_says_the_questions_are_the_baselines_rules_only(tmp_path):
     """#1, before/after: the questions section said "the run's rules (rules.toml)", a path the
     variant shares; it names the baseline run and its rules' SHA-256, not the variant's."""

@@ -35,6 +35,7 @@ def payment_order(payment_runs):
     return compare_runs(rs, vrs, analyse(rs), analyse(vrs), split=role_split_vectors(rs, vrs)).table
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_clear_but_small_role_change_is_not_answered_yes(payment_order):
     from reports.text import comparison_headlines
 

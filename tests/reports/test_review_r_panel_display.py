@@ -196,6 +196,7 @@ def _interval_comparison() -> PanelComparison:
     return PanelComparison("medievallons", t, ["2p 2×balanced", "3p 3×balanced", "3p 3×collector"], "seat", 8, 0.01)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_change_figure_legend_is_beside_the_axes_and_inside_the_saved_image():
     import io
 

@@ -11,6 +11,7 @@ from reports.sections import GAME_BY_GAME_SECTIONS, build_sections, rotated_note
 from simcore import runner
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("rotate", [True, False])
 def test_the_sections_read_deal_by_deal_say_so_in_a_rotated_run(tmp_path, rotate):
     run = runner.simulate("middle-ages", players=4, games=400, seed=2, out=tmp_path / "r", quiet=True,
@@ -30,6 +31,7 @@ def test_the_sections_read_deal_by_deal_say_so_in_a_rotated_run(tmp_path, rotate
             assert note not in s.intro, s.id
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_rotated_medievallons_run_says_so_of_its_length_and_guilds(tmp_path):
     run = runner.simulate("medievallons", players=2, games=200, seed=2, out=tmp_path / "r", quiet=True,
                           strategies="balanced,random", rotate_seats=True)

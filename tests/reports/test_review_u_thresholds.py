@@ -42,6 +42,7 @@ def palais(palais_tables):
     return palais_tables[0]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_lead_changes_are_sized_as_a_count_per_game_not_in_coins(palais):
     lead = palais.filter(pl.col("metric").str.starts_with("lead_changes"))
     assert lead.height == 1
@@ -243,6 +244,7 @@ def test_no_seat_moved_answers_cannot_tell_when_an_interval_reaches_the_smallest
     assert "leave no room for a change that matters" in narrow
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_before_afters_replay_line_says_what_why_is_about(palais_tables, tmp_path):
     """Review U #15: "To see why in B, look at a game seat 1 (the weakest) lost" read as why the
     change happened; it is why B's weakest seat is weakest."""

@@ -4,6 +4,7 @@ folder too; the order's "#2" is left for runs whose parents do not tell them apa
 
 from __future__ import annotations
 
+import pytest
 from pathlib import Path
 
 from reports.build import _unique_labels
@@ -17,6 +18,7 @@ def test_runs_of_one_folder_name_are_named_with_their_parent():
     assert _unique_labels(["r", "r"], [[Path("/x/r")], [Path("/x/r")]]) == ["r", "r #2"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_report_of_two_panels_cells_names_them_by_panel(tmp_path):
     from undrawn_figures import figures_undrawn
 
@@ -31,6 +33,7 @@ def test_the_report_of_two_panels_cells_names_them_by_panel(tmp_path):
     assert "Before / after: P1/cell-0 vs P0/cell-0" in page and "cell-0 #2" not in page
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_sweep_page_explains_its_terms_and_bolds_only_its_answers(tmp_path):
     """Review V #7 and #11: the panel, sweep and tune pages used Holm, Bonferroni, Wilson and "the
     event swing" without a word of explanation (they had no glossary), and set their lead

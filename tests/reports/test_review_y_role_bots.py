@@ -5,6 +5,7 @@ whose interval reaches the best's is named after it, with what that means."""
 
 from __future__ import annotations
 
+import pytest
 import polars as pl
 
 from reports.text import role_strategy_headlines
@@ -48,6 +49,7 @@ def test_the_matchups_figure_shows_only_bots_that_met():
     assert [y.get_text() for y in ax.get_yticklabels()] == ["fair-share", "dutiful"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_single_runs_report_prints_its_first_findings(tmp_path):
     """Review Y #12: `balance report RUN` printed the page's path only, where a before/after prints
     its answer. A single run prints the page's first findings (its name, then the lead sentences,

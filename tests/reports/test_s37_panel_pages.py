@@ -18,6 +18,8 @@ import pytest
 from analysis import stats
 from analysis.panel_compare import PanelComparison
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 LORDS = ("even-lord", "greedy-lord", "harsh-lord")
 TENANTS = ("fair-share", "objective", "dutiful", "hoarder")
 

@@ -27,6 +27,8 @@ from cli import _run
 from reports.build import build_report
 from reports.text import comparison_headlines, sides_named
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 class _Text(HTMLParser):
     """The visible text of a page, a cell or paragraph per line."""
@@ -91,6 +93,7 @@ def _run_page_unit(lines: list[str]) -> str:
     return said[0]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_game_length_of_a_medievallons_before_after_is_in_player_turns_as_its_run_page(medievallons):
     lines, answers = medievallons
     assert _run_page_unit(lines) == "player turns"
@@ -118,6 +121,7 @@ def test_the_game_length_of_a_medievallons_before_after_is_in_player_turns_as_it
         assert not re.search(r"\d turns\b", x.replace("player turns", "")), x
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_game_whose_run_page_says_turns_keeps_turns(seigneurial):
     lines, answers = seigneurial
     assert _run_page_unit(lines) == "turns"

@@ -71,6 +71,7 @@ def _share(cell: str) -> tuple[float, float, float]:
     return tuple(float(x) for x in m.groups())
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_each_side_s_rows_stand_together_and_end_with_the_side_s_total(tmp_path):
     from analysis.stats import wilson
     from in_process import balance

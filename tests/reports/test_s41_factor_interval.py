@@ -59,6 +59,7 @@ def test_the_factor_interval_is_scipys_exact_one(x1, n1, x2, n2):
         assert low < (x2 / n2) / (x1 / n1) < high
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("p1, n1, p2, n2", [(0.004, 20000, 0.0001, 20000),     # a factor of 40 down
                                             (0.002, 10000, 0.002, 30000),      # no change, unequal runs
                                             (0.0005, 20000, 0.003, 20000)])    # 6 times as often
@@ -168,6 +169,7 @@ def seigneurial(tmp_path_factory):
     return a, b, html.read_text(encoding="utf-8"), answers
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_real_before_after_counts_the_games_the_runs_recorded(seigneurial):
     a, b, page, answers = seigneurial
     won = [int((pl.read_parquet(r / "games.parquet")["winner_role"] == "seigneur").sum()) for r in (a, b)]

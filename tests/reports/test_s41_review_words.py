@@ -139,6 +139,7 @@ def test_the_same_defences_everywhere_are_said_once():
     assert "not taken" not in said
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_command_names_the_grids_largest_attacker(tmp_path, capsys):
     """``balance fief-odds`` end to end: the city's break-evens stop where its table shows "-"
     (read from the command's own break_even.csv), and the reason names the grid's top, 12."""

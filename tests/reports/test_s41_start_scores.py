@@ -41,6 +41,7 @@ def test_a_seats_start_purse_is_the_reference_engines_coins_before_the_first_tur
     assert MA_HOOK.start_scores(text, players) == {s: float(c) for s, c in enumerate(state.coins)}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_before_after_says_which_seat_the_changed_rules_start_with_more_coins(tmp_path, undrawn):
     """Seat 1's start purse 0 → 30 coins (MA-1): its final coins move partly by construction, which
     the before/after says beside that seat's score wherever the change is printed, and of no other

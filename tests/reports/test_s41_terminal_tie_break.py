@@ -8,6 +8,7 @@ many of the Seigneur's wins SG-6's tie-break gave him, stayed on the page. The r
 
 from __future__ import annotations
 
+import pytest
 import html
 import re
 
@@ -16,6 +17,7 @@ import polars as pl
 from simcore import runner
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_terminal_prints_the_tie_break_line_of_the_page(tmp_path):
     from in_process import balance
 

@@ -185,6 +185,7 @@ def _flag_rates(reps: int, n: int, others: int, seed: int) -> dict[str, float]:
     return dict(zip(("seats", "other", "other_unadjusted"), hits / reps))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_each_family_flags_two_runs_of_the_same_game_at_most_5_percent_of_the_time():
     """200 null pairs (a few seconds): each family's rate at most 5% plus 2.5 Monte Carlo standard
     errors (1.5 pp). The seats' rate is near its 5%, not the ~0.6% a family of all 34 tested
@@ -253,6 +254,7 @@ def mv_pair(tmp_path_factory):
     return b, v, tb, tv, compare_runs(b, v, tb, tv)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_real_seat_rows_are_the_same_with_or_without_the_other_metrics(mv_pair):
     _, _, tb, tv, _ = mv_pair
     full = compare_tables(tb, tv)

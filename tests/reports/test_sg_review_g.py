@@ -32,6 +32,7 @@ def tables(tmp_path_factory):
     return t, rs
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_objective_cards_are_numbered_from_one_in_the_table_the_sentences_and_the_figure(tables):
     """Review G #5: cards were numbered from #0 while every number a person reads starts at 1."""
     t, rs = tables
@@ -89,6 +90,7 @@ def test_a_sweep_table_prints_a_change_that_rounds_to_zero_as_0():
     assert [cell_text(v) for v in variant_table(var).row(0)[3:6]] == ["0", "0", "0"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_sweep_page_names_its_player_count(tmp_path, undrawn):
     """Review G #7: no sentence or table of the sweep page named the player count (sweep.json
     records it)."""
@@ -104,6 +106,7 @@ def test_a_sweep_page_names_its_player_count(tmp_path, undrawn):
     assert "The paired change of each setting at 3 players, game by game" in page
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_panel_page_of_a_game_with_roles_names_its_finding_first(tmp_path, undrawn):
     """Review G #8: the panel page opened "The finding does not hold in every cell" without naming
     the finding."""

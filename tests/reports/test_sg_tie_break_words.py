@@ -32,6 +32,7 @@ def _tie_share(run) -> tuple[float, float, float]:
     return tie / (tie + alone), tie / g.height, alone / g.height
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_before_after_says_the_tie_breaks_share_of_his_wins_before_and_after(pair):
     from analysis import analyse, open_runs
     from analysis.compare import compare_runs

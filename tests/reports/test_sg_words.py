@@ -50,6 +50,7 @@ def run(tmp_path_factory):
     return rs, pl.DataFrame(P), sg.tables(rs)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_card_table_gives_the_share_that_reached_the_card_beside_mean_progress(run):
     """revB #7: "Goal reached at the end" printed the holders' mean progress (72%) where only 14%
     of them reached the card. The column is renamed, and a column gives the share of holders

@@ -153,6 +153,7 @@ def seigneurial(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_game_with_roles_records_no_seat_balance_index_but_the_gap_within_its_role(seigneurial):
     t = pl.read_parquet(seigneurial / "skill.parquet")
     allp = t.filter(pl.col("part") == "all")

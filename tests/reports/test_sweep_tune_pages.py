@@ -19,6 +19,8 @@ from reports.figures import sweep as FS
 from reports.figures.checklist import problems
 from reports.sweep import met_candidates, setting_effects
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.fixture(scope="module")
 def sweep_dir(tmp_path_factory):

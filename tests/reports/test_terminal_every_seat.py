@@ -4,12 +4,14 @@ share is checked against the run's own rows (players.parquet), and the order fol
 
 from __future__ import annotations
 
+import pytest
 import polars as pl
 
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_every_seat_is_printed_with_its_share(tmp_path):
     balance("simulate", "--games", "2000", "--seed", "3", "-q", "--raw", "--out", tmp_path / "run")
     with figures_undrawn():

@@ -192,6 +192,7 @@ def test_the_printed_skill_commands_have_games_enough_for_the_target():
     assert "136,000 games" in follow_up_cost(17000, "middle-ages") and "minutes per command" in follow_up_cost(17000, "middle-ages")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_tune_records_outcomes_seats_and_the_start_rules(tmp_path, capsys):
     """A real (tiny) tune: trials.csv has the outcome column, result.json the start rules' per-seat
     response, the verdict names the seat, and the printed skill commands carry --games and a cost."""

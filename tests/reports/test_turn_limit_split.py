@@ -87,6 +87,7 @@ def test_the_split_moves_where_the_rows_say(runs):
     assert max(abs(d - s) for d, s in want.values()) > 0.05
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_closing_table_and_report_say_the_split(runs, tmp_path):
     from cli.progress import print_summary
     from in_process import balance

@@ -22,6 +22,8 @@ from rich.console import Console
 from simcore import runner
 from simcore.turn_limit import TURN_LIMIT_WARN, TurnLimit, from_counts, from_stats, warning
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def _stopped(run) -> tuple[int, int, float]:
     """(games at the turn limit, games, mean turns), from the run's own rows."""

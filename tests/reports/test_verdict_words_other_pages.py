@@ -9,6 +9,7 @@ order (large, may matter, small, not shown), counts agreeing in number.
 
 from __future__ import annotations
 
+import pytest
 from pathlib import Path
 
 import polars as pl
@@ -97,6 +98,7 @@ def test_the_sweep_and_panel_introductions_list_the_verdicts_in_reading_order_an
     assert _in_reading_order(cells_intro(0.01), "'")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_card_ablation_figure_keeps_its_colour_key_inside_the_figure():
     """The key "vermillion: clear and large enough to matter; reddish purple: clear, may matter;" in
     the axis label ran off the figure's left edge (the checklist's "cut off"); as swatches under

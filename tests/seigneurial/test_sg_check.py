@@ -25,6 +25,7 @@ def baseline(tmp_path_factory):
     return make_baseline(run, tmp / "base.toml")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_export_roles_has_each_side_then_each_seat(baseline, tmp_path):
     import polars as pl
 
@@ -46,6 +47,7 @@ def test_export_roles_has_each_side_then_each_seat(baseline, tmp_path):
         assert r["wins"] == pytest.approx(players.filter(seat=r["seat"])["win_share"].sum(), rel=1e-6)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_baseline_has_role_metrics_in_the_games_units(baseline):
     """The Seigneur's side once: not again as Seat 1 (its only seat), nor as the Censitaires' side,
     its mirror (the sides' shares add up to 100% in every game: review R #3 found one change
@@ -67,6 +69,7 @@ def test_baseline_has_role_metrics_in_the_games_units(baseline):
     assert units["seat_mean_score"] == "% of own goal" and units["role_win_share"] == "%"
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_unchanged_rules_pass_and_a_shorter_track_fails_on_the_seigneur(baseline):
     same = run_check(baseline)
     assert same.exit_code == 0, [r.label for r in same.failed]

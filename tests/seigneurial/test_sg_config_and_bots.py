@@ -212,6 +212,7 @@ def test_the_seigneurs_rent_choice_reads_card_counts_never_values():
             [B.option_score(other, fs, sb, kind, 0, 4, q) for q in (1, 2, 3)]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_policy_bots_beat_random_and_the_ladder_works_per_role(capsys):
     """Skill by role, through `balance ladder` and analysis.ladder.role_ladder: a policy Seigneur
     beats random Censitaires and loses to fair-share ones; a policy Censitaire among random ones
@@ -272,6 +273,7 @@ def _z(a, b):
     return (a.mean() - b.mean()) / np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("lineup", [["standard"] * 4, ["random"] * 4])
 def test_a_higher_goal_square_lowers_the_seigneurs_win_rate(lineup):
     base = HARD if lineup[1] != "random" else TEXT
@@ -283,6 +285,7 @@ def test_a_higher_goal_square_lowers_the_seigneurs_win_rate(lineup):
     assert _z(a, b) > 5, (a.mean(), b.mean())
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_lower_rent_raises_the_censitaires_win_rate():
     lower = variant(("rent_before = { 3 = 2, 4 = 3, 5 = 4 }", "rent_before = { 3 = 2, 4 = 2, 5 = 4 }"),
                     ("rent_after = { 3 = 5, 4 = 7, 5 = 9 }", "rent_after = { 3 = 5, 4 = 5, 5 = 9 }"),

@@ -65,6 +65,7 @@ def test_the_seats_equal_test_of_a_rotated_run_is_the_wald_test_on_its_deals(rot
     assert chi_square_equal(x.sum(axis=0) * P)[0] > 1.4 * wald
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_deal_wald_test_holds_its_level_where_pearsons_does_not():
     """Equal seats (four alike bots, rotated), deals favouring some seats in every rotation: over
     2,000 synthetic runs the Wald test on the deals rejects at 5% in 5% of them (± 1.5 pp, three

@@ -105,6 +105,7 @@ def _covered(rng, reps: int, deals: int, lo: str, hi: str, truth, scores: bool =
 RS = SimpleNamespace(n_players=P, smallest_of=lambda kind: 0.01)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_seat_intervals_of_rotated_runs_cover_95_percent():
     """Every seat's true win share is 1/P: each deal's favour is drawn alike and independently for
     every seat, and every seat holds every bot once per deal (a Monte Carlo of 400,000 deals put the
@@ -125,6 +126,7 @@ def test_the_seat_intervals_of_rotated_runs_cover_95_percent():
     assert np.all(np.abs(cover - 0.95) < 0.021), cover
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_mean_score_intervals_of_rotated_runs_cover_95_percent():
     """Review S #5: the seat's mean score interval beside its win share read the games as
     independent. Synthetic rotated runs whose deals favour some seats' scores in every rotation
@@ -224,6 +226,7 @@ def test_a_rotated_runs_first_seat_and_balance_intervals_are_the_deals(rotated, 
     assert (tests["win_share_balance_low"], tests["win_share_balance_high"]) == pytest.approx((low, high), rel=1e-9)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_design_target_judged_on_a_rotated_run_holds_its_intervals_together_at_95_percent():
     """``balance report --target`` judges the seats' win shares with Wilson intervals at the
     Bonferroni level over the shares, "all of them together at 95%". Fed the raw games of a rotated

@@ -20,6 +20,8 @@ import pytest
 
 from analysis import ladder, stats
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 P = 4
 SEAT = np.array([0.6, 0.0, -0.3, -0.3])      # the bot's odds by seat (logit), one seat a rotation
 

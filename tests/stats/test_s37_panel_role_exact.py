@@ -23,6 +23,8 @@ from analysis import stats
 from analysis.panel import ALPHA, _exact_role_p, role_seat_calls
 from analysis.roles import role_seat_flags
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def test_the_exact_binomial_test_against_sums_worked_by_hand():
     # n = 10, p = ½, no success: only 0 and 10 are as unlikely, 2 / 1024

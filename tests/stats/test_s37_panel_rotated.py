@@ -66,6 +66,7 @@ def _tables(rng, reps: int, cells) -> dict[int, pl.DataFrame]:
                            _agg(_replayed(rng, reps, d, P))) for P, d in cells}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_rotated_fair_cells_get_a_false_call_in_at_most_5_percent_of_panels():
     """Every seat fair, cells 3p, 4p, 5p of 2,000 games (400–667 deals), each deal replayed in all
     rotations. Over 800 panels the share with any false above/below call is at most 5% plus
@@ -129,6 +130,7 @@ def _kish(run) -> dict[int, tuple[float, float]]:
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_before_after_of_rotated_panels_reads_the_seats_over_their_deals(tmp_path):
     """The panel before/after's largest seat gap (analysis.panel_compare.seat_balance) of two
     rotated one-cell panels: its ends are those of Wilson intervals at each seat's effective games

@@ -50,6 +50,7 @@ def _sums(w: np.ndarray):
     return flat.sum(axis=0), flat.T @ flat, D * g, per_deal.T @ per_deal
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_replayed_side_is_covered_at_its_level():
     """The side's interval (analysis.panel._deal_share_interval) over 1,000 replayed cells of 100
     deals: it covers the true share 0.3 in at least 92.5% (95% less 3 Monte Carlo sds, 0.7 pp).

@@ -22,6 +22,8 @@ from scipy.stats import binomtest
 from analysis.roles import role_seat_flags
 from rewritten_runs import republish, seigneurial_run
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 P = 4
 ROLES = ["seigneur"] + ["censitaire"] * (P - 1)
 

@@ -13,6 +13,8 @@ import pytest
 from analysis import analyse, open_runs
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 RUNS = {
     "middle-ages": dict(game="middle-ages", players=4, games=3000,
                         strategies="balanced,greedy,random,balanced"),

@@ -43,6 +43,7 @@ def _statsmodels(out, column):
     return fit.params[1], fit.bse[1], tuple(fit.conf_int()[1]), lm.OLS(y, X).fit().bse[1]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("source", ["stats", "rows"])
 def test_tile_slope_interval_is_clustered_by_game_as_statsmodels(run, source):
     table = tiles.tile_summary(open_runs([run], source=source))

@@ -81,6 +81,7 @@ def test_a_rotated_run_counts_each_deal_as_one_game():
     assert b["ci_low"] == pytest.approx(lo, rel=1e-9) and b["ci_high"] == pytest.approx(hi, rel=1e-9)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_at_a_small_share_and_30_games_the_interval_covers_95_percent():
     """Bot B wins 4% of the games (its role's other seats 30% each): over 600 runs of 30 games,
     the table's interval holds 0.04 in at least 93% of them (exactly, 96.9%; a Monte Carlo sd of

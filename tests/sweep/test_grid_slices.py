@@ -15,6 +15,7 @@ only), well under a second.
 
 from __future__ import annotations
 
+import pytest
 import json
 
 import numpy as np
@@ -106,6 +107,7 @@ def test_the_effect_at_the_other_slice_is_measured_in_its_own_family(tmp_path):
     assert 0.09 < row["delta"] < 0.11 and row["verdict"] == stats.LARGE
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_page_names_the_slice_where_the_verdict_differs_and_tabulates_every_slice(tmp_path):
     from reports.sweep import SLICES_TABLE, build_sweep_report
 

@@ -75,6 +75,7 @@ def test_a_runs_estimates_from_its_statistics_equal_those_from_its_rows(case, tm
             np.testing.assert_allclose([m, lo, hi], want, rtol=1e-9, atol=1e-15, err_msg=key)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game", ["seigneurial", "middle-ages"])
 def test_a_panel_of_runs_without_rows_equals_the_same_panel_read_from_rows(game, tmp_path, monkeypatch):
     lineups = (("standard", "random") if game == "seigneurial" else ("greedy", "random"))
@@ -100,6 +101,7 @@ def test_a_panel_of_runs_without_rows_equals_the_same_panel_read_from_rows(game,
         assert {"role_win_share_seigneur", "role_win_share_censitaire", "game_length"} <= set(a["metric"])
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_report_cells_of_runs_without_rows_writes_the_page(tmp_path):
     runs = [runner.simulate("seigneurial", games=200, seed=k, raw=False, quiet=True, players=4,
                             strategies=s, out=tmp_path / f"r{k}") for k, s in enumerate(("standard", "random"))]

@@ -19,6 +19,8 @@ from simcore import runner
 
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 TINY, HUGE = "win_share=0.001pp,score=0.001,length=0.001", "win_share=99pp,score=100000,length=100000"
 
 

@@ -10,6 +10,7 @@ The synthetic panel is the review's (/tmp/revD/pan): 3 cells of 4×balanced, 4×
 
 from __future__ import annotations
 
+import pytest
 import re
 from types import SimpleNamespace
 
@@ -109,6 +110,7 @@ def test_two_cells_of_one_size_read_in_both():
     assert "all 2" not in text
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_page_has_one_every_cell_heading_and_the_run_pages_seat_colours(tmp_path, monkeypatch):
     from matplotlib.colors import to_hex
 

@@ -201,6 +201,7 @@ def test_ladder_plays_the_rules_it_is_given_with_set_or_rules(tmp_path):
     assert by_set.win_share != plain.win_share
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_panel_baseline_and_check_decide_every_cell_with_alpha_split_over_the_cells(tmp_path):
     from analysis.check.baseline import load_baseline
     from analysis.check.panel import check_panel, record_panel_baseline
@@ -257,6 +258,7 @@ def test_panel_sweep_sentence_words_the_cells_effects_by_the_smallest_difference
             in sentences(_effects([(-0.02, -0.025, -0.015)] + rows[1:], 0.03), 3)[0])
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_check_panel_decides_the_named_cells_of_a_panel_baseline_recorded_with_set(tmp_path, capsys,
                                                                                   monkeypatch):
     """balance baseline --panel takes --set (each cell's complete rules kept beside its baseline);
@@ -325,6 +327,7 @@ def test_ladder_ranks_the_bots_of_a_panels_lineups_at_each_of_its_player_counts(
     assert code == 2 and "not both" in capsys.readouterr().err
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_panel_baselines_cells_plan_their_most_games_at_the_alpha_the_panel_check_gives_them(tmp_path):
     """Review AB #3: each cell file recorded alpha 0.05 and planned its most games (and the advice
     "record a baseline of at least N games") for it, while the panel check runs each cell at

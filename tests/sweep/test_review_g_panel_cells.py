@@ -23,6 +23,7 @@ def panel(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_an_intact_panel_is_reported_and_resumed(panel, tmp_path):
     with figures_undrawn():   # reported: its figure need not be drawn (test_panel_states_its_finding.py draws one)
         assert balance("report", panel, "--out", tmp_path / "rep").returncode == 0

@@ -130,6 +130,7 @@ def panel_sweep(tmp_path_factory):
     return sweep("middle-ages", varies=["setup.start_coins[0]=0..2:2"], games=300, out=out, panel=p)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_panel_sweep_page_tables_every_effect_its_sentences_cite_and_counts_the_cells(
         panel_sweep, tmp_path, monkeypatch):
     import analysis.sweep.panel_effects as pe

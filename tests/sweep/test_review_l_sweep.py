@@ -59,6 +59,7 @@ def _numbers(text: str) -> list[float]:
     return [float(x.replace("−", "-")) for x in re.findall(r"[+−-]?\d+\.\d+", text)]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_page_names_the_fairest_value_and_sets_every_value_against_the_base(swept):
     _, s, lines, winners = swept
     balance = {v: float(np.abs(_shares(w).mean(axis=0) - 0.25).max()) for v, w in winners.items()}
@@ -77,6 +78,7 @@ def test_the_page_names_the_fairest_value_and_sets_every_value_against_the_base(
     assert f"clearly at {clear} of 4" in head
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_turning_response_is_flagged_and_a_monotone_one_is_not(swept):
     _, s, lines, winners = swept
     x = {v: _shares(w) for v, w in winners.items()}

@@ -23,6 +23,8 @@ import pytest
 from analysis.tune.search import plan_tune, run_tune
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 SETTING = "setup.start_coins[0]"
 
 

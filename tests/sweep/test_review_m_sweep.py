@@ -67,6 +67,7 @@ def _line(lines, head):
     return hits[0]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_turn_quotes_the_first_vs_last_family_the_page_quotes_everywhere(swept):
     """#2: the interval beside a turn is the first-vs-last family's (one comparison: simultaneous
     over the page's metrics, so between the normal 1.96 and Bonferroni's standard errors
@@ -92,6 +93,7 @@ def test_the_turn_quotes_the_first_vs_last_family_the_page_quotes_everywhere(swe
     assert f"{m.group(1)} pp ({m.group(2)} to {m.group(3)}): {m.group(4)}" in below, (turn, below)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_clear_but_small_step_back_levels_off_and_is_no_turn(swept):
     """#3: seat 4 rises by 6 pp and steps back by 0.4: clear, but its whole interval is under the
     1 pp that matters. It is said to level off, not to turn; the first-vs-last effect is within

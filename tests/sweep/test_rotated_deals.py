@@ -31,6 +31,7 @@ def _deals(rng, deals: int, p: float, q: float) -> np.ndarray:
     return games.astype(float).ravel()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("reader", ["share", "mean"])
 def test_a_rotated_share_covers_what_it_claims(reader):
     rng = np.random.default_rng(11)
@@ -57,6 +58,7 @@ def test_by_deal_is_the_mean_of_each_deals_games():
     assert by_deal(x[:10], 4).shape == (10, 2)          # not whole deals: left as games
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_rotated_tune_target_covers_what_it_claims():
     """The tune's ``no-dominant-strategy`` target on a rotated run: every strategy's simultaneous
     interval holds the true shares together in at least 95 % of runs (game by game: far fewer)."""

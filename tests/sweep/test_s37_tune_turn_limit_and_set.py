@@ -23,6 +23,8 @@ from undrawn_figures import figures_undrawn
 
 from analysis.tune.ends import TURN_LIMIT_WARN
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 TRUNCATED = 2     # Seigneurial's end reason code "truncated" (run.json end_reason_names)
 
 

@@ -5,6 +5,7 @@ nothing written."""
 
 from __future__ import annotations
 
+import pytest
 import json
 
 from in_process import balance
@@ -13,6 +14,7 @@ from undrawn_figures import figures_undrawn
 from strategies.panels import lookup
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_simulate_panel_plays_every_cell_with_the_rules_given(tmp_path):
     out = tmp_path / "pan"
     done = balance("simulate", "--game", "middle-ages", "--panel", "default", "--games", 200,

@@ -17,6 +17,8 @@ import analysis.panel_run as panel_run
 from cli import _resumes
 from simcore.errors import Interrupted
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 ARGS = ("simulate", "--game", "middle-ages", "--panel", "default", "--games", 300, "--seed", 4, "-q")
 
 

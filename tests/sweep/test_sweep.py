@@ -22,6 +22,8 @@ from analysis.sweep.metrics import paired_effect, load_variant, sensitivity
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 CLI = [sys.executable, "-c", "import cli; cli.main()"]
 
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}

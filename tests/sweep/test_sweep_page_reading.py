@@ -42,6 +42,7 @@ def agg():
     return FigureCanvasAgg
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_every_panel_names_its_own_unit_and_the_fair_line_follows_the_player_count(agg):
     """A sweep over players=2..5 (Middle-Ages, 3,000 games a variant): the fair-share line was drawn
     at 50% (1/2, the first variant's) at every player count; the seat balance's axis read 'win share

@@ -25,6 +25,8 @@ from statsmodels.stats.proportion import proportion_confint
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 Z = 1.959963984540054
 
 

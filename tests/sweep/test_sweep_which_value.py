@@ -22,6 +22,8 @@ from analysis import stats
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 LABEL = "the seat imbalance (largest distance of a seat from the fair share; lower is fairer)"
 
 

@@ -25,6 +25,8 @@ import pytest
 from tests.in_process import balance
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 CASES = {
     # a grid of two parameters, one of them the player count (the balance across counts); two
     # values of the Palais income (three before: the tables are compared exactly, sums against

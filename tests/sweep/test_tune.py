@@ -25,6 +25,9 @@ import pyarrow.parquet as pq
 
 from analysis.tune.search import plan_tune, run_tune
 from simcore import runner
+import pytest
+
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
 
 VALUES = list(range(0, 121, 20))
 MAX_GAMES = 1000          # the search's last rung (250, 500, 1,000 games a candidate)

@@ -8,6 +8,7 @@ so every candidate confirmed is set aside until the search runs out of trials or
 
 from __future__ import annotations
 
+import pytest
 import html
 import json
 import re
@@ -18,6 +19,7 @@ from cli import _run
 from undrawn_figures import figures_undrawn
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_every_confirmation_attempt_is_listed_once_in_result_and_on_the_page(tmp_path, monkeypatch):
     """The misses are planted (the confirmation's judgement is made to fail). With a ±49 pp band the
     start coins 40, 60 and 80 of seat 1 (seat 2 has 60) meet the search's margin, 0 and 120 do

@@ -31,6 +31,8 @@ from analysis.tune.advice import cell_response
 from analysis.tune.search import plan_tune, run_tune
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 LINEUPS = ["even-lord,fair-share,fair-share,fair-share", "harsh-lord,fair-share,fair-share,fair-share"]
 GAMES = 1500
 
@@ -82,6 +84,7 @@ def _by_hand(out: Path, result: dict) -> list[dict]:
     return rows
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_start_rules_are_played_per_cell_on_the_confirmations_deals(tuned):
     out, result = tuned
     sc = result["start_cells"]
@@ -163,6 +166,7 @@ def test_the_family_correction_is_over_every_cell_and_metric():
     assert alone[0]["metrics"][0]["clear"]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_without_rows_the_same_figures(tuned, tmp_path, monkeypatch):
     out, result = tuned
     monkeypatch.setattr(runner, "RAW_LIMIT", 1000)

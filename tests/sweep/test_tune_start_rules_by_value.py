@@ -22,6 +22,8 @@ import simcore.runner as runner
 from analysis.tune.advice import is_start_rules
 from analysis.tune.search import CONFIRM, START_RULES, plan_tune, run_tune
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 @pytest.mark.parametrize("players,rows", [(2, True), (2, False), ((2, 3), True)],
                          ids=["rows", "sums", "panel"])

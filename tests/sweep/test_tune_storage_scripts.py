@@ -13,6 +13,8 @@ import pytest
 
 from analysis.tune.search import plan_tune, run_tune
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def _plan(seed: int):
     return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..1"], targets=["seat-balance:3"],

@@ -20,6 +20,8 @@ import pytest
 import simcore.runner as runner
 from analysis.tune.search import plan_tune, run_tune
 
+pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
+
 
 def _plan(targets, settings=(), strategies="random", players=2):
     panel = None
