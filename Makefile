@@ -53,8 +53,11 @@ TEST_WORKERS ?= 2
 test: setup
 	$(BIN)/lint-imports && $(BIN)/python tests/warm_kernels.py -j $(TEST_WORKERS) && $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --cpu-top 15
 
+# The slow tier: the long statistical checks (coverage by simulation, false-call rates) and the
+# tests too costly for make test's budget (docs/testing.md). CI (.ci/run) runs it after make test,
+# which has compiled the kernels it loads.
 test-slow: setup
-	$(BIN)/python -m pytest -q -m slow -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -m slow -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --cpu-top 15
 
 bench: setup
 	$(BIN)/python benchmarks/bench_middle_ages.py

@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import resource
 import time
 from pathlib import Path
@@ -138,19 +139,39 @@ def pytest_sessionfinish(session):
 # order (most tests first) left these few-test, costly files for the end, one worker running them
 # while the other had finished. A file not listed keeps its place after them.
 COSTLY_FIRST = (
-    # CPU seconds of a clean clone's run after the warm-up (session 24), costliest first; the
+    # make test-slow's costliest files (CPU seconds, session 43: 435, 208, 157, 124, 115, 97, 87,
+    # 85, 49, 44), so that the longest is not the last one a worker starts; make test deselects
+    # their slow tests, and what is left of them is cheap
+    "tests/analysis/test_race_paired.py", "tests/reliability/test_hostile.py",
+    "tests/reports/test_panel_compare_coverage.py", "tests/analysis/test_multiplicity_and_maxima.py",
+    "tests/medievallons/test_mv_kernel_boundscheck.py", "tests/fief/test_review_k_agreement.py",
+    "tests/fief/test_fief_exact_odds.py", "tests/reports/test_seat_family.py",
+    "tests/middle_ages/test_kernel_boundscheck.py", "tests/stats/test_rotated_deal_bound_coverage.py",
+    # make test's: CPU seconds of a clean clone's run after the warm-up, costliest first; the
     # first two compile what only they call (search hooks from Python, deliberately broken Pigs)
     "tests/conformance/test_search_hooks.py", "tests/conformance/test_mistakes.py",
-    "tests/test_readme.py", "tests/reliability/test_options_and_install.py",
-    "tests/cluster/test_cluster_runs.py", "tests/test_numba_cache.py",
-    "tests/reports/test_report_words_pdf.py", "tests/reports/test_report.py",
-    "tests/middle_ages/test_event_ablation.py", "tests/seigneurial/test_sg_kernel_vs_reference.py",
-    "tests/reports/test_sweep_tune_pages.py", "tests/reports/test_figure_checklist.py",
-    "tests/test_helper_compile.py", "tests/reliability/test_processes.py",
-    "tests/reports/test_report_medievallons.py", "tests/test_startup.py",
-    "tests/sweep/test_sweep.py", "tests/medievallons/test_mv_kernel_vs_reference.py",
-    "tests/conformance/test_game_contract.py", "tests/sweep/test_tune.py",
+    "tests/test_readme.py", "tests/conformance/test_game_contract.py",
+    "tests/seigneurial/test_sg_kernel_vs_reference.py", "tests/reports/test_report_game_words.py",
+    "tests/medievallons/test_mv_kernel_vs_reference.py", "tests/reliability/test_options_and_install.py",
+    "tests/middle_ages/test_kernel_vs_reference.py",
 )
+
+
+# A file whose every test is slow (``pytestmark = pytest.mark.slow`` on a line of its own) is not
+# even imported when the run deselects the slow tier (``-m "not slow"``, make test's default): each
+# xdist worker imports every test file it collects, and rewriting a file's asserts and importing
+# it cost its share of the ~20 s of CPU a worker spends collecting, for tests it then deselects.
+_WHOLE_FILE_SLOW = re.compile(rb"^pytestmark = \[?pytest\.mark\.slow\b", re.M)
+
+
+def pytest_ignore_collect(collection_path, config):
+    if (collection_path.suffix == ".py" and collection_path.name.startswith("test_")
+            and (config.option.markexpr or "").replace(" ", "") == "notslow"):
+        try:
+            return bool(_WHOLE_FILE_SLOW.search(collection_path.read_bytes())) or None
+        except OSError:
+            return None
+    return None
 
 
 def pytest_collection_modifyitems(config, items):

@@ -4,11 +4,11 @@ process beside the kernel, and the process that then fills the statistics compil
 The check is what the parent process compiles, seen through Numba's own compile events: every
 helper a chunk's statistics and summary sums call must come from the cache the child wrote (a job
 left out of ``accumulate.jobs_for``, or a child that writes elsewhere, makes the parent compile it
-and this test fail). In the fast suite for a Fief chunk (10 helper specialisations, 1-2 s of CPU
-less), under ``make test-slow`` for Middle-Ages's (14); that every specialisation a run of
-Middle-Ages (and of every other game) compiles is one ``accumulate.helpers_for`` lists, hence one
-``jobs_for`` hands the child, is checked without compiling by
-tests/test_startup.py::test_the_statistics_helpers_compile_only_the_listed_specialisations.
+and this test fail). For a Fief chunk (10 helper specialisations, 1-2 s of CPU less) and for
+Middle-Ages's (14), both under ``make test-slow`` (the whole file is slow); that every
+specialisation a run of Middle-Ages (and of every other game) compiles is one
+``accumulate.helpers_for`` lists, hence one ``jobs_for`` hands the child, is checked without
+compiling by tests/test_startup.py::test_the_statistics_helpers_compile_only_the_listed_specialisations.
 """
 
 from __future__ import annotations

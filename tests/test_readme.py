@@ -95,7 +95,7 @@ def fewer_games(argv: list[str], cap: int) -> list[str]:
 # build still fails it: the figures are built, only not drawn). Every figure these reports build
 # (comparison, comparison_guilds, domain_pairs, event_impact, event_slots, game_flow, game_length,
 # guild_types, questions_*, scores, seat_advantage, tile_impact; the sweep's curve_0 and tornado_*)
-# is still drawn elsewhere in the fast suite: a comparison report's figures of every game measured
+# is still drawn elsewhere, all under `make test-slow`: a comparison report's figures of every game measured
 # drawn by tests/reports/test_figure_checklist.py (comparison_guilds only there), the others through
 # the report's own draw_all by tests/reports (test_report.py, test_report_words_pdf.py, the played
 # questions of test_report_medievallons.py) and tests/sweep/test_sweep.py (checked once by logging

@@ -69,6 +69,7 @@ def test_the_panel_page_gives_the_length_in_player_turns(panels):
         assert r[col].startswith(f"{mean} ("), (r, mean)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_before_after_names_the_unit(panels):
     page = html.unescape((panels / "cmp" / "report.html").read_text(encoding="utf-8"))
     assert "in the game's unit" not in page

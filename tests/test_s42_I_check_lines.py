@@ -78,6 +78,7 @@ def test_a_role_metric_passing_beyond_its_tolerance_is_estimated_so_and_names_it
     assert _run(["check", "--baseline", str(edited), str(other), "--quiet"]) != 2, capsys.readouterr().err
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_baseline_share_is_rounded_as_the_report_rounds_it(made):
     """Review C #7: Seat 3 of this run won 6,510 of 20,000 games, 32.55 %: ``balance report`` prints
     32.6 % (halves away from zero), the check printed the baseline's 32.55 as 32.5 %."""

@@ -11,13 +11,14 @@ report of tests/conftest.py (every figure of a Middle-Ages run, whose PNGs test_
 checks read), test_report.py's `built` report (its two figures no other drawn report has: the
 before/after's comparison and the matchups; the rest white stand-ins of their own pixel size,
 ``sized``), test_report_words_pdf.py's Médiévallons report (PNG and SVG; the PDF's pixels), its
-Middle-Ages before/after (sized stand-ins in the fast suite, drawn under `make test-slow`),
+Middle-Ages before/after (sized stand-ins in most of its tests, drawn in two),
 test_figure_drawing.py, test_sweep_tune_pages.py (each kind of sweep figure), test_report_roles.py
 (the role figure, the side-by-side). Every figure of a game's report is also measured against the
-figure checklist, laid out as drawn (reports.figures.checklist: text extents without pixels), in the
-fast suite through tests/reports/figure_checks.py on the before/afters that test_report_words_pdf.py
-(Middle-Ages), test_report_medievallons.py (Médiévallons) and test_review_l_comparison.py
-(Seigneurial) build anyway; test_figure_checklist.py's own runs of those three games are slow.
+figure checklist, laid out as drawn (reports.figures.checklist: text extents without pixels), under
+`make test-slow` through tests/reports/figure_checks.py on the before/afters that
+test_report_words_pdf.py (Middle-Ages), test_report_medievallons.py (Médiévallons) and
+test_review_l_comparison.py (Seigneurial) build anyway; test_figure_checklist.py's own runs of those
+three games are slow.
 
 The page of a ``balance skill`` directory (reports.skill) draws its figures itself, through
 ``render`` (PNG and SVG, ~0.8 s of CPU a figure): within ``skill_pages_undrawn()`` (and within

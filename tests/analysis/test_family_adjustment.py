@@ -5,7 +5,7 @@ through the real accumulators and tables (:class:`analysis.matchups.MatchupAccum
 :func:`analysis.matchups.strategy_table`, :func:`analysis.matchups.matchup_table`,
 :func:`analysis.roles.role_seat_flags`); a run "flags" when any row of the family is called
 significant. Adjusted (Holm), that happens in at most 5 % of runs; unadjusted, far more often,
-which the fast tests also assert (so they fail if the adjustment is dropped). The slow variants
+which the shorter tests (slow too) also assert (so they fail if the adjustment is dropped). The slow variants
 give the figures quoted in docs/analysis.md.
 """
 

@@ -18,7 +18,8 @@
 
 Fast tests (< 1 s each) run in the default suite and can fail (the Wilson ones failed on the plain
 score interval, the ladder one on the interval over games as if independent); Welch and the
-simultaneous intervals (a scalar function per data set, seconds) and the wider grids are slow.
+simultaneous intervals (a scalar function per data set, seconds), Newcombe's difference and the
+wider grids are slow.
 """
 
 from __future__ import annotations

@@ -180,6 +180,7 @@ def test_a_runner_up_tied_with_others_is_not_named_alone():
     assert "(next b and c, 0.1% each)" in said, said
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_bots_that_play_a_role_alike_are_said_to_once(roles):
     from cli.ladder import same_play
     import strategies.seigneurial as S

@@ -74,6 +74,7 @@ def test_a_ladder_csv_carries_the_adjusted_interval_behind_each_call(ladders):
     assert {"above", "below"} <= calls         # both kinds of call occur in this ladder
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_shared_roles_csv_carries_its_paired_adjusted_interval(ladders):
     _, t = ladders
     cens = t.filter(pl.col("role") == "censitaire")

@@ -43,7 +43,7 @@ def test_the_calls_are_bonferroni_t_intervals_against_the_fair_share():
 
 @pytest.mark.parametrize("reps", [200, pytest.param(400, marks=pytest.mark.slow)])
 def test_the_calls_are_wrong_together_at_most_5_percent_of_the_time(reps):
-    """200 ladders in the fast suite, 400 with -m slow (measured: 5.5% and 6.5% wrong). Unadjusted
+    """200 ladders or 400, both with -m slow (measured: 5.5% and 6.5% wrong). Unadjusted
     calls are wrong in ~46% of them; a rule wrong in 10% or 15% fails the 7.5% bound with
     probability 0.86 or 0.999 at 200 ladders (0.95 or 1.0 at 400)."""
     rng = np.random.default_rng(7)

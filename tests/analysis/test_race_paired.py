@@ -163,6 +163,7 @@ def fast_coverage(case: str) -> tuple[float, float, float]:
     return coverage(p_inc, p_cand, reps=10, games=GAMES, seed=3, unpaired=case == "away, equal")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_paired_racing_interval_covers_the_true_difference(case, quick_critical_values):
     cov, _, _ = fast_coverage(case)

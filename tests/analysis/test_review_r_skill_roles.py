@@ -95,7 +95,7 @@ def test_the_role_intervals_are_bonferroni_over_budgets_and_cells_and_the_senten
         assert f"20.0% ({100 * lo:.1f} to {100 * hi:.1f}) at budget 0" in text, text
 
 
-# 60 panels in the fast suite (a bound of 7 false sentences), 120 with -m slow (12). The defect
+# 60 panels (a bound of 7 false sentences) or 120 (12), both with -m slow, as the whole file. The defect
 # (each budget read at 95%, unadjusted) says the false sentence in ~25% of the edge panels (the
 # audit's 25.3%) and ~19% of the vanish panels: 60 panels exceed 7 with probability 0.992 and
 # 0.905, 120 exceed 12 with 0.99998 and 0.995; measured at 60: 15 and 17 (0 adjusted). A panel is

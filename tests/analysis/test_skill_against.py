@@ -244,7 +244,7 @@ def test_the_comparison_figure_passes_the_figure_checklist(fixed):
     """The page's figure of the --against comparison (a stand-in in the other tests here), built from
     the directory as the page builds it, measured and drawn: no breach of the figure checklist, one
     series per seat with a point per budget, the changes in pp; its PNG and SVG as the page writes
-    them (``render``, the real one: the fast suite's only drawing of this figure)."""
+    them (``render``, the real one: this test's drawing, under `make test-slow`)."""
     import io
     import xml.etree.ElementTree as ET
 
@@ -273,6 +273,7 @@ def test_the_comparison_figure_passes_the_figure_checklist(fixed):
     assert svg.tag.endswith("svg") and len(svg.findall(".//{http://www.w3.org/2000/svg}text")) > 5
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_call_without_against_removes_the_earlier_comparison(fixed, tmp_path, capsys):
     import shutil
 

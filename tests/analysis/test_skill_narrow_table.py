@@ -51,6 +51,7 @@ def test_at_80_columns_every_share_and_interval_is_whole_on_its_line(skill_dir, 
     assert f"over its own {int(one['games'].max()):,} games" in " ".join(text.split()), text
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_wide_terminal_keeps_the_table_of_a_row_per_budget(skill_dir, monkeypatch, capsys):
     text = "\n".join(_printed(skill_dir, monkeypatch, capsys, WIDE_TABLE_COLUMNS + 40))
     assert "all searching: seat 1" in text

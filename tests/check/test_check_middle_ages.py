@@ -48,7 +48,6 @@ def dogfood(tmp_path_factory):
     return code, paths
 
 
-@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_default_configuration_passes_the_committed_baseline_early(dogfood):
     code, paths = dogfood
     base = load_baseline(BASELINE)

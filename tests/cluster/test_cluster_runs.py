@@ -1,11 +1,11 @@
 """Runs on a Dask cluster write what a local run writes, and a broken cluster is one clear line.
 
-Fast: an in-process LocalCluster of 2 worker processes (``--workers 2`` and
-``simcore.cluster.Cluster``) against local runs, byte for byte; the options refused before any
-process starts; a scheduler nobody listens at; a worker whose package or rules differ from the
-client's. Slow (``-m slow``): ``dask scheduler`` and ``dask worker`` processes on 127.0.0.1, a
-worker killed mid-run, the scheduler killed mid-run, a worker without the package, a worker with
-another version of it.
+All under ``make test-slow`` (``-m slow``). Cheaper: an in-process LocalCluster of 2 worker
+processes (``--workers 2`` and ``simcore.cluster.Cluster``) against local runs, byte for byte;
+the options refused before any process starts; a scheduler nobody listens at; a worker whose
+package or rules differ from the client's. Costlier: ``dask scheduler`` and ``dask worker``
+processes on 127.0.0.1, a worker killed mid-run, the scheduler killed mid-run, a worker without
+the package, a worker with another version of it.
 """
 
 from __future__ import annotations

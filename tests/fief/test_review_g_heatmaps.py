@@ -46,6 +46,7 @@ def _unit_edges(coll) -> set[tuple]:
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("case", ["reviewer", "one cell", "four levels, every condition"])
 def test_the_heat_map_passes_the_figure_checklist(rules, mercy_city, case):
     """No text cut off (the title lost "P(" on the 1-12 x 8 grid), at any grid size."""

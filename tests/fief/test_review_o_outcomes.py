@@ -140,6 +140,7 @@ def test_the_before_after_page_leads_with_the_outcomes_and_names_the_sides(befor
     assert "Games ending:" not in " ".join(lines[2:]) and "Games with a shared win" not in " ".join(lines[2:])
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_before_after_page_speaks_of_combats_not_deals_or_turns(before_after, tmp_path):
     """Review Q #6: the combat's before/after said "Paired on the same 3,000 deals … the luck of the
     deal", "of 2-player games" and "turn by turn" (a combat has dice and rounds, no deal or turn),

@@ -1,6 +1,7 @@
 """Longer Médiévallons statistics (pytest -m slow): more games for the exact and distributional
 kernel-vs-reference checks, every bot replayed at every player count, and the wider skill ladder.
-The default test set runs the same checks on fewer games.
+The default test set runs the same checks on fewer games, but for the skill ladder: the one in
+test_mv_strategies.py runs under ``make test-slow`` too.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ this process compiled the kernel or loaded it from Numba's cache.
 
 from __future__ import annotations
 
+import pytest
 import numpy as np
 
 from simcore.games.middle_ages import driver as D, layout
@@ -47,6 +48,7 @@ def test_plain_heuristic_line_ups_compile_without_the_events_and_denial_heuristi
         assert "decide_heuristic" in _machine_code_names(entry), P
 
 
+@pytest.mark.slow   # compiles an entry point of its own in a clean clone (6 s of CPU): make test-slow
 def test_the_four_player_entries_play_as_the_entries_for_any_count():
     """``play_games_4p`` and ``play_games_full_4p`` (the player count a compile-time constant)
     play every game exactly as the entries compiled for any count, record for record, decision

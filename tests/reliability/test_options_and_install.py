@@ -33,6 +33,7 @@ def workdir(tiny_run, tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("argv", SEED_COMMANDS, ids=lambda a: a[0])
 @pytest.mark.parametrize("option,value,words", [
     ("--seed", "-1", "--seed -1: must be a whole number from 0 to 2**63 - 1"),
@@ -147,7 +148,7 @@ def test_a_read_only_checkout_with_an_unwritable_home_runs(no_tmp, tmp_path):
     warning that it compiles without a cache).
 
     The second case compiles the game's kernels in the process (its subject: no cache anywhere),
-    8.8 s of CPU: it runs under ``make test-slow``; the fast suite keeps the same fallback reached
+    8.8 s of CPU: it runs under ``make test-slow``, as does the same fallback reached
     without unshare (``test_the_cache_fallbacks_without_unshare[none]``: one line of warning, no
     folder written, the function still runs)."""
     home = tmp_path / "home"

@@ -110,6 +110,7 @@ def test_every_bad_output_path_is_one_line_before_any_work(argv, option, kind, s
         assert _snapshot(workdir) == before, (args, "the folder changed")
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("argv,option,kind,source", COMMANDS, ids=IDS)
 def test_force_does_not_make_a_bad_output_acceptable(argv, option, kind, source, workdir, capsys,
                                                      no_playing):

@@ -3,7 +3,7 @@
 A run of 3e6 Middle-Ages games lasts far longer than these tests wait: every test stops it (or
 sees it stopped) long before it could finish, so timings never decide an outcome; the tests wait
 for a file to appear, never for a fixed time. Each process costs a few seconds of start-up, so the
-variants of a case run only with ``-m slow`` (``make test-slow``), and the command that comes
+whole file runs only with ``-m slow`` (``make test-slow``), and the command that comes
 after a writer (a second writer, the next command after a kill) runs in the test's own process
 (``cli_in_process``): it is another process than the writer's all the same, which is what the lock
 and the clean-up tell apart, and it saves a Python start (about a second of CPU).

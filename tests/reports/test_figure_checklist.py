@@ -5,13 +5,14 @@ one unit per axis label, whole-number ticks on integer settings, share axes with
 axis saying so; and every section with data shows a figure or a sentence. The checker itself is
 shown each mistake once (a cut title, a 110% share axis, a 0.5 tick, a silent zoom, two units).
 
-Middle-Ages, Médiévallons and Seigneurial: the fast suite makes the same checks
+Middle-Ages, Médiévallons and Seigneurial: the same checks are made
 (tests/reports/figure_checks.py) of the real before/after reports that test_report_words_pdf.py
 (Middle-Ages, Caserne payment 2 → 4), test_report_medievallons.py (Médiévallons, one Chevalier
 fewer) and test_review_l_comparison.py (Seigneurial, the Seigneur's start square 0 → 1, with the
 Seigneurial sections' checks below) build anyway, every figure of the game's report among them;
 their cases here, on runs of their own (3,000 games each side, about 5 s of CPU for the three
-games' runs, analyses and figures), run under `make test-slow`.
+games' runs, analyses and figures), run under `make test-slow`, as do those before/afters; Fief's
+case here runs in `make test`, the one real report whose figures the fast tier checks.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ CASES = {
 }
 
 
-# the games checked here in the fast suite (the others: the module docstring)
+# the games checked here under make test-slow (Fief's case runs in make test: the module docstring)
 SLOW = {"middle-ages", "medievallons", "seigneurial"}
 GAMES = [pytest.param(g, marks=pytest.mark.slow) if g in SLOW else g for g in CASES]
 
@@ -64,7 +65,6 @@ def reports(tmp_path_factory):
     return _Reports(tmp_path_factory.mktemp("checklist"))
 
 
-@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game", GAMES)
 def test_every_figure_passes_the_checklist(reports, game):
     _, figs = reports[game]
@@ -73,7 +73,6 @@ def test_every_figure_passes_the_checklist(reports, game):
     assert not found, "\n".join(found)
 
 
-@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game", GAMES)
 def test_every_section_with_data_has_a_figure_or_a_sentence(reports, game):
     secs, _ = reports[game]
@@ -81,7 +80,7 @@ def test_every_section_with_data_has_a_figure_or_a_sentence(reports, game):
     assert not empty, empty
 
 
-@pytest.mark.slow       # (fast: test_review_l_comparison.py's Seigneurial before/after, as above)
+@pytest.mark.slow       # (also: test_review_l_comparison.py's Seigneurial before/after, slow too)
 def test_seigneurial_sections_named_in_the_issue_show_something(reports):
     secs, figs = reports["seigneurial"]
     assert not seigneurial_sections_missing(secs, figs)

@@ -154,6 +154,7 @@ def test_no_word_is_lost_and_every_fold_names_a_method(page):
     assert "clear after Holm's correction over the 4 seat win shares alone" in plain
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_checkbox_precedes_every_section_at_the_top_of_the_body(page):
     """The folds are CSS that reaches what follows the checkbox at its own level: placed inside a
     paragraph or after a section it would fold nothing there (or never unfold)."""

@@ -7,12 +7,14 @@ the outcomes table.
 
 from __future__ import annotations
 
+import pytest
 import html
 import re
 
 from analysis import analyse, open_runs
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_middle_ages_report_words_the_winners_margin_in_coins(middle_ages_report):
     run, out = middle_ages_report      # `simulate --games 2000 --seed 3`, `balance report RUN`
     page = html.unescape((out / "report.html").read_text(encoding="utf-8"))

@@ -41,6 +41,7 @@ def test_objective_sentences_name_the_extreme_cards_with_their_numbers(tables):
     assert "below the average" in hard_line and "above the average" in easy_line
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_improvement_sentences_match_the_table(tables):
     t, _ = tables
     reach, who = hook.improvement_headlines(t)

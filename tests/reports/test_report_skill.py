@@ -143,6 +143,7 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
     assert "these games do not show it the stronger player in any seat" in none
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("make, problem", [
     (lambda p: p.mkdir(), "not a balance skill directory"),
     (lambda p: skill_dir(p, game="seigneurial"), "report is of middle-ages"),

@@ -64,6 +64,7 @@ def test_no_line_up_sentence_where_the_seats_are_measured(runs, name):
     assert not any(x.startswith(NOTE) for x in _lines(runs[name]))
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_role_game_compares_each_bot_with_its_own_roles_average_seat(runs):
     path = runs["sg-fixed"]
     for source in ("rows", "stats"):

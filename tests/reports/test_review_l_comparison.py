@@ -63,6 +63,7 @@ def test_one_side_kept_is_said_to_stand_for_both(before_after):
     assert f"and so the Censitaire side's share {100 * other[0]['win_share']:.1f}% → " in named, named
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("verdict, words, rest", [
     (stats.SMALL, "(clear but small)", "No share moved by enough to matter."),
     (stats.LARGE, "(clear and large enough to matter)", "No other share moved by enough to matter.")])

@@ -34,8 +34,8 @@ def panels(tmp_path_factory):
 @pytest.fixture(scope="module")
 def report_of_both(panels, tmp_path_factory):
     """``balance report BASE RICH1`` of the two panels, once for the module (two tests read it):
-    (its directory, what it printed). Its figure is drawn: the fast suite's drawing of a panel
-    before/after's change figure of seats."""
+    (its directory, what it printed). Its figure is drawn: a drawing of a panel before/after's
+    change figure of seats (under `make test-slow`, as the whole file)."""
     from in_process import balance
 
     out = tmp_path_factory.mktemp("review_l_report") / "r"

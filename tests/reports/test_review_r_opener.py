@@ -69,6 +69,7 @@ def test_the_opener_follows_the_largest_verdict():
     assert moved_opener([None], None) == "Yes"
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_split_of_the_censitaires_wins_is_compared_and_answered(payment_order, tmp_path, multipletests):
     """Review R #2: the pair page listed the Censitaire seats' win shares of all games as changes
     that matter (they mirror the Seigneur's change) and never said whether the split among the

@@ -109,6 +109,7 @@ def test_a_small_share_that_changed_does_not_print_as_unchanged():
     assert abs(float(after) - float(before) - float(change.replace("−", "-"))) < 1e-9, answer
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_every_listed_change_carries_its_verdict(palais):
     """Review U #8: in the before/after's list of changes, the ones clear and large enough to matter
     carried no verdict, beside the long verdicts of the ones that may matter."""

@@ -6,11 +6,11 @@ role's wins) are adjusted among themselves, every other tested metric in a secon
 ``multipletests``) and normal quantiles (scipy), by the seats' verdicts staying the same when other
 metrics are added or removed, and by simulation: two runs of the same configuration flag a seat in
 at most ~5% of comparisons, and some other metric in at most ~5% (synthetic tables through
-:func:`analysis.compare.compare_tables` in the fast test; real Médiévallons runs and many more
-synthetic pairs in the slow one). Then the words: the sentences cite the right family and its size,
-the table and comparison.csv say which family a row belongs to, and the first answer ends with
-the largest clear changes of the other family that matter ("Largest other changes: …"), true to
-the table's numbers.
+:func:`analysis.compare.compare_tables` in a 200-pair test; real Médiévallons runs and many more
+synthetic pairs in longer ones; all under ``make test-slow``). Then the words: the sentences cite
+the right family and its size, the table and comparison.csv say which family a row belongs to, and
+the first answer ends with the largest clear changes of the other family that matter ("Largest other
+changes: …"), true to the table's numbers.
 """
 
 from __future__ import annotations
@@ -264,6 +264,7 @@ def test_real_seat_rows_are_the_same_with_or_without_the_other_metrics(mv_pair):
     assert full.filter((pl.col("metric") != "seat_win_share") & pl.col("p_value").is_not_nan()).height > 20
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_sentences_cite_each_rows_family_and_its_size(mv_pair, multipletests):
     from reports.text import comparison_headlines, holm_note, verdict_with_range
 

@@ -60,6 +60,7 @@ def test_the_glossary_fair_share_fits_a_game_with_roles():
     assert "1 / number of players" in entry          # still the entry of a game whose seats are alike
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_roles_export_gives_the_untested_seigneur_seat_no_verdict(tables):
     """Review G #6: `balance export --what roles` gave the Seigneur's seat "within noise"; the page
     leaves its cell empty (a role's only seat is not tested)."""

@@ -169,6 +169,7 @@ def test_a_game_with_roles_records_no_seat_balance_index_but_the_gap_within_its_
     assert "role_gap" in csv[0]
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_game_with_roles_pages_role_shares_and_says_which_part_it_reads(seigneurial):
     text = _text((seigneurial / "report.html").read_text(encoding="utf-8"))
     assert "Balance (Ludii)" not in text and "largest gap (pp)" not in text

@@ -53,7 +53,7 @@ def _check_page(out):
 
 def test_sweep_page_with_pdf_and_clean_figures(sweep_dir, tmp_path):
     """(The page's words and its PDF are read, and its figures measured against the checklist
-    below: the fast suite's one drawing of a sweep page's figures. Each kind is drawn, the two
+    below: a drawing of a sweep page's figures, under `make test-slow`. Each kind is drawn, the two
     tornados and the first parameter's curve; the second parameter's curve, of the same kind, is a
     white stand-in of its own pixel size, tests/undrawn_figures.py.)"""
     from undrawn_figures import figures_undrawn

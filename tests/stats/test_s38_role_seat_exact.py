@@ -83,11 +83,11 @@ def _fill(f: dict, w: np.ndarray, L: int) -> None:
 
 @pytest.mark.parametrize("reps", [600, pytest.param(2000, marks=pytest.mark.slow)])
 def test_a_fair_role_at_few_wins_is_flagged_in_at_most_5_percent_of_runs(seigneurial_200, reps):
-    """The run page's table (analysis.roles.role_seat_table) of 2,000 runs of 200 games (600 in
-    the fast suite, whose bound is then 1.5 Monte Carlo sds of 2,000 runs, 1.7 of 600: still far
-    above the 1.8% seen), the Seigneur winning 95% (~10 Censitaire wins a run), the Censitaires'
-    split fair: some Censitaire flagged (Holm over the 3) in at most 5% plus 1.5 pp. On the Wald
-    p-values (the old table) the same runs flagged 9.7%; exact, 1.8%."""
+    """The run page's table (analysis.roles.role_seat_table) of 2,000 runs of 200 games (600 in the
+    other case, both under ``make test-slow``; the bound is then 1.5 Monte Carlo sds of 2,000 runs,
+    1.7 of 600: still far above the 1.8% seen), the Seigneur winning 95% (~10 Censitaire wins a
+    run), the Censitaires' split fair: some Censitaire flagged (Holm over the 3) in at most 5% plus
+    1.5 pp. On the Wald p-values (the old table) the same runs flagged 9.7%; exact, 1.8%."""
     from analysis import open_runs
     from analysis.roles import role_seat_table
 

@@ -84,6 +84,7 @@ def test_other_slices_are_every_other_combination_of_the_held_parameters():
     assert other_slices({**sw, "mode": "one-at-a-time"}) == {}
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_effect_at_the_other_slice_is_measured_in_its_own_family(tmp_path):
     from analysis import stats
     from analysis.sweep.metrics import load_variant, parameter_effects, sensitivity

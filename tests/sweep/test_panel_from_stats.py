@@ -75,7 +75,7 @@ def test_a_runs_estimates_from_its_statistics_equal_those_from_its_rows(case, tm
             np.testing.assert_allclose([m, lo, hi], want, rtol=1e-9, atol=1e-15, err_msg=key)
 
 
-@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
+@pytest.mark.slow   # compiles what no warm-up job does, in a clean clone (3.3 s of CPU): make test-slow
 @pytest.mark.parametrize("game", ["seigneurial", "middle-ages"])
 def test_a_panel_of_runs_without_rows_equals_the_same_panel_read_from_rows(game, tmp_path, monkeypatch):
     lineups = (("standard", "random") if game == "seigneurial" else ("greedy", "random"))
@@ -119,6 +119,7 @@ def test_report_cells_of_runs_without_rows_writes_the_page(tmp_path):
                      "--force"]) == 0
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_roles_share_counts_its_seats_shared_wins_as_fractions(tmp_path):
     """Played games of a role rarely share a win, so the rows of a 5-player Seigneurial run are
     given shared wins (two or three Censitaires, or the Seigneur and one) and their statistics

@@ -56,7 +56,8 @@ def test_the_panel_sweep_page_words_and_orders_its_effects_by_size(panel_sweep, 
     for name, text in (("tiny", None), ("huge", HUGE)):
         out = tmp_path / name
         # the checks read the words: the second page's figures are 1x1 stand-ins (undrawn_figures.py);
-        # the first is drawn, the only drawing of a panel sweep's effects figure in the fast suite
+        # the first is drawn (once the fast suite's only drawing of a panel sweep's effects figure;
+        # this file now runs under `make test-slow`)
         with (figures_undrawn() if text else contextlib.nullcontext()):
             assert _run(["report", str(panel_sweep), "--out", str(out),
                          *(["--smallest-difference", text] if text else [])]) == 0

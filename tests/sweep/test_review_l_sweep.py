@@ -100,6 +100,7 @@ def test_a_turning_response_is_flagged_and_a_monotone_one_is_not(swept):
     assert "Bonferroni over the 10 pairs of values" in value_family_words(s.value_effects)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_page_shows_the_value_sentences_first_and_their_tables(swept, tmp_path):
     from reports.sweep import PAIRS_TABLE, VALUES_TABLE, build_sweep_report
 

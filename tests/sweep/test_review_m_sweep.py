@@ -110,6 +110,7 @@ def test_a_clear_but_small_step_back_levels_off_and_is_no_turn(swept):
     assert "hides" not in level and "within the 1 pp that matters of the rise" in level, level
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_hides_only_when_first_to_last_falls_short_of_the_larger_step(swept):
     """#3: seat 1 (−10 then +6; first to last −4 pp, 6 short of the fall) hides its turn; seat 3
     (+4 then −0.9, each clear and reaching 1 pp; first to last +3.1, 0.9 short of the rise) turns,

@@ -69,8 +69,8 @@ def case_without_rows(tmp_path_factory):
     CASE,
     # The same check over two more plans runs under `make test-slow` (~5.5 s of CPU: three tunes
     # each): a 3-player mixed line-up with a strategy target, and a panel (one confirmation per
-    # cell, no start rules; a panel tune without rows is also checked in the fast suite, figure for
-    # figure against its rows, by tests/sweep/test_tune_panel_start.py).
+    # cell, no start rules; a panel tune without rows is also checked, figure for figure against
+    # its rows, by tests/sweep/test_tune_panel_start.py, under `make test-slow` too).
     # start coins 10 each: no candidate (seat 1 at 0, 20 … 120) is the start rules, which a best
     # candidate at their values would not play (tests/sweep/test_tune_start_rules_by_value.py)
     pytest.param(["no-dominant-strategy:20"], ["setup.start_coins=10"], "balanced,random,random", 3,
