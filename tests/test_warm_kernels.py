@@ -34,7 +34,7 @@ def test_a_split_game_plays_the_same_in_its_two_jobs_as_in_one(name):
 def test_every_registered_game_and_pig_has_a_job_and_the_order_names_only_real_jobs():
     jobs = [j for n in [*registry.specs(), "pig"] for j in warm_kernels.jobs_of(n)]
     assert {n for n, _ in jobs} == {*registry.specs(), "pig"}
-    jobs.append(warm_kernels.STATISTICS)
+    jobs += [warm_kernels.STATISTICS, warm_kernels.ASSERTS]
     stale = [j for j in warm_kernels.ORDER if j not in jobs]
     assert not stale, f"warm_kernels.ORDER names jobs that do not exist: {stale}"
 
@@ -117,3 +117,32 @@ def test_the_statistics_job_compiles_every_helper_a_run_uses():
         accumulate._jit = real
     want = [(n, s) for n, (_, sigs) in accumulate.helper_signatures().items() for s in sigs]
     assert compiled == want
+
+
+def test_the_asserts_job_writes_the_pyc_pytest_reads_and_skips_files_make_test_does_not_collect(
+        tmp_path, monkeypatch):
+    """The pyc the warm-up writes for a test file is the one pytest's own rewriting writes (so a
+    worker reads it instead of rewriting), and a file whose every test is slow gets none."""
+    import importlib.util
+
+    from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test
+
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_fast_one.py").write_text("def test_x():\n    assert 1 + 1 == 2, 'sum'\n")
+    (tests / "test_slow_one.py").write_text("import pytest\n\npytestmark = pytest.mark.slow\n\n"
+                                            "def test_y():\n    assert True\n")
+    monkeypatch.setattr(warm_kernels, "HERE", tests)
+    assert warm_kernels.warm_asserts() == 1
+    fast = tests / "__pycache__" / ("test_fast_one" + PYC_TAIL)
+    assert fast.exists() and not (tests / "__pycache__" / ("test_slow_one" + PYC_TAIL)).exists()
+
+    class _State:
+        @staticmethod
+        def trace(message):
+            pass
+
+    code = _read_pyc(tests / "test_fast_one.py", fast, _State.trace)
+    assert code is not None                          # pytest accepts it (its hash matches)
+    assert code.co_consts == _rewrite_test(tests / "test_fast_one.py", None)[1].co_consts
+    assert importlib.util.source_hash((tests / "test_fast_one.py").read_bytes()) == fast.read_bytes()[8:16]

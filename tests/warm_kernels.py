@@ -79,6 +79,8 @@ EXTRA_CALLS = {"fief-combat": _fief_tables}
 # of their own: every run that writes stats.json needs them, and without the warm-up both test
 # workers and the command lines started meanwhile compiled them at once (6 s of CPU each, cold).
 STATISTICS = ("statistics", "all")
+# And the test files' asserts, rewritten by pytest (warm_asserts, below).
+ASSERTS = ("asserts", "all")
 
 
 def jobs_of(name: str) -> list[tuple[str, str]]:
@@ -158,7 +160,38 @@ ORDER = (("middle-ages", "search"),       # 64.3 (load 2-8, `-j 2` in a fresh NU
          ("medievallons", "search"),      # 18.6 after the plain part
          ("fief-combat", "all"),          # 7.6 with its odds and calamity tables
          STATISTICS,                      # 6.2
-         ("pig", "all"))                  # 3.4
+         ("pig", "all"),                  # 3.4
+         ASSERTS)                         # 9-12
+
+
+# pytest rewrites the asserts of every test file it imports and keeps the result in a pyc of its
+# own, unless Python may not write bytecode (PYTHONDONTWRITEBYTECODE, set on this machine), and in
+# a clean clone there is none yet: each of make test's two workers rewrote all ~380 files it
+# collects, ~9-12 s of CPU each. This job writes those pycs once, as pytest does (hash-checked,
+# so pytest reads them whatever the files' times); a file edited later is rewritten by pytest as
+# before. It reaches into pytest's assertion module: if that changes, the job says so and the
+# tests rewrite for themselves.
+def warm_asserts() -> int:
+    """Rewrite and cache the asserts of the test files make test collects; returns how many."""
+    import re
+
+    from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
+
+    class _State:                       # what _write_pyc reads of pytest's assertion state
+        @staticmethod
+        def trace(message: str) -> None:
+            pass
+
+    whole_file_slow = re.compile(rb"^pytestmark = \[?pytest\.mark\.slow\b", re.M)  # (conftest.py)
+    done = 0
+    for fn in sorted([*HERE.rglob("test_*.py"), *HERE.rglob("conftest.py")]):
+        if "__pycache__" in fn.parts or whole_file_slow.search(fn.read_bytes()):
+            continue
+        cache = get_cache_dir(fn)
+        cache.mkdir(exist_ok=True)
+        source_hash, code = _rewrite_test(fn, None)      # no config: pytest's defaults
+        done += _write_pyc(_State(), code, source_hash, cache / (fn.name[:-3] + PYC_TAIL))
+    return done
 
 
 def warm_statistics() -> None:
@@ -181,6 +214,9 @@ def warm_one(job: tuple[str, str]) -> str:
         registry.register("pig.spec")
     t = time.process_time()
     try:
+        if job == ASSERTS:
+            return f"warm_kernels: {warm_asserts()} test files' asserts rewritten, " \
+                   f"{time.process_time() - t:.1f} s CPU"
         if job == STATISTICS:
             warm_statistics()
         else:
@@ -202,7 +238,7 @@ def main(argv: list[str]) -> int:
     if argv:
         todo = [tuple(a.split(":", 1)) if ":" in a else (a, "all") for a in argv]
     else:
-        todo = sorted([j for n in [*registry.specs(), "pig"] for j in jobs_of(n)] + [STATISTICS],
+        todo = sorted([j for n in [*registry.specs(), "pig"] for j in jobs_of(n)] + [STATISTICS, ASSERTS],
                       key=lambda j: ORDER.index(j) if j in ORDER else -1)
     t = time.monotonic()
     if jobs >= 2:

@@ -72,8 +72,13 @@ def test_the_title_names_each_sides_lords_and_every_condition(rules, mercy_city)
 
 def test_the_legend_sits_off_the_cells(mercy_city):
     """It sat on the bottom-right cells (lower right, inside the axes)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     fig = mercy_city
     fig.dpi = SAVED_DPI
+    # the renderer of the canvas savefig draws on (Agg), whatever ran before: alone, the figure
+    # had only the base canvas, which has none (an earlier test's savefig had attached Agg's)
+    FigureCanvasAgg(fig)
     fig.draw_without_rendering()
     r = fig.canvas.get_renderer()
     legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
