@@ -297,7 +297,7 @@ def _check_report_files(junit, summary, force: bool, read: list) -> None:
                              "write; it is never replaced, even with --force: give another name")
         check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN,
                           replaces=JUNIT_FILE)
-    if summary is not None:
+    if summary is not None and summary != "-":           # ("-": standard output)
         from simcore.atomic import MARKDOWN_FILE
 
         check_output_file(summary, False, "--summary", inputs=read, append=True, replaces=MARKDOWN_FILE)
@@ -446,7 +446,7 @@ def register(app: typer.Typer) -> None:
                                             "for a panel, one test suite per cell).",
                                             metavar="<path>"),
         summary: Optional[str] = typer.Option(
-            None, "--summary", help="Append a Markdown summary (e.g. \"$GITHUB_STEP_SUMMARY\").",
+            None, "--summary", help="Append a Markdown summary (e.g. \"$GITHUB_STEP_SUMMARY\"; - prints it).",
             metavar="<path>"),
         settings: Optional[list[str]] = typer.Option(
             None, "--set", help="Change one rule setting of the rules the check plays: PATH=VALUE "

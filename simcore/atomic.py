@@ -1382,7 +1382,12 @@ def append_text(out: str | Path, text: str, option: str) -> Path:
     """Append UTF-8 text to ``out`` (created if missing), as ``$GITHUB_STEP_SUMMARY`` expects, on a
     line of its own (a newline first when the file's last line is not ended); only
     to a Markdown or text file (review Q #1: a rules TOML or a Parquet file given as --summary was
-    appended to and no longer read)."""
+    appended to and no longer read). ``-`` is standard output, as for most command lines (it
+    was a file named "-")."""
+    if str(out) == "-":
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+        return Path("-")
     out = check_output_file(out, False, option, append=True, replaces=MARKDOWN_FILE)
     try:
         with open(out, "a+b") as fh:    # (review AB #8: a heading ran on after a last line unended)

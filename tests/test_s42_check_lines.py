@@ -56,3 +56,19 @@ def test_an_undecided_line_names_what_is_open(greedy_lord):
     assert len(parts) == min(k, 3), line
     for p in parts:
         assert re.match(r".+ [+-]\d+\.\d+ (pp|% of own goal) so far, ±\d+\.\d+ accepted$", p), p
+
+
+def test_summary_dash_prints_the_markdown_and_writes_no_file_named_dash(greedy_lord, tmp_path,
+                                                                        monkeypatch):
+    """``--summary -`` wrote a file named "-" (session 42's note); it prints the summary instead,
+    the same Markdown the check appends to a file."""
+    monkeypatch.chdir(tmp_path)
+    done = balance("check", "--baseline", greedy_lord, "--games", "1000", "--summary", "-",
+                   check=False)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert not (tmp_path / "-").exists()
+    to_file = balance("check", "--baseline", greedy_lord, "--games", "1000", "--summary",
+                      tmp_path / "s.md", check=False)
+    markdown = (tmp_path / "s.md").read_text(encoding="utf-8")
+    assert markdown.strip() and markdown.strip() in done.stdout, (markdown, done.stdout)
+    assert markdown.strip() not in to_file.stdout

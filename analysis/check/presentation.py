@@ -773,6 +773,9 @@ def write_reports(res: CheckResult, junit: str | Path | None = None,
         from simcore.atomic import append_text
 
         p = Path(summary)
+        if str(summary) == "-":                                   # standard output
+            append_text("-", markdown_summary(res), "--summary")
+            return
         if p.is_dir():
             raise UsageError(f"--summary {p}: is a directory (give a file name)")
         try:
