@@ -661,11 +661,18 @@ def compile_jobs(jobs: list[str]) -> None:
     """Compile (or load from the on-disk cache) each ``"name:k"`` of :func:`jobs_for`: run by
     the child process :class:`simcore.runner.HelperCompile` starts beside a cold kernel compile,
     so that the process filling the statistics later finds them in the cache."""
+    from simcore.numba_cache import eased_collector
+
     listed = helper_signatures()
-    for job in jobs:
-        name, k = job.rsplit(":", 1)
-        fn, signatures = listed[name]
-        _jit(name, fn).compile(signatures[int(k)])
+    collector = eased_collector()
+    collector.begin()
+    try:
+        for job in jobs:
+            name, k = job.rsplit(":", 1)
+            fn, signatures = listed[name]
+            _jit(name, fn).compile(signatures[int(k)])
+    finally:
+        collector.end()
 
 
 def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None) -> np.ndarray:

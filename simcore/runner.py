@@ -138,12 +138,16 @@ class compile_notice:
     when the block ends: the command line draws a spinner then (``cli.progress.spinner``); nothing
     at all happens when every function comes from the cache or ``show`` is None. Compilation may
     start in any thread (the kernel's blocks), so ``show`` is called from the event listener.
-    ``compiled`` says afterwards whether anything was compiled."""
+    ``compiled`` says afterwards whether anything was compiled. While it compiles, the cyclic
+    garbage collector is eased (:class:`simcore.numba_cache.eased_collector`)."""
 
     def __init__(self, message: str, show=None, also=None) -> None:
         self.message, self.show, self.also = message, show, also
         self.stop = None
         self.compiled = False
+        from simcore.numba_cache import eased_collector
+
+        self.collector = eased_collector()
 
     def __enter__(self):
         from numba.core import event
@@ -165,6 +169,7 @@ class compile_notice:
         if self.compiled:
             return
         self.compiled = True
+        self.collector.begin()
         if self.also is not None:
             self.also()
         if self.show is not None:
@@ -172,6 +177,7 @@ class compile_notice:
 
     def __exit__(self, *exc) -> None:
         self._scope.__exit__(*exc)
+        self.collector.end()
         if self.stop is not None:
             self.stop()
 
