@@ -70,6 +70,7 @@ def test_the_seat_named_is_the_seat_the_loader_gives_the_cards_to():
     assert seat_of("setup.start_coins[0]", 0, "middle-ages") == 0
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_the_seat_whose_win_share_moves_is_the_one_the_tune_names(tmp_path):
     """A real sweep of the setting (0 or 8 cards, 3,000 games each, the same seed) moves one
     Censitaire's win share up: the tune's verdict names that seat."""

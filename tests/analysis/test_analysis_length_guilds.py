@@ -64,6 +64,7 @@ def test_length_summary_equals_numpy(mv):
     assert 0 < r["mean_reshuffles"] < 1       # MV-6: at 4 players the End card is red (one reshuffle)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_length_distribution_bins_by_end_reason(mv):
     d = mv["t"]["length_distribution"]
     g = mv["games"]

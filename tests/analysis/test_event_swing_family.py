@@ -49,6 +49,7 @@ def test_the_family_interval_is_bonferroni_over_every_tested_card_and_seat(table
         pl.Series(tested)).all()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_each_verdict_is_true_of_the_range_printed_beside_it(tables):
     """Large enough to matter: the printed range (the family interval, cut at 0 on the change's
     side) lies wholly beyond the smallest difference that matters; clear but small: wholly within

@@ -94,6 +94,7 @@ def _coverage(p, reps: int, games: int, seed: int):
     return hit_b / reps, hit_t / reps
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("p", [FAIR, AWAY], ids=["fair", "away"])
 def test_seat_balance_and_objective_intervals_cover_at_the_fair_point_and_away(p):
     cb, ct = _coverage(p, reps=30, games=2000, seed=5)
@@ -164,6 +165,7 @@ def _seat_flag_rate(P: int, reps: int, games: int, seed: int) -> tuple[float, fl
     return hits / reps, raw / reps
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("P", [4, 5])
 def test_a_fair_game_flags_a_seat_rarely(P):
     adjusted, unadjusted = _seat_flag_rate(P, reps=300, games=2000, seed=P)

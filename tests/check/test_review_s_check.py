@@ -177,6 +177,7 @@ def _repeats(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(abs(abs(np.corrcoef(a, b)[0, 1]) - 1.0) < 1e-9)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("game,bots,dropped", [
     ("seigneurial", SEIGNEURIAL_BOTS,
      {("seat_win_share", "Seat 1"), ("strategy_win_share", "greedy-lord"),

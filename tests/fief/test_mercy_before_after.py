@@ -72,6 +72,7 @@ def test_the_share_of_combats_ended_by_mercy_is_compared_game_by_game(runs):
     assert (r["diff_low"], r["diff_high"]) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-9)
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_without_rows_the_statistics_give_the_same_shares(runs):
     """Runs written without rows: the share of each side comes from the statistics (stats.json's
     histogram of the games column), equal to the rows' of the runs that kept them (same seed)."""

@@ -98,6 +98,7 @@ def _independent(players: pl.DataFrame, smallest: float) -> dict[str, dict]:
     return rows
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("smallest", [0.01, 0.05])
 def test_the_guild_verdicts_are_worded_by_size_against_numbers_from_the_player_rows(run, smallest):
     t, players = run["t"], run["players"]

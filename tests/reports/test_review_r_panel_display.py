@@ -126,6 +126,7 @@ def _shares(run) -> list[float]:
     return (p["wins"] / p["games"]).to_list()
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_two_player_panel_page_names_the_seat_above_fair_with_its_sign(tmp_path, undrawn):
     # (the page's words and balance.csv are read: its figure need not be drawn, ``undrawn``; a
     # panel before/after's change figure is drawn in test_review_l_panel_rules.py)

@@ -51,6 +51,7 @@ def test_the_before_after_says_the_tie_breaks_share_of_his_wins_before_and_after
     assert first < lines.index(said) <= first + 2, lines
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_runs_page_says_it_right_after_the_sides(pair):
     from analysis import analyse, open_runs
     from reports.text import headlines, pct

@@ -58,6 +58,7 @@ def test_tile_slope_interval_is_clustered_by_game_as_statsmodels(run, source):
     assert wider >= 6            # the rows-as-independent interval was too narrow for most types
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_older_statistics_read_with_the_rows_interval_and_say_so(run, tmp_path):
     d = json.loads((run / accumulate.STATS_FILE).read_text())
     assert d["version"] == accumulate.VERSION == 2

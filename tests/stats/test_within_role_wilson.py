@@ -111,6 +111,7 @@ def seigneurial_run(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 @pytest.mark.parametrize("source", ["rows", "stats"])
 def test_a_real_runs_bots_get_statsmodels_wilson(seigneurial_run, source):
     from analysis import analyse, open_runs

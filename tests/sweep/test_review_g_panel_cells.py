@@ -31,6 +31,7 @@ def test_an_intact_panel_is_reported_and_resumed(panel, tmp_path):
     assert again.returncode == 0
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_a_cell_played_over_by_hand_is_refused_by_report_and_resume(panel, tmp_path):
     d = tmp_path / "pan"
     shutil.copytree(panel, d)

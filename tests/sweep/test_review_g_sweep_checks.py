@@ -28,6 +28,7 @@ def _copy(sweep, tmp_path):
     return d
 
 
+@pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
 def test_an_intact_sweep_is_read(sweep):
     assert sensitivity(sweep).effects.height > 0
 
