@@ -15,7 +15,8 @@ What it plays: for every game, a few games of its default line-up and of line-up
 preset bot (the conformance suite plays them all), the traced variant of the games' drivers (the
 kernel-vs-reference replays), Middle-Ages's debug variant, a few line-ups many tests seat
 (EXTRA_LINEUPS) and Fief's odds and calamity tables (EXTRA_CALLS); and, as a job of its own, the
-run statistics' helpers (STATISTICS). Nothing is checked here: a broken kernel fails in the tests,
+run statistics' helpers (STATISTICS), and, last, the test files' asserts as pytest rewrites them
+(ASSERTS: a worker then reads them instead of rewriting). Nothing is checked here: a broken kernel fails in the tests,
 with their messages (a failure here is reported as a warning line).
 
 Run by hand: ``python tests/warm_kernels.py [-j N] [GAME[:PART] ...]`` (prints the CPU seconds per
