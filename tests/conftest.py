@@ -17,7 +17,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import re
 import resource
 import time
 from pathlib import Path
@@ -161,14 +160,15 @@ COSTLY_FIRST = (
 # even imported when the run deselects the slow tier (``-m "not slow"``, make test's default): each
 # xdist worker imports every test file it collects, and rewriting a file's asserts and importing
 # it cost its share of the ~20 s of CPU a worker spends collecting, for tests it then deselects.
-_WHOLE_FILE_SLOW = re.compile(rb"^pytestmark = \[?pytest\.mark\.slow\b", re.M)
 
 
 def pytest_ignore_collect(collection_path, config):
     if (collection_path.suffix == ".py" and collection_path.name.startswith("test_")
             and (config.option.markexpr or "").replace(" ", "") == "notslow"):
         try:
-            return bool(_WHOLE_FILE_SLOW.search(collection_path.read_bytes())) or None
+            from warm_kernels import is_whole_file_slow
+
+            return is_whole_file_slow(Path(collection_path)) or None
         except OSError:
             return None
     return None

@@ -172,10 +172,16 @@ ORDER = (("middle-ages", "search"),       # 64.3 (load 2-8, `-j 2` in a fresh NU
 # so pytest reads them whatever the files' times); a file edited later is rewritten by pytest as
 # before. It reaches into pytest's assertion module: if that changes, the job says so and the
 # tests rewrite for themselves.
-def warm_asserts() -> int:
-    """Rewrite and cache the asserts of the test files make test collects; returns how many."""
+def is_whole_file_slow(path: Path) -> bool:
+    """Every test of the file is slow (``pytestmark = pytest.mark.slow`` on a line of its own):
+    ``make test`` does not even import it (tests/conftest.py), so its asserts are not rewritten."""
     import re
 
+    return re.search(rb"^pytestmark = \[?pytest\.mark\.slow\b", path.read_bytes(), re.M) is not None
+
+
+def warm_asserts() -> int:
+    """Rewrite and cache the asserts of the test files make test collects; returns how many."""
     from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
 
     class _State:                       # what _write_pyc reads of pytest's assertion state
@@ -183,10 +189,9 @@ def warm_asserts() -> int:
         def trace(message: str) -> None:
             pass
 
-    whole_file_slow = re.compile(rb"^pytestmark = \[?pytest\.mark\.slow\b", re.M)  # (conftest.py)
     done = 0
     for fn in sorted([*HERE.rglob("test_*.py"), *HERE.rglob("conftest.py")]):
-        if "__pycache__" in fn.parts or whole_file_slow.search(fn.read_bytes()):
+        if "__pycache__" in fn.parts or is_whole_file_slow(fn):
             continue
         cache = get_cache_dir(fn)
         cache.mkdir(exist_ok=True)
