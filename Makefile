@@ -13,35 +13,40 @@ setup: $(VENV)/.installed
 # setup's ~38 s, and 660 more modules to compile): uv goes into it through the system's pip
 # (`pip --python`, pip >= 22.3; 4.3 s), else through pip bootstrapped in the venv as before. Use
 # `.venv/bin/uv pip install ...` to add a package to it.
-# The install goes through uv (from PyPI, into the venv): it fetches the wheels in parallel and
-# byte-compiles them on every core, where pip fetched one package at a time and compiled ~9,000
-# modules on one (`make setup` from a clean clone, cold caches, pip and uv in turn, load 8-11:
-# pip 149 and 211 s wall, 52 and 57 s CPU; uv 76 and 82 s wall, 39 and 47 s CPU; docs/testing.md).
-# Compiled at install, not at first import: the tests start many Python processes, and with
-# PYTHONDONTWRITEBYTECODE set none of them would keep what it compiled (+7 s CPU per process
-# importing numba, scipy, polars, statsmodels). The packages' own test suites are not compiled
-# (their tests/ folders: a third of the installed source, never imported here; `make setup` from a
-# clean clone, warm uv cache: 18.1 -> 13.1-14.5 s wall, 27.2 -> 18.7-21.4 s CPU). If uv cannot be
-# installed or fails, pip does it (compiling everything).
-# The project's own packages too (an editable install leaves them to the first import, which
-# PYTHONDONTWRITEBYTECODE keeps from being saved): `simulate --games 1e3 -q` starts as it does for a
-# user once Python has cached them, 0.56 -> 0.49 s wall, median of 9 (docs/cluster.md). A module
-# edited later is compiled again as it is imported (its cached copy no longer matches).
+# The install goes through uv (from PyPI, into the venv): it fetches the wheels in parallel, where
+# pip fetched one package at a time and compiled ~9,000 modules on one (`make setup` from a clean
+# clone, cold caches, pip and uv in turn, load 8-11: pip 149 and 211 s wall, 52 and 57 s CPU; uv 76
+# and 82 s wall, 39 and 47 s CPU; docs/testing.md). If uv cannot be installed or fails, pip does it.
+# Bytecode: every recipe here runs with Python allowed to write it (PYTHONDONTWRITEBYTECODE, which
+# this machine sets, is not passed on), so a module is compiled once, by the first process that
+# imports it, and kept: the tests start many Python processes, and with PYTHONDONTWRITEBYTECODE
+# none kept what it compiled (+7 s CPU per process importing numba, scipy, polars, statsmodels).
+# Setup compiles, on every core, the toolkit's own packages and the installed packages its
+# commands import (RUNTIME_PACKAGES; ~2,100 modules), so that a command run by hand where
+# PYTHONDONTWRITEBYTECODE is set starts as it does for any user (`simulate --games 1e3 -q`
+# 0.56 -> 0.49 s wall with the project's modules compiled, docs/cluster.md); the rest (scipy,
+# statsmodels, dask, optuna, the test tools) is compiled as make test first imports it. Before,
+# setup compiled all ~5,500 installed modules (23 s wall, 42 s CPU), of which make test imports
+# 2,430 (docs/testing.md). A module edited later is compiled again as it is imported.
+unexport PYTHONDONTWRITEBYTECODE
 PROJECT_PACKAGES = cli simcore strategies analysis reports
+RUNTIME_PACKAGES = numba llvmlite numpy polars pyarrow matplotlib PIL kiwisolver cycler pyparsing \
+  dateutil pandas typer click rich shellingham filelock
 COMPILE_PACKAGES = import compileall, re, sysconfig; sp = sysconfig.get_paths()["purelib"]; \
-  compileall.compile_dir(sp, quiet=2, workers=0, rx=re.compile(re.escape(sp) + r"/.+/tests?/"))
+  compileall.compile_dir(sp, quiet=2, workers=0, rx=re.compile(re.escape(sp) + r"/(?!(" + \
+  "|".join("$(RUNTIME_PACKAGES)".split()) + r")/)|/tests?/")); \
+  [compileall.compile_dir(p, quiet=2) for p in "$(PROJECT_PACKAGES)".split()]
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "make setup: needs Python 3.11 or newer, and $(PYTHON) is " + sys.version.split()[0] + ": give one with make run PYTHON=python3.11")'
 	$(PYTHON) -m venv --without-pip $(VENV)
 	( ( $(PYTHON) -m pip --python $(BIN)/python install --quiet --disable-pip-version-check uv 2> /dev/null || \
 	    ( $(BIN)/python -m ensurepip --default-pip > /dev/null && $(BIN)/python -m pip install --quiet uv ) ) && \
-	  $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' && \
-	  $(BIN)/python -c '$(COMPILE_PACKAGES)' ) || \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' ) || \
 	( echo "make setup: uv failed, installing with pip" && \
 	  ( $(BIN)/python -m pip --version > /dev/null 2>&1 || $(BIN)/python -m ensurepip --default-pip > /dev/null ) && \
 	  $(BIN)/python -m pip install --quiet --upgrade pip && \
 	  $(BIN)/python -m pip install --quiet -e '.[dev]' )
-	$(BIN)/python -m compileall -q $(PROJECT_PACKAGES) > /dev/null
+	$(BIN)/python -c '$(COMPILE_PACKAGES)'
 	touch $@
 
 run: setup

@@ -166,9 +166,9 @@ ORDER = (("middle-ages", "search"),       # 64.3 (load 2-8, `-j 2` in a fresh NU
 
 
 # pytest rewrites the asserts of every test file it imports and keeps the result in a pyc of its
-# own, unless Python may not write bytecode (PYTHONDONTWRITEBYTECODE, set on this machine), and in
-# a clean clone there is none yet: each of make test's two workers rewrote all ~380 files it
-# collects, ~9-12 s of CPU each. This job writes those pycs once, as pytest does (hash-checked,
+# own (unless Python may not write bytecode: PYTHONDONTWRITEBYTECODE, set on this machine and not
+# passed on by make), and in a clean clone there is none yet: make test's two workers collect at
+# the same moment, and each rewrote all ~290 files it collects, ~9-12 s of CPU each. This job writes those pycs once, as pytest does (hash-checked,
 # so pytest reads them whatever the files' times); a file edited later is rewritten by pytest as
 # before. It reaches into pytest's assertion module: if that changes, the job says so and the
 # tests rewrite for themselves.
