@@ -121,11 +121,13 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         g.smallest = dict(smallest) if smallest else None
     base_rs = groups[0]
     if skill is not None:
-        from reports.skill import check_skill_dir
+        from reports.skill import check_skill_dir, check_skill_lineups
         # a skill directory of the rules of any of the report's runs: in a before/after report,
         # the after run's (its --against comparison, with the before run's rules, is the page's)
-        check_skill_dir(skill, base_rs.game, [g.metas[0].get("rules_sha256") for g in groups],
-                        ", ".join(dict.fromkeys(str(g.metas[0].get("rules_name", "")) for g in groups)))
+        q = check_skill_dir(skill, base_rs.game, [g.metas[0].get("rules_sha256") for g in groups],
+                            ", ".join(dict.fromkeys(str(g.metas[0].get("rules_name", "")) for g in groups)))
+        check_skill_lineups(q, [(int(g.metas[0].get("players", 0)), list(g.metas[0].get("strategies") or []))
+                                for g in groups], skill)
     hook = hook_for(base_rs.game)
     played = None
     if questions is not None:

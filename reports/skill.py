@@ -97,6 +97,42 @@ def check_skill_dir(skill_dir: str | Path, game: str | None = None,
     return q
 
 
+def check_skill_lineups(q: dict, runs: list[tuple[int, list[str]]], skill_dir: str | Path,
+                       option: str = "--skill") -> None:
+    """One :class:`UsageError` line when the ``balance skill`` question ``q`` played none of the
+    report's runs' (player count, line-up) pairs ``runs``: its section would quote another table's
+    win shares as the trend of this run's (designer review 44 #1: a 4-player study under a
+    3-player run's page read "4.6% … at budget 64 … 0.5%"). A line-up matches whatever the order
+    of its bots (the skill rotates the searching seat); a directory that records no cells (written
+    before they were) is checked on its player count alone."""
+    from simcore.errors import UsageError
+
+    def label(players: int, lineup: list[str]) -> str:
+        counts = dict.fromkeys(lineup, 0)
+        for b in lineup:
+            counts[b] += 1
+        return f"{players}p " + " + ".join(f"{n}×{b}" if n > 1 else b for b, n in counts.items())
+
+    panel = q.get("panel")
+    cells = panel.get("cells") if isinstance(panel, dict) else None
+    if cells:
+        played = [(int(c["players"]), sorted(map(str, c["lineup"]))) for c in cells]
+        if any((n, sorted(map(str, lineup))) in played for n, lineup in runs if lineup):
+            return
+        if not any(lineup for _, lineup in runs):
+            return
+        told = ", ".join(label(int(c["players"]), list(c["lineup"])) for c in cells[:3]) + \
+            (f" and {len(cells) - 3} more" if len(cells) > 3 else "")
+        n, lineup = runs[0]
+        raise UsageError(f"{option} {Path(skill_dir).name}: a balance skill of {told}, not of the "
+                         f"report's run ({label(n, lineup)}); run balance skill with the run's "
+                         f"player count and line-up (--players {n} --strategies {','.join(lineup)})")
+    if q.get("players") is not None and all(int(q["players"]) != n for n, _ in runs):
+        raise UsageError(f"{option} {Path(skill_dir).name}: a balance skill of {q['players']} players, "
+                         f"not of the report's run ({runs[0][0]} players); run balance skill with "
+                         f"--players {runs[0][0]}")
+
+
 def rules_note(q: dict) -> str:
     """"Rules: <file> with <settings>." for a skill played under rules given to it (``--rules``,
     ``--set``), else "" (the shipped rules, or a directory written before the rules were

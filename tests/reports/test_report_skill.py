@@ -48,6 +48,40 @@ def skill_dir(path, game="middle-ages", players=4):
     return path
 
 
+def _with_cells(path, cells):
+    """The skill directory's skill.json recording the panel cells it played, as balance skill
+    writes them: (players, line-up) each."""
+    q = json.loads((path / "skill.json").read_text())
+    q["panel"] = {"game": q["game"], "name": "single", "cells": [
+        {"players": n, "lineup": lineup, "weight": 1.0, "label": f"{n}p"} for n, lineup in cells]}
+    (path / "skill.json").write_text(json.dumps(q))
+
+
+def test_a_skill_study_of_another_player_count_or_line_up_is_refused():
+    """Its section would quote another table's win shares as this run's trend (designer review
+    44 #1): refused in one line naming both and the command that plays the run's own; a line-up
+    in another seat order is the same study (the skill rotates the searching seat)."""
+    from reports.skill import check_skill_lineups
+    from simcore.errors import UsageError
+    q = {"game": "seigneurial", "players": 4, "panel": {"cells": [
+        {"players": 4, "lineup": ["standard"] * 4}, {"players": 4, "lineup": ["harsh-lord", "fair-share",
+                                                                            "fair-share", "fair-share"]}]}}
+    check_skill_lineups(q, [(4, ["standard"] * 4)], "sk")
+    check_skill_lineups(q, [(4, ["fair-share", "harsh-lord", "fair-share", "fair-share"])], "sk")
+    check_skill_lineups(q, [(3, ["standard"] * 3), (4, ["standard"] * 4)], "sk")   # a before/after
+    with pytest.raises(UsageError) as e:
+        check_skill_lineups(q, [(3, ["standard"] * 3)], "sk")
+    assert str(e.value) == ("--skill sk: a balance skill of 4p 4×standard, 4p harsh-lord + 3×fair-share, "
+                            "not of the report's run (3p 3×standard); run balance skill with the run's "
+                            "player count and line-up (--players 3 --strategies standard,standard,standard)")
+    with pytest.raises(UsageError, match="not of the report.s run .4p harsh-lord . 3×objective"):
+        check_skill_lineups(q, [(4, ["harsh-lord", "objective", "objective", "objective"])], "sk")
+    # a directory written before the cells were recorded: its player count alone
+    check_skill_lineups({"players": 4}, [(4, ["balanced"] * 4)], "sk")
+    with pytest.raises(UsageError, match="a balance skill of 4 players, not of the report's run .3 players"):
+        check_skill_lineups({"players": 4}, [(3, ["balanced"] * 3)], "sk")
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("skillreport")
@@ -154,6 +188,9 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
     (lambda p: (skill_dir(p), (lambda t: pl.concat([t, t.with_columns(pl.lit("4p 4×greedy").alias("cell"))])
                                .drop(K.LEVEL_COLUMN).write_parquet(p / "skill.parquet"))(
                                    pl.read_parquet(p / "skill.parquet"))), "not adjusted over its cells"),
+    # a study of another player count or line-up than the run's (designer review 44 #1)
+    (lambda p: (skill_dir(p), _with_cells(p, [(3, ["balanced"] * 3)])), "not of the report's run (4p"),
+    (lambda p: (skill_dir(p), _with_cells(p, [(4, ["greedy"] * 4)])), "--players 4 --strategies"),
 ])
 def test_a_bad_skill_directory_is_one_line_and_nothing_is_written(built, tmp_path, capsys, make, problem):
     d = tmp_path / "skill"
