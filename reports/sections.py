@@ -38,7 +38,7 @@ from reports.text import (bends, panel_games, sentence_texts, sides_named,
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
-    metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
+    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
 )
@@ -94,7 +94,7 @@ def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
         **({f"Verdict (Holm over the seats; {smallest_pp(s)} matters)": [verdict_words(v) for v in s["verdict"]]} if "verdict" in s.columns
            else {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
                                               for x in s["significant"]]}),
-        f"Mean final score ({unit})": [f"{num(m)} ({num_ci(lo, hi)})" for m, lo, hi in
+        f"Mean final score ({unit})": [num_and_ci(m, lo, hi) for m, lo, hi in
                                        zip(s["mean_score"], s["score_ci_low"], s["score_ci_high"])],
         "Mean rank": [num(x, 3) for x in s["mean_rank"]]})
 
@@ -138,7 +138,7 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
 def length_rows(t: dict) -> pl.DataFrame:
     r = t["length"].row(0, named=True)
     row = {"Games": [r["games"]],
-           "Mean turns": [f"{num(r['mean_turns'], 1)} ({num_ci(r['ci_low'], r['ci_high'], 1)})"],
+           "Mean turns": [num_and_ci(r['mean_turns'], r['ci_low'], r['ci_high'], 1)],
            "SD": [num(r["turns_sd"], 1)]}
     for k in ("min", "p05", "p25", "median", "p75", "p95", "max"):
         row[k.capitalize() if k in ("min", "median", "max") else k] = [turns(r[k])]
@@ -146,7 +146,7 @@ def length_rows(t: dict) -> pl.DataFrame:
         c = key[len("mean_"):]
         if key.startswith("mean_") and key != "mean_turns" and r[key] is not None:
             row[f"Mean {c.replace('_', ' ')}"] = [
-                f"{num(r[key], 3)} ({num_ci(r[f'{c}_ci_low'], r[f'{c}_ci_high'], 3)})"]
+                num_and_ci(r[key], r[f'{c}_ci_low'], r[f'{c}_ci_high'], 3)]
     return pl.DataFrame(row)
 
 
@@ -182,7 +182,7 @@ def end_rows(t: dict, rs: RunSet | None = None) -> pl.DataFrame:
     e = t["end_reasons"]
 
     def mean_words(m, lo, hi) -> str:
-        return "" if m is None else num(m, 1) if lo is None else f"{num(m, 1)} ({num_ci(lo, hi, 1)})"
+        return "" if m is None else num(m, 1) if lo is None else num_and_ci(m, lo, hi, 1)
 
     rows = [{"End": r["label"], "Code": str(r["end_reason"]), "Games": int(r["games"]),
              "Share": pct_ci(r["share"], r["ci_low"], r["ci_high"]),
@@ -284,7 +284,7 @@ def outcome_rows(t: dict, unit: str = "points", shared: str = "") -> pl.DataFram
         if r["kind"] == "proportion":
             values.append("" if r["estimate"] != r["estimate"] else pct_ci(r["estimate"], r["ci_low"], r["ci_high"]))
         else:
-            values.append(f"{num(r['estimate'])} ({num_ci(r['ci_low'], r['ci_high'])})")
+            values.append(num_and_ci(r['estimate'], r['ci_low'], r['ci_high']))
     return pl.DataFrame({"Outcome": labels, "Value (95% interval)": values, "Games": o["n"]})
 
 

@@ -80,7 +80,10 @@ def pct_ci(p: float, low: float, high: float) -> str:
             (high > low and pct(low, digits) == pct(high, digits))
             or any(_rounds_onto(end, to, digits) for end in (low, high) for to in (p, 0.0, 1.0))):
         digits += 1
-    return f"{pct(p, digits)}% ({pct(low, digits)}–{pct(high, digits)})"
+    top = pct(high, digits)
+    if high > 0 and float(top) == 0:        # none of a million games: its bound is not 0 (review 44 #2)
+        top = "<" + pct(10.0 ** -(digits + 2), digits)
+    return f"{pct(p, digits)}% ({pct(low, digits)}–{top})"
 
 
 def amount(text: str, unit: str) -> str:
@@ -118,13 +121,24 @@ def num_ci(low: float, high: float, digits: int = 2) -> str:
     with up to two more decimals when its ends would print the same (a million games: the lead
     changes "3.00 times per game (3.00–3.00)" read as a certainty; ``2.998–3.003``)."""
     sep = " to " if low < 0 or high < 0 else "–"
+    digits = ci_digits(low, high, digits)
+    return f"{num(low, digits)}{sep}{num(high, digits)}"
+
+
+def ci_digits(low: float, high: float, digits: int = 2) -> int:
+    """The decimals :func:`num_ci` prints an interval with: ``digits``, or up to two more when its
+    ends would print the same."""
     for d in range(digits, digits + 3):
         if not high > low or num(low, d) != num(high, d):
-            digits = d
-            break
-    else:
-        digits += 2
-    return f"{num(low, digits)}{sep}{num(high, digits)}"
+            return d
+    return digits + 2
+
+
+def num_and_ci(m: float, low: float, high: float, digits: int = 2) -> str:
+    """``7.34 (7.33–7.34)``: a mean and its interval (:func:`num_ci`), the mean with as many
+    decimals as the interval's ends, so that it never prints outside them (designer review 44
+    #2: "7.3 (7.33–7.34)")."""
+    return f"{num(m, ci_digits(low, high, digits))} ({num_ci(low, high, digits)})"
 
 
 def signed(x: float, digits: int = 1) -> str:
@@ -717,7 +731,7 @@ def seat_headlines(t: dict) -> list[str]:
                    f"this large).")
     else:
         out.append(f"No evidence that the seats differ: {test}.")
-    out.append(f"Balance is {num(st['balance'], 3)} ({num_ci(st['balance_low'], st['balance_high'], 3)}) and "
+    out.append(f"Balance is {num_and_ci(st['balance'], st['balance_low'], st['balance_high'], 3)} and "
                f"AdvantageP1 is {num(st['advantage_p1'], 3)} "
                f"({num_ci(st['advantage_p1_low'], st['advantage_p1_high'], 3)}), as Ludii defines them: each "
                f"player earns 1 for first place, 0 for last and a share in between for the places between; "
@@ -894,7 +908,7 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
     # two sides of one seat each (a Fief combat): the winning side against the losing one, not a
     # "runner-up" (review AA #4)
     winner, second = ("The winning side", "the losing side") if sides else ("The winner", "the runner-up")
-    out.append(f"{winner} finishes {amount(num(r['estimate']), score_unit(rs))} ({num_ci(r['ci_low'], r['ci_high'])}) "
+    out.append(f"{winner} finishes {amount(num(r['estimate'], ci_digits(r['ci_low'], r['ci_high'])), score_unit(rs))} ({num_ci(r['ci_low'], r['ci_high'])}) "
                f"ahead of {second} on average{rough}.")
     out += flow_headlines(t, rs, by_rank=False)     # (the flow section adds the by-rank sentence)
     out += length_headlines(t, rs)
