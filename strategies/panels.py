@@ -113,9 +113,14 @@ class Panel:
         """The cells at these player counts (``--panel wide --players 4``)."""
         counts = sorted(set(int(x) for x in counts))
         cells = tuple(c for c in self.cells if c.players in counts)
-        if not cells:
+        missing = [n for n in counts if n not in self.player_counts]
+        if missing:
+            # every count asked for is played, or none: --players 3,4 on a panel of 4-player cells
+            # played the 4-player cells alone under the name "default@3,4p" (designer review 44 #3)
+            at = "that player count" if len(missing) == 1 else "those player counts"
             raise UsageError(f"--players {','.join(map(str, counts))}: panel {self.name} has no cell "
-                             f"at that player count (it has {', '.join(map(str, self.player_counts))})")
+                             f"at {at} ({','.join(map(str, missing))}; it has "
+                             f"{', '.join(map(str, self.player_counts))})")
         return Panel(self.game, f"{self.name}@{','.join(map(str, counts))}p", cells,
                      self.description, self.source)
 

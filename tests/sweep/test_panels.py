@@ -43,6 +43,20 @@ def test_seigneurial_wide_panel_is_every_seigneur_preset_against_every_uniform_c
     assert seen == {(a, b) for a in lords for b in tenants}
 
 
+def test_players_naming_a_count_the_panel_lacks_is_refused_not_dropped():
+    """--players 3,4 on a panel of 4-player cells played the 4-player cells alone, named
+    "default@3,4p" (designer review 44 #3): a count with no cell is one line naming it."""
+    from simcore.errors import UsageError
+    wide = panels.lookup("seigneurial", "wide")
+    assert wide.only_players([3, 5]).player_counts == (3, 5)
+    at4 = wide.only_players([4])
+    with pytest.raises(UsageError) as e:
+        at4.only_players([3, 4])
+    assert str(e.value) == ("--players 3,4: panel wide@4p has no cell at that player count (3; it has 4)")
+    with pytest.raises(UsageError, match=r"at those player counts \(2,6; it has 3, 4, 5\)"):
+        wide.only_players([2, 4, 6])
+
+
 @pytest.mark.parametrize("game", ["seigneurial", "middle-ages", "medievallons"])
 def test_every_game_with_bots_ships_a_default_and_a_wide_panel_covering_every_player_count(game):
     from simcore import games as registry
