@@ -307,7 +307,8 @@ def write_answer(out: Path, table, bs, spec, question: dict, about_rules: dict, 
         each = ct.filter(ct["part"] == "one")["games"]
         over = (f" over its own {int(each.max()):,} games" if each.len() and each.min() == each.max()
                 else "")      # (review X #6: a quarter of the budget's games, said nowhere)
-        t.add_column(f"one searching seat: win share by seat{over} (mean" + ("" if spec.roles_alike else " by role")
+        t.add_column(f"one searching seat: win share by seat{over} (mean" + ("" if spec.roles_alike else
+                                                                          " of a seat, by role")
                      + ")", justify="right", overflow="fold")
         for s in range(players):
             t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else
@@ -1029,7 +1030,9 @@ def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: boo
 
 def _mean_by_role(one, roles, roles_alike: bool) -> str:
     """The one-searching-seat win shares averaged over the seats (weighted by games), or, in a game
-    with roles, over each role's seats: "Seigneur 0.5%; Censitaire 31.2%"."""
+    with roles, over each role's seats: "Seigneur 0.5%; Censitaire 31.2% a seat" (a role of several
+    seats says "a seat": its mean read as the side's share beside the page's side totals, designer
+    review 44 #10)."""
     def mean(rows) -> float:
         return float((rows["win_share"] * rows["games"]).sum() / rows["games"].sum())
 
@@ -1040,6 +1043,7 @@ def _mean_by_role(one, roles, roles_alike: bool) -> str:
     return "; ".join(
         f"{r.capitalize()} "
         f"{_pct(mean(one.filter(pl.col('seat').is_in([s for s, x in enumerate(roles) if x == r]))))}%"
+        + (" a seat" if roles.count(r) > 1 else "")
         for r in dict.fromkeys(roles))
 
 
