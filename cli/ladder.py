@@ -38,7 +38,21 @@ from cli.sweep import LINEUP_HELP, PANEL_HELP, SET_HELP
 LADDER_FORMATS = (".csv", ".parquet")
 
 
-_DEFAULT_BOTS = "random,greedy,balanced,rollout"
+# Middle-Ages's ladder by default (the game's reference ladder: random, two heuristics and the
+# rollout planner); another game without roles ranks every preset but its search bot (slow, and
+# ranked by `balance skill` and its own --bots); a game with roles every preset, by role.
+_DEFAULT_BOTS = {"middle-ages": "random,greedy,balanced,rollout"}
+
+
+def default_bots(spec, presets: dict) -> str:
+    """The bots a ladder ranks when --bots is not given, as a comma list (see _DEFAULT_BOTS): the
+    Middle-Ages default named --bots random,greedy,balanced,rollout for every game, and
+    Médiévallons has no greedy (designer review 44, ladder #1)."""
+    if spec.name in _DEFAULT_BOTS:
+        return _DEFAULT_BOTS[spec.name]
+    if not spec.roles_alike:
+        return ",".join(presets)
+    return ",".join(n for n, p in presets.items() if getattr(p, "kind", None) != "search")
 
 
 def register(app: typer.Typer) -> None:
@@ -47,8 +61,10 @@ def register(app: typer.Typer) -> None:
 
 
 def ladder(
-    bots: str = typer.Option("random,greedy,balanced,rollout", "--bots",
-                             help="Comma list of strategies (a game with roles: default every preset)."),
+    bots: Optional[str] = typer.Option(None, "--bots",
+                                       help="Comma list of strategies (default: Middle-Ages random,greedy,"
+                                       "balanced,rollout; another game every preset but its search bot; a "
+                                       "game with roles every preset)."),
     games: str = typer.Option("4000", "--games", "-n", help="Games per matchup (rounded up to whole rotations of the seats)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help="Players per game, or several: "
                                           "3,4,5 (default 4; with --panel: its player counts)."),
@@ -99,7 +115,7 @@ def ladder(
     counts = parse_players("4" if players is None else players)   # --players "" is refused
     by_count: dict[int, list[str]] = {}
     if panel is not None or lineup:
-        if bots != _DEFAULT_BOTS:
+        if bots is not None:
             raise UsageError("--bots: give --bots or a panel (--panel, --lineup), not both: the "
                              "ladder ranks the bots of the panel's line-ups")
         the_panel = from_options(game, panel=panel, lineups=lineup, players=players)
@@ -115,12 +131,12 @@ def ladder(
     for p in counts:     # the rules with the settings validate at every player count, before any game
         played_under = runner.prepare(game, players=p, rules=rules, settings=sets, quiet=True).rules_name
     rules_name = runner.rules_source(game, rules, ()).name      # the file, without the --set
+    S = importlib.import_module(spec.strategies)
+    if bots is None:
+        bots = default_bots(spec, S.presets())    # a game with roles: every preset, grouped by role below
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
         raise UsageError(f"--bots {bots!r}: name at least one strategy")
-    S = importlib.import_module(spec.strategies)
-    if not spec.roles_alike and bots == _DEFAULT_BOTS:
-        names = list(S.presets())      # a game with roles: every preset, grouped by role below
     for b in names:
         S.lookup(b, option="--bots")  # validate every name before the long part
     if not by_count and len(set(names)) < 2:
