@@ -127,6 +127,11 @@ def ladder(
         counts = sorted(by_count)
     for p in counts:
         spec.check_players(p)
+        if spec.roles_alike and -(-n // p) < 2:
+            # one deal (one rotation of the seats) leaves no spread between deals to read: every
+            # cell printed "25.0% (nan–nan)" (designer review 44, ladder #5)
+            raise UsageError(f"--games {games}: a matchup needs at least 2 deals for its interval "
+                             f"({2 * p} games at {p} players: one rotation of the seats is a deal)")
     sets = parse_settings(settings or ())
     for p in counts:     # the rules with the settings validate at every player count, before any game
         played_under = runner.prepare(game, players=p, rules=rules, settings=sets, quiet=True).rules_name

@@ -29,3 +29,15 @@ def test_the_default_bots_are_the_games_own_presets(game):
     else:                                       # every preset but the search bot (slow)
         assert names == [n for n, p in presets.items() if getattr(p, "kind", None) != "search"]
         assert spec.default_strategy in names and "random" in names
+
+
+def test_a_matchup_of_one_deal_is_refused_before_any_game(capsys):
+    """``--games 3`` at 4 players is one rotation of the seats, one deal: no spread between deals,
+    and every cell printed "25.0% (nan–nan)" (designer review 44, ladder #5)."""
+    from cli import _run
+    assert _run(["ladder", "--bots", "random,greedy", "--games", "3"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("error: --games 3: a matchup needs at least 2 deals for its interval (8 games at 4 "
+                   "players: one rotation of the seats is a deal)")
+    assert _run(["ladder", "--bots", "random,greedy", "--games", "4", "--players", "3,5"]) == 2
+    assert "(10 games at 5 players" in capsys.readouterr().err
