@@ -86,6 +86,8 @@ def register(app: typer.Typer) -> None:
         from reports.questions import read_questions
 
         written = read_questions(path)      # (missing floats as NaN, whatever the CSV holds)
+        if (said := other_bots_line(written.meta)) is not None:
+            typer.echo(said)
         summary = getattr(hook_for(meta.get("game")), "printed_summary", None)
         if summary is not None:         # in the report's words (Médiévallons)
             _print_summary(summary(written))
@@ -94,6 +96,16 @@ def register(app: typer.Typer) -> None:
         if "event_ablation" in written.tables:
             _print_event_cards(written.tables["event_ablation"], written.meta)
         typer.echo(f"tables written to {path}")
+
+
+def other_bots_line(meta: dict) -> str | None:
+    """The line said first when the questions play other bots than the run's (a mixed line-up, a
+    playout bot: their ``strategy_note``), else None: it was only in the questions' run.json
+    (designer review 44, questions #3)."""
+    note = meta.get("strategy_note")
+    if not isinstance(note, str) or note.endswith("as in the run"):
+        return None
+    return f"Played with {note}."
 
 
 def replacing_words(out: Path, run: Path, meta: dict) -> str:

@@ -316,3 +316,18 @@ def test_the_figures_say_a_length_in_player_turns():
     cmp = F.guild_comparison({"guild_types": _guilds(), "length": length},
                              {"guild_types": _guilds(0.01), "length": length}, "base", "variant")
     assert cmp._suptitle.get_text().endswith("54.8 → 54.8 player turns"), cmp._suptitle.get_text()
+
+
+def test_balance_questions_says_first_when_it_plays_other_bots_than_the_run():
+    """A mixed run's questions are played by balanced bots at every seat: the terminal said
+    nothing (the note was only in run.json; designer review 44, questions #3)."""
+    from analysis.questions.medievallons import choose_strategy
+    from cli.questions import other_bots_line
+    _, why = choose_strategy({"strategies": ["collector", "balanced", "balanced", "balanced"]})
+    assert other_bots_line({"strategy_note": why}) == (
+        "Played with balanced bots at every seat (the run mixes collector, balanced; these questions "
+        "need identical bots).")
+    _, why = choose_strategy({"strategies": ["planner"] * 4})
+    assert other_bots_line({"strategy_note": why}).startswith("Played with balanced bots at every seat (the run's planner")
+    _, same = choose_strategy({"strategies": ["collector"] * 4})
+    assert other_bots_line({"strategy_note": same}) is None and other_bots_line({}) is None
