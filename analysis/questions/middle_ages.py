@@ -212,8 +212,13 @@ def _deals_words(meta: dict, games: int, seed: int) -> str:
     own deals only when they are, else the same seed's game indices with what differs."""
     where = f"game indices 0 to {games - 1:,}, seed {seed}"
     if meta.get("rotate_seats"):
-        return (f"{games:,} games of the run's seed ({where}) with its bots at fixed seats: the run "
-                "rotated its seats, these games do not, so they are not the run's games")
+        # one parenthetical: the sentence goes on "… played again (same seed, rules and bots …)",
+        # which the colon's clause ran into (designer review 44, questions #6); the seats named
+        # with their bots, as the run's first game seats them
+        bots = [str(b) for b in meta.get("strategies") or []]
+        seats = (", ".join(f"Seat {i + 1} {b}" for i, b in enumerate(bots)) + "; ") if bots else ""
+        return (f"{games:,} games of the run's seed ({where}) with its bots at fixed seats ({seats}the "
+                "run rotated its seats, these games do not, so they are not the run's own games)")
     run_games = int(meta.get("games") or 0)
     if run_games and games > run_games:
         return (f"the run's {run_games:,} deals and {games - run_games:,} more of its seed ({where})")

@@ -13,7 +13,15 @@ def test_the_deals_are_the_runs_only_when_they_are():
     more = _deals_words({"games": 4000}, 8000, 3)
     assert more == "the run's 4,000 deals and 4,000 more of its seed (game indices 0 to 7,999, seed 3)"
     rotated = _deals_words({"games": 4000, "rotate_seats": True}, 2000, 3)
-    assert "fixed seats" in rotated and "not the run's games" in rotated and "first" not in rotated
+    assert "fixed seats" in rotated and "not the run's own games" in rotated and "first" not in rotated
+    # one parenthetical, so the page's "… played again (same seed …)" is not spliced into it, and
+    # the seats named with their bots (designer review 44, questions #6)
+    named = _deals_words({"games": 4000, "rotate_seats": True,
+                          "strategies": ["greedy", "balanced", "balanced", "balanced"]}, 2000, 3)
+    assert named == ("2,000 games of the run's seed (game indices 0 to 1,999, seed 3) with its bots at "
+                     "fixed seats (Seat 1 greedy, Seat 2 balanced, Seat 3 balanced, Seat 4 balanced; the run "
+                     "rotated its seats, these games do not, so they are not the run's own games)")
+    assert named.count("(") == named.count(")") and named.endswith(")")
 
 
 @pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
