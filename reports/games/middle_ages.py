@@ -484,7 +484,10 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
         rows = t["event_seats"]
         within = [(f"{r['event_name']}, {r['seat_label']}", r["diff_low"], r["diff_high"])
                   for r in rows.iter_rows(named=True)]
-        return [f"No event card clearly changes any seat's win share in the games where it fires ({holm})."
+        # an association in the run's own games, said so: beside the ablation's "when drawn, Alliance
+        # moves Seat 4 by +2.8 pp" it read as a contradiction (designer review 44, questions #2)
+        return [f"In this run's games, no event card clearly goes with a change of any seat's win share "
+                f"where it fires (an association under bot play, not the card's effect; {holm})."
                 + room_for_a_swing(within, smallest, ("card-and-seat swing", "card-and-seat swings"))]
     top = es.row(0, named=True)
     large = int((es["verdict"] == stats.LARGE).sum()) if "verdict" in es.columns else 0

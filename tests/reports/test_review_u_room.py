@@ -67,7 +67,8 @@ def test_no_clear_card_swing_says_how_far_the_intervals_reach(quiet_run):
     es = quiet_run["event_seats"]
     assert not es["significant"].any()          # 600 games: no swing clear after Holm
     (said,) = card_swing_sentences(quiet_run)
-    assert said.startswith("No event card clearly changes any seat's win share")
+    assert said.startswith("In this run's games, no event card clearly goes with a change of any seat's "
+                           "win share where it fires (an association under bot play, not the card's effect;")
     reach = es.select(pl.max_horizontal(pl.col("diff_low").abs(), pl.col("diff_high").abs()))[:, 0]
     far = es.row(int(reach.arg_max()), named=True)
     assert f"for {int((reach >= 0.01).sum())} of the {es.height} card-and-seat swings" in said \
