@@ -888,17 +888,23 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
     # the run's own count named as the rulebook's or not (review U #13: "The rulebook names 2-player
     # play only" came last, in passing, and the run's 4 players, an assumed count, went unsaid)
     unbooked = rs.n_players != BOOK_PLAYERS
+    # every count the rulebook does not name, the played ones too (designer review 44, questions
+    # #11: "at 2, 3 and 5 players (this run plays 4, a count the rulebook does not name…)" left 3
+    # and 5 as if named)
+    assumed = sorted({*counts, rs.n_players} - {BOOK_PLAYERS})
+    notes = ([f"this run plays {rs.n_players}, answered by its seat findings"] if rs.n_players not in counts
+             else []) + ([f"the rulebook names {BOOK_PLAYERS}-player play only, MV-1: "
+                          + _and([str(n) for n in assumed]) + " players are assumed counts"]
+                         if assumed and (unbooked or rs.n_players not in counts) else [])
     text = (f"{question_context(q, rs)}, measure the first player's advantage at {where} players"
-            + (f" (this run plays {rs.n_players}" + (f", a count the rulebook does not name: it names "
-                                                     f"{BOOK_PLAYERS}-player play only, MV-1" if unbooked else "")
-               + ")." if rs.n_players not in counts else "."))
+            + (f" ({'; '.join(notes)})." if notes else "."))
     clear = [i for i in played if verdicts[i] != stats.NOT_SHOWN]
     order = [played[j] for j in stats.practical_order(
         [verdicts[i] for i in played], [float(rows["advantage"][i]) for i in played], smallest)]
     led = [lines[i] for i in order if i in clear]       # reading order: large enough to matter first
     if led:
         text += " " + " ".join(led)
-        if any(int(rows["players"][i]) == BOOK_PLAYERS for i in clear) and not (unbooked and rs.n_players not in counts):
+        if any(int(rows["players"][i]) == BOOK_PLAYERS for i in clear) and not any("MV-1" in x for x in notes):
             text += f" The rulebook names {BOOK_PLAYERS}-player play only (MV-1)."
     else:
         text += (f" At each, Seat 1's advantage is within noise (Holm over the {rows.height} player counts; "

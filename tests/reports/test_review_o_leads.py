@@ -110,8 +110,9 @@ def test_mv_headlines_lead_with_the_played_first_player_advantage(tmp_path, mult
     assert "clear and large enough to matter" in expected[2]
     assert "3 players: Seat 1" not in lead
     # the run's own count, and that the rulebook names another (review U #13), said once
-    assert ("at 2 and 3 players (this run plays 4, a count the rulebook does not name: it names 2-player "
-            "play only, MV-1)") in lead and lead.count("2-player play only") == 1, lead
+    assert ("at 2 and 3 players (this run plays 4, answered by its seat findings; the rulebook names "
+            "2-player play only, MV-1: 3 and 4 players are assumed counts)") in lead \
+        and lead.count("2-player play only") == 1, lead
     assert f"the rules of the baseline run {rs.label} only (rules SHA-256 {meta['rules_sha256'][:12]}" in lead
     assert "Balance" not in glossary.used_terms([lead])      # (not Ludii's index: its hover read so)
     # the run's own seats come first: the lead is not instead of them
