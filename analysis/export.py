@@ -480,12 +480,24 @@ def to_stdout(out: str | Path) -> bool:
     return False
 
 
+#: File name suffixes of formats export does not write, and what each names.
+OTHER_FORMATS = {".xlsx": "an Excel workbook", ".xls": "an Excel workbook", ".xlsm": "an Excel workbook",
+                 ".ods": "an OpenDocument spreadsheet", ".json": "JSON", ".feather": "Arrow IPC (Feather)",
+                 ".arrow": "Arrow IPC", ".ipc": "Arrow IPC", ".tsv": "tab-separated values"}
+
+
 def format_from(out: str | Path, fmt: str | None) -> str:
     """``fmt`` if given, else from the suffix of ``out`` (.csv / .parquet / .pq), else csv. A format
     the file's name contradicts (``--format parquet --out seats.csv``: Parquet bytes in a file every
     program then opens as CSV; review W #11) is a one-line :class:`UsageError`."""
     suffix = Path(out).suffix.lower()
     named = "parquet" if suffix in (".parquet", ".pq") else "csv" if suffix == ".csv" else None
+    if suffix in OTHER_FORMATS:
+        # CSV bytes under a name that promises another format (designer review 44 #12:
+        # --out roles.xlsx wrote a CSV that a spreadsheet then refuses to open as a workbook)
+        raise UsageError(f"--out {out}: export writes CSV or Parquet, not {OTHER_FORMATS[suffix]}; name "
+                         f"it {Path(out).with_suffix('.csv').name} (spreadsheets open CSV) or "
+                         f"{Path(out).with_suffix('.parquet').name}")
     if fmt is not None:
         fmt = fmt.lower()
         if fmt not in FORMATS:

@@ -213,6 +213,20 @@ def test_bad_options_are_one_line_errors(mixed_run, tmp_path, capsys, args, mess
     assert not (tmp_path / "x.csv").exists()
 
 
+@pytest.mark.parametrize("name, said", [("roles.xlsx", "not an Excel workbook; name it roles.csv "
+                                                      "(spreadsheets open CSV) or roles.parquet"),
+                                         ("t.json", "not JSON"), ("t.tsv", "not tab-separated values")])
+def test_an_out_named_for_another_format_is_refused(mixed_run, tmp_path, capsys, name, said):
+    """--out roles.xlsx wrote CSV bytes that a spreadsheet refuses to open as a workbook
+    (designer review 44 #12); a name without a known suffix still gets CSV, as documented."""
+    assert _run(["export", str(mixed_run), "--out", str(tmp_path / name), "--what", "seats"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
+    assert not (tmp_path / name).exists()
+    assert _run(["export", str(mixed_run), "--out", str(tmp_path / "seats.txt"), "--what", "seats"]) == 0
+    assert (tmp_path / "seats.txt").read_text(encoding="utf-8").startswith("seat,")
+
+
 def test_not_a_run_or_no_matchups_or_a_directory_are_refused(mixed_run, tmp_path, capsys):
     assert export(tmp_path, "seats", tmp_path / "x.csv") == 2
     assert "not a run directory" in capsys.readouterr().err
