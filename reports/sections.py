@@ -1208,6 +1208,13 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         # rules' 0.0% turn limit while the variant's games mostly hit it)
         for s in secs[1:]:
             s.title = f"Baseline ({rs.label}): {s.title}"
+    elif side:
+        # side by side, every section but the side-by-side one is the first configuration's: its
+        # heading says so (designer review 44 #7: "Role advantage", "Objective cards", "Scores"
+        # showed 4-player numbers under unmarked headings beside a 3-player run)
+        for s in secs[1:]:
+            if s.id != "side_by_side":
+                s.title = f"{rs.label} only: {s.title}"
     secs = cmp_secs + secs
     for s in secs:                       # a figure without its own caption states its section's finding
         for n in s.figures:

@@ -58,3 +58,10 @@ def test_a_side_by_side_page_gives_every_player_counts_seats_within_a_role(tmp_p
     head = head[:head.index("Role advantage")]
     assert "Player counts side by side (3p, 5p)" in head
     assert "At 3 players (sg3): " in head and "At 5 players (sg5): " in head
+    # every section but the side-by-side one is the first run's: its heading says so (designer
+    # review 44 #7: "Objective cards" showed 3-player numbers under an unmarked heading)
+    heads = [html.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", page)]
+    own = [h for h in heads if not h.startswith(("Headline findings", "Player counts side by side",
+                                                 "How to read this report"))]
+    assert own and all(h.startswith("sg3 only: ") for h in own), heads
+    assert "sg3 only: Role advantage" in heads and "Player counts side by side" in heads
