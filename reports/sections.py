@@ -130,8 +130,11 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
                 pct_column(s, "share_of_role", "share_low", "share_high"), s["share_of_role"])],
         "Equal split": [f"{pct(v)}%" for v in s["equal_share"]],
         **verdict,
-        # one chi-square per role: on the role's first row, not repeated beside each seat's verdict
-        chi_label: ["" if p != p or not first else pvalue(p)
+        # one chi-square per role: on the role's first row, not repeated beside each seat's verdict;
+        # the column's question answered in words before its p-value (designer review 44 #8: it
+        # held "p < 0.001" or "p = 0.700" alone); how much they differ is the verdict's column
+        chi_label: ["" if p != p or not first else
+                    f"no, they differ ({pvalue(p)})" if p < 1 - stats.LEVEL else f"no difference shown ({pvalue(p)})"
                     for p, first in zip(s[chi], s["role"].is_first_distinct())]})
 
 

@@ -27,3 +27,27 @@ def test_a_share_of_no_game_in_a_million_does_not_print_a_zero_width_interval():
     assert pct_ci(0.0, lo, hi) == "0.000% (0.000–<0.001)"
     assert pct_ci(0.0, 0.0, 0.0) == "0.0% (0.0–0.0)"           # no width to show: as before
     assert pct_ci(0.279, 0.276, 0.282) == "27.9% (27.6–28.2)"
+
+
+def test_seats_equal_is_answered_in_words_before_its_p_value():
+    """The role table's "Seats equal?" column held "p < 0.001" or "p = 0.700" alone (designer
+    review 44 #8): it answers its question, one chi-square per role on the role's first row."""
+    import polars as pl
+
+    from reports.sections import role_seat_rows
+
+    nan = float("nan")
+    s = pl.DataFrame({
+        "role": ["seigneur", "censitaire", "censitaire", "censitaire"],
+        "role_label": ["Seigneur", "Censitaire", "Censitaire", "Censitaire"],
+        "seat_label": ["Seat 1", "Seat 2", "Seat 3", "Seat 4"], "games": [1000] * 4,
+        "win_share": [0.01, 0.34, 0.33, 0.32], "ci_low": [0.005, 0.31, 0.30, 0.29],
+        "ci_high": [0.02, 0.37, 0.36, 0.35], "share_of_role": [1.0, 0.343, 0.333, 0.323],
+        "share_low": [nan, 0.31, 0.30, 0.29], "share_high": [nan, 0.37, 0.36, 0.35],
+        "equal_share": [1.0, 1 / 3, 1 / 3, 1 / 3], "p_value": [nan, 0.0004, 0.0004, 0.0004],
+        "chi2_p_adjusted": [nan, 0.0004, 0.0004, 0.0004]})
+    col = role_seat_rows({"role_seats": s})["Seats equal? (chi-square; one test)"].to_list()
+    assert col == ["", "no, they differ (p < 0.001)", "", ""]
+    same = s.with_columns(pl.when(pl.col("role") == "censitaire").then(0.7).otherwise(nan).alias("chi2_p_adjusted"))
+    assert role_seat_rows({"role_seats": same})["Seats equal? (chi-square; one test)"].to_list() == \
+        ["", "no difference shown (p = 0.700)", "", ""]
