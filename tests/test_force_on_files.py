@@ -99,6 +99,8 @@ def test_ladder_force_replaces_its_own_csv_and_refuses_a_users(tmp_path, capsys,
     ("notes.txt", "Playtest notes, session 3\nSeat 1 felt weak\n"),
     ("script.py", "import os, sys\nprint(sys.argv)\n"),
     ("conf.yaml", "strategies: [greedy, balanced]\nseed: 3\n"),
+    ("data.dat", ' {"a": 1, "b": 2}\n'),
+    # a name that promises another format is refused by its name first (designer review 44 #12)
     ("data.json", ' {"a": 1, "b": 2}\n'),
     ("mail.eml", "Subject: meeting, notes\n\nSee you.\n"),
     ("people.csv", "Name, Age\nAnn, 31\n"),
@@ -109,7 +111,8 @@ def test_export_force_refuses_text_that_is_no_table_of_the_toolkit(run, tmp_path
     out = tmp_path / name
     out.write_text(content, encoding="utf-8")
     code = _run(["export", str(run), "--what", "seats", "--out", str(out), "--format", "csv", "--force"])
-    _refused(capsys, code, out, content.encode(), "not a CSV table")
+    _refused(capsys, code, out, content.encode(),
+             "export writes CSV or Parquet, not JSON" if name.endswith(".json") else "not a CSV table")
 
 
 def test_a_parquet_file_of_another_program_is_not_replaced(run, tmp_path, capsys):
