@@ -38,18 +38,16 @@ from cli.sweep import LINEUP_HELP, PANEL_HELP, SET_HELP
 LADDER_FORMATS = (".csv", ".parquet")
 
 
-# Middle-Ages's ladder by default (the game's reference ladder: random, two heuristics and the
-# rollout planner); another game without roles ranks every preset but its search bot (slow, and
-# ranked by `balance skill` and its own --bots); a game with roles every preset, by role.
-_DEFAULT_BOTS = {"middle-ages": "random,greedy,balanced,rollout"}
-
-
-def default_bots(spec, presets: dict) -> str:
-    """The bots a ladder ranks when --bots is not given, as a comma list (see _DEFAULT_BOTS): the
-    Middle-Ages default named --bots random,greedy,balanced,rollout for every game, and
+def default_bots(spec, strategies) -> str:
+    """The bots a ladder ranks when --bots is not given, as a comma list: the game's strategies
+    module's ``LADDER_BOTS`` (Middle-Ages: random, two heuristics and the rollout planner), else
+    every preset, by role in a game with roles, and, in a game without, every preset but its search
+    bot (slow; ranked by `balance skill`). The Middle-Ages list was the default for every game:
     Médiévallons has no greedy (designer review 44, ladder #1)."""
-    if spec.name in _DEFAULT_BOTS:
-        return _DEFAULT_BOTS[spec.name]
+    presets = strategies.presets()
+    named = getattr(strategies, "LADDER_BOTS", None)
+    if named:
+        return ",".join(named)
     if not spec.roles_alike:
         return ",".join(presets)
     return ",".join(n for n, p in presets.items() if getattr(p, "kind", None) != "search")
@@ -62,9 +60,9 @@ def register(app: typer.Typer) -> None:
 
 def ladder(
     bots: Optional[str] = typer.Option(None, "--bots",
-                                       help="Comma list of strategies (default: Middle-Ages random,greedy,"
-                                       "balanced,rollout; another game every preset but its search bot; a "
-                                       "game with roles every preset)."),
+                                       help="Comma list of strategies (default: the game's ladder bots, "
+                                       "else every preset but its search bot; a game with roles: every "
+                                       "preset; balance strategies lists them)."),
     games: str = typer.Option("4000", "--games", "-n", help="Games per matchup (rounded up to whole rotations of the seats)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help="Players per game, or several: "
                                           "3,4,5 (default 4; with --panel: its player counts)."),
@@ -138,7 +136,7 @@ def ladder(
     rules_name = runner.rules_source(game, rules, ()).name      # the file, without the --set
     S = importlib.import_module(spec.strategies)
     if bots is None:
-        bots = default_bots(spec, S.presets())    # a game with roles: every preset, grouped by role below
+        bots = default_bots(spec, S)    # a game with roles: every preset, grouped by role below
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
         raise UsageError(f"--bots {bots!r}: name at least one strategy")

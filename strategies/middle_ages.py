@@ -28,6 +28,10 @@ from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "rollout": STRAT_ROLLOUT}
 MAX_PLAYOUTS = 1000
+# The bots `balance ladder` ranks when --bots is not given (cli.ladder.default_bots): random, two
+# heuristics and the rollout planner; a game's strategies module without LADDER_BOTS ranks every
+# preset but its search bot.
+LADDER_BOTS = ("random", "greedy", "balanced", "rollout")
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,13 @@ def test_the_default_bots_are_the_games_own_presets(game):
     spec = registry.get(game)
     S = importlib.import_module(spec.strategies)
     presets = S.presets()
-    names = default_bots(spec, presets).split(",")
+    names = default_bots(spec, S).split(",")
     assert len(set(names)) >= 2 and len(set(names)) == len(names)
     for b in names:
         S.lookup(b, option="--bots")            # (raised for Médiévallons's "greedy")
     if game == "middle-ages":
         assert names == ["random", "greedy", "balanced", "rollout"]        # as it always was
+        assert names == list(S.LADDER_BOTS)
     elif not spec.roles_alike:
         assert names == list(presets)           # a game with roles: every preset, by role
     else:                                       # every preset but the search bot (slow)

@@ -407,6 +407,6 @@ def test_the_terminal_mean_of_one_searching_seat_is_per_role_in_a_game_with_role
                         "win_share": [0.01, 0.30, 0.40, 0.10]})
     roles = ["seigneur", "censitaire", "censitaire", "censitaire"]
     censitaire = (0.30 * 100 + 0.40 * 100 + 0.10 * 50) / 250
-    assert _mean_by_role(one, roles, False) == f"Seigneur 1.0%; Censitaire {100 * censitaire:.1f}%"
+    assert _mean_by_role(one, roles, False) == f"Seigneur 1.0%; Censitaire {100 * censitaire:.1f}% a seat"
     every = (0.01 * 100 + 0.30 * 100 + 0.40 * 100 + 0.10 * 50) / 350
     assert _mean_by_role(one, ["a"] * 4, True) == f"{100 * every:.1f}%"
