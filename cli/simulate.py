@@ -46,7 +46,8 @@ def simulate(
                                       "3..5) play a panel: one cell per count and line-up, as --panel."),
     strategies: Optional[str] = typer.Option(
         None, "--strategies", "-s",
-        help="Comma list: one strategy for every seat or one per seat (names or TOML files). "
+        help="Comma list: one strategy for every seat, one per seat, or, in a game with roles, one per "
+             "role (names or TOML files). "
              "Default: the game's default bot at every seat (balanced)."),
     seed: int = typer.Option(0, "--seed", help="Run seed: same seed, rules and strategies → same results."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="A rules TOML (default: the shipped rules)."),
@@ -121,6 +122,12 @@ def simulate(
         raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
     n_games = runner.parse_games(games)
     spec = registry.get(game)
+    if strategies:           # one bot per role, as --lineup takes it, spelled out per seat
+        from strategies.panels import seats_of_roles
+
+        count = str(players).strip() if players is not None else ""
+        strategies = seats_of_roles(spec.name, strategies,
+                                    int(count) if count.isdigit() else spec.default_players)
     if log:
         from simcore.errors import UsageError
 

@@ -291,6 +291,17 @@ def _lineup_text(text: str):
     return text
 
 
+def seats_of_roles(game: str, strategies: str, players: int) -> str:
+    """``simulate --strategies``'s comma list with one bot per role (``greedy-lord,objective``, as
+    --lineup and balance skill take it) spelled out per seat; any other list as it is. simulate
+    refused that form ("2 names for 4 players") that skill accepted (designer review 44 #4)."""
+    spec = registry.get(game)
+    items = [x.strip() for x in strategies.split(",")]
+    if spec.strategies is None or spec.roles_alike or not (len(items) == len(spec.roles) != players):
+        return strategies
+    return ",".join(_seat_names(game, items, players, "--strategies"))
+
+
 def _seat_names(game: str, lineup, players: int, where: str) -> tuple[str, ...]:
     """A line-up (a name, a comma list, a list, or a table by role) → one bot per seat."""
     spec = registry.get(game)
