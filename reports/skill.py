@@ -105,13 +105,8 @@ def check_skill_lineups(q: dict, runs: list[tuple[int, list[str]]], skill_dir: s
     3-player run's page read "4.6% … at budget 64 … 0.5%"). A line-up matches whatever the order
     of its bots (the skill rotates the searching seat); a directory that records no cells (written
     before they were) is checked on its player count alone."""
+    from analysis.panel import lineup_label as label
     from simcore.errors import UsageError
-
-    def label(players: int, lineup: list[str]) -> str:
-        counts = dict.fromkeys(lineup, 0)
-        for b in lineup:
-            counts[b] += 1
-        return f"{players}p " + " + ".join(f"{n}×{b}" if n > 1 else b for b, n in counts.items())
 
     panel = q.get("panel")
     cells = panel.get("cells") if isinstance(panel, dict) else None
