@@ -179,10 +179,21 @@ COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "ki
 
 
 PAIRED_METRICS = ("seat_win_share", "seat_mean_score", "role_win_share", "shared_wins", "score_spread",
-                  "end_reason_share", "mean_turns", "mean_length", "count_mean", "count_share")
+                  "end_reason_share", "mean_turns", "mean_length", "count_mean", "count_share",
+                  "guild_founded_share")
 """The metrics compared game by game when both runs played the same deals (:func:`pairing`): the
-ones with one value per game in players.parquet / games.parquet. The others (guild shares, event
-and tile metrics, strategy and leader metrics) stay unpaired."""
+ones with one value per game in players.parquet / games.parquet (a guild type's founded share: the
+share of a game's players founding one, whose mean over the games is the share of player-games,
+:func:`analysis.guilds.guild_table`'s). The others (a guild type's founders' win share, a ratio;
+event and tile metrics, strategy and leader metrics) stay unpaired; a founders' win share is still
+untested where no game differs in it (:data:`FOUNDERS_WINS`)."""
+
+FOUNDERS_WINS = "guild_founders_wins"
+"""A per-game quantity of the pairing only (no row of its own): the win shares a game's founders of
+a guild type took. Where it and the type's founded share are the same in every game of both runs,
+the type's founders' win share (founders' wins / founders) is made of the same games' figures on
+both sides: no game differs in it, and :func:`_compare` leaves it untested as a paired row whose
+differences are all 0."""
 
 SMALLEST_COUNT = 0.01
 """The smallest change of a mean count per game that matters (reshuffles or lead changes per game):
@@ -408,6 +419,10 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
             welch_sd.pop(i, None)
             if mean == 0 and sd == 0:
                 same_games[i] = int(n)
+        if (paired and m == "guild_founders_win_share" and _no_game_differs(paired, ("guild_founded_share", k))
+                and _no_game_differs(paired, (FOUNDERS_WINS, k))):
+            # the founders and their wins the same in every game of both runs (FOUNDERS_WINS)
+            same_games[i] = int(paired[("guild_founded_share", k)][0])
         if tested and (m, k) in tested:
             # a change tested by its own construction (a seat's share of its role's wins: a ratio,
             # its delta-method error; role_split_vectors), in the roles' family (family_of)
@@ -453,6 +468,12 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
         **_tile_curves(metrics, keys, base, variant),
         "base_n": n1.astype(np.int64), "variant_n": n2.astype(np.int64)}, schema=COMPARE_SCHEMA)
     return out[reading_order(verdict, diff, small, z)], dropped
+
+
+def _no_game_differs(paired: dict, key: tuple) -> bool:
+    """The pairing's per-game differences of ``key`` are all 0 (over more than one game)."""
+    m = paired.get(key)
+    return m is not None and m[0] > 1 and m[1] == 0 and m[2] == 0
 
 
 def _tile_curves(metrics: list, keys: list, base: dict, variant: dict) -> dict[str, np.ndarray]:
@@ -851,9 +872,13 @@ def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[
     from analysis import length, roles, seats
     from analysis.load import _game_rows, game_major, seat_label
 
+    from analysis.guilds import guild_columns
+
     n = rs.n_players
     has_roles = roles.has_roles(rs)
-    lf = rs.players(["game", "seat", "score", "win_share", *([roles._role_column(rs)] if has_roles else [])])
+    founded = guild_columns(rs)
+    lf = rs.players(["game", "seat", "score", "win_share", *([roles._role_column(rs)] if has_roles else []),
+                     *founded])
     if has_roles:
         lf = lf.with_columns(roles._role_expr(rs))
     if lo is not None:
@@ -900,6 +925,10 @@ def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[
         if _count_labels(col)[0] is not None:
             out[("count_mean", col.name)] = x
         out[("count_share", col.name)] = (x > 0).astype(float)
+    for c in founded:       # a guild type: the share of the game's players founding one, their wins
+        hit = (df[c].to_numpy() > 0).reshape(G, n)
+        out[("guild_founded_share", str(rs.type_key(c)))] = hit.mean(axis=1)
+        out[(FOUNDERS_WINS, str(rs.type_key(c)))] = np.where(hit, w, 0.0).sum(axis=1)
     return _game_keys(rs, run, game, seeds), out
 
 
