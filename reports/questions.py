@@ -163,11 +163,13 @@ def _metric(r: dict) -> dict:
 def _digits(rows: list[dict]) -> int:
     from reports.text import common_digits
 
-    return common_digits([_metric(r) for r in rows if r["verdict"] not in (_CANNOT, _OWN)], more=1)
+    return common_digits([_metric(r) for r in rows if r["verdict"] not in _APART], more=1)
 
 
 _CANNOT = "cannot tell"
 _OWN = "the runs' own games"      # analysis.questions.medievallons.RUNS_OWN (why "runs_own")
+_SAME_GAMES = "the same games"          # analysis.questions.medievallons.SAME_GAMES (why "same_games")
+_APART = (_CANNOT, _OWN, _SAME_GAMES)   # answers outside their question's family: no change tested
 
 
 def _same_edge(r: dict) -> str | None:
@@ -231,7 +233,7 @@ def _change(r: dict, digits: int) -> tuple[str, str]:
     change printed (:func:`reports.text.shown_change`)."""
     from reports.text import pp, pp_ci, shown_change
 
-    if r["verdict"] in (_CANNOT, _OWN):
+    if r["verdict"] in _APART:
         return "", ""
     return pp(shown_change(_metric(r), digits), digits), pp_ci(r["low"], r["high"], digits)
 
@@ -256,6 +258,16 @@ def _why(r: dict, base: str, var: str, meta: dict) -> str:
     return "no value on one side"
 
 
+def _same_line(rows: list[dict], digits: int) -> str:
+    """The answers of a question both rules played with the very same games (verdict
+    :data:`_SAME_GAMES`), in one sentence: more games could not move them."""
+    said = [f"{_name(r)} ({_value(r, 'before', digits)} in both)" for r in rows]
+    listed = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
+    return (f"The same games with both rules, so no change: {listed} (no game of "
+            f"{'these answers' if len(rows) > 1 else 'this answer'} differs: a setting that does not "
+            f"play there; more games would not change {'them' if len(rows) > 1 else 'it'}).")
+
+
 def _line(r: dict, base: str, var: str, digits: int, family: int, note: str = "") -> str:
     """One answer before → after in words: its two values, the change with the interval its size is
     read on, and the verdict (a rate both runs gave every game or match alike, the same: "no change
@@ -264,8 +276,9 @@ def _line(r: dict, base: str, var: str, digits: int, family: int, note: str = ""
     change, interval = _change(r, digits)
     across = {"first_player": "player counts", "best_of_three": "pairings"}.get(r["question"], "types")
     edge = _same_edge(r)
+    over = f" over the {family} {across} at once" if family > 1 else ""
     size = (f"no change ({edge} in both)" if edge else
-            f"({change}; 95% interval {interval} over the {family} {across} at once), {r['verdict']}")
+            f"({change}; 95% interval {interval}{over}), {r['verdict']}")
     if r["question"] == "first_player":
         return f"{r['item']}: Seat 1 (plays first) wins {before} → {after} {size}."
     if r["question"] == "card_types":
@@ -275,7 +288,8 @@ def _line(r: dict, base: str, var: str, digits: int, family: int, note: str = ""
             return f" ({v} there)" if v else ""
         return (f"{r['item']}: one copy fewer moves its founders' win share by {before} with {base}'s rules"
                 f"{own(r.get('before_verdict'))} and {after} with {var}'s{own(r.get('after_verdict'))}: a "
-                f"difference of {change} (95% interval {interval} over the {family} types at once), "
+                f"difference of {change} (95% interval {interval}"
+                + (f" over the {family} types at once" if family > 1 else "") + "), "
                 f"{r['verdict']}.{note}")
     if edge:
         return f"2 players, {r['item']}: the best-of-3 match win rate, {size}."
@@ -285,7 +299,7 @@ def _line(r: dict, base: str, var: str, digits: int, family: int, note: str = ""
 def _counts(rows: list[dict]) -> dict[str, int]:
     from analysis import stats
 
-    out = {v: 0 for v in (stats.LARGE, stats.MAY_MATTER, stats.SMALL, "within noise", _CANNOT, _OWN)}
+    out = {v: 0 for v in (stats.LARGE, stats.MAY_MATTER, stats.SMALL, "within noise", *_APART)}
     for r in rows:
         out[r["verdict"]] = out.get(r["verdict"], 0) + 1
     return out
@@ -321,7 +335,7 @@ def _note(r: dict, meta: dict, cmp: pl.DataFrame | None) -> str:
     moved clearly (:func:`reports.text.composition_note`, the before/after's own note); ''."""
     from reports.text import composition_note
 
-    if r["question"] not in ("card_types", "card_ablation") or r["verdict"] in ("within noise", _CANNOT, _OWN):
+    if r["question"] not in ("card_types", "card_ablation") or r["verdict"] in ("within noise", *_APART):
         return ""
     source = _founded_source(r, meta, cmp)
     if source is None:
@@ -378,7 +392,7 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
     rows = list(t.iter_rows(named=True))
     smallest = float(rows[0]["smallest"]) if rows and rows[0]["smallest"] == rows[0]["smallest"] else 0.01
     meta = q_after.meta
-    live_all = [r for r in rows if r["verdict"] not in (_CANNOT, _OWN)]
+    live_all = [r for r in rows if r["verdict"] not in _APART]
     edges = [r for r in live_all if _same_edge(r)]
     by = {v: [r for r in live_all if r["verdict"] == v and not _same_edge(r)]
           for v in (stats.LARGE, stats.MAY_MATTER, stats.SMALL, "within noise")}
@@ -391,11 +405,15 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
         said.append(f"{len(edges)} the same with both rules ("
                     + "; ".join(f"{_name(r)}: {_same_edge(r)} in both" for r in edges) + ")")
     said = said or ["none"]
+    same = [r for r in rows if r["verdict"] == _SAME_GAMES]
     gone = [r for r in rows if r["verdict"] == _CANNOT]
     own = [r for r in rows if r["verdict"] == _OWN]
     lead = (f"What changed in the balance questions, {var} against {base} (each played with its own rules): of "
-            f"{len(live_all)} answers both runs could give here (Holm over each question's answers), "
+            f"{len(live_all)} answer{'' if len(live_all) == 1 else 's'} both runs could give here (Holm over "
+            f"each question's answers), "
             + (", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0])
+            + (f"; {len(same)} played the very same games with both rules, so no change {_names(same)}"
+               if same else "")
             + (f"; {len(gone)} cannot be told {_names(gone)}" if gone else "")
             + (f"; {len(own)} are read on the runs' own games, in the before/after above "
                + ("(Seat 1 at " + ", ".join(r["item"] for r in own if r["question"] == "first_player")
@@ -410,8 +428,9 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
         if not mine:
             continue
         title = mine[0]["question_title"]
-        live = [r for r in mine if r["verdict"] not in (_CANNOT, _OWN)]
+        live = [r for r in mine if r["verdict"] not in _APART]
         mine_own = [r for r in mine if r["verdict"] == _OWN]
+        mine_same = [r for r in mine if r["verdict"] == _SAME_GAMES]
         digits = _digits(live) if live else 1
         family = len(live)
         # (player counts and pairings in the table's order; card types by verdict, then size)
@@ -442,9 +461,11 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
                     + "".join(" " + _line(r, base, var, digits, family, _note(r, meta, cmp)) for r in clear))
         else:
             text = ""
+        if mine_same:
+            text = (text + " " if text else "") + _same_line(mine_same, digits if live else 1)
         if mine_own:
             text = (text + " " if text else "") + _own_words(qid, mine_own, base, var, meta)
-        if not live and not mine_own:
+        if not live and not mine_own and not mine_same:
             text = f"{title}: no answer both runs could give." + (f" Cannot tell: {cannot}." if gone else "")
         open_ = _reach(live, smallest)
         if open_:
@@ -473,8 +494,11 @@ def before_after_rows(q_after: Questions, base: str, var: str) -> pl.DataFrame:
         change, interval = _change(r, d)
         own = r["verdict"] == _OWN
         edge = _same_edge(r)
+        if edge:       # a ceiling (or floor) both runs hit: no change to size, as the sentence says
+            change, interval = "", ""
         verdict = (f"cannot tell: {_why(r, base, var, q_after.meta)}" if r["verdict"] == _CANNOT else
                    "the runs' own games: in the before/after above" if own else
+                   "no change: the same games with both rules" if r["verdict"] == _SAME_GAMES else
                    f"no change ({edge} in both)" if edge else r["verdict"])
         cells.append({
             "Question": r["question_title"], "Answer for": r["item"], "Measure": r["measure"],
@@ -525,7 +549,9 @@ def before_after_intro(q_before: Questions, q_after: Questions, base: str, var: 
             f"samples; they share a seed, so where their games coincide this overstates the noise. An answer "
             f"read on fewer than {least} games, matches or founders on either side, or one not played for one "
             f"run, is “cannot tell”, with no change given; a rate both runs gave every game or match alike is "
-            f"“no change”. Both runs' tables, and this one, as CSV in this "
+            f"“no change”, and so is an answer both rules played with the very same games (a setting that "
+            f"does not play at that player count: no game of it differs, untested). Both runs' tables, and "
+            f"this one, as CSV in this "
             f"report's directory (questions/ and questions/{safe_label(var)}/).")
 
 

@@ -805,7 +805,7 @@ def side_by_side_sentences(side: list[tuple[str, RunSet, dict]]) -> list[str]:
                    f"{pct(best['fair_share'])}%; {verdict}.")
         if "length" in t:
             r = t["length"].row(0, named=True)
-            out[-1] = out[-1][:-1] + f"; games last {num(r['mean_turns'], 1)} turns on average."
+            out[-1] = out[-1][:-1] + f"; games last {num(r['mean_turns'], 1)} {length_unit(rs.game)} on average."
     return out
 
 
@@ -837,7 +837,7 @@ def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[st
                  for r in t["roles"].iter_rows(named=True)]
         line = f"{rs.n_players} players ({label}, {rs.n_games:,} games): " + ", ".join(parts)
         if "length" in t:
-            line += f"; games last {num(t['length']['mean_turns'][0], 1)} turns on average"
+            line += f"; games last {num(t['length']['mean_turns'][0], 1)} {length_unit(rs.game)} on average"
         out.append(line + ".")
         within = [x for x in role_headlines(t) if x.startswith(("Among the ", "No evidence that one "))]
         out += [f"At {rs.n_players} players ({label}): {x[0].lower()}{x[1:]}" for x in within]

@@ -41,6 +41,7 @@ recorded strategy files).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from pathlib import Path
@@ -100,8 +101,27 @@ class Plays:
             out.update({c: played.games.column(c).to_numpy()
                         for c in ("turns", "end_reason", "reshuffles")})
             out["end_reason_names"] = {int(k): v for k, v in prep.meta["end_reason_names"].items()}
+            out["digest"] = games_digest(out)
             self._memo[key] = out
         return self._memo[key]
+
+
+def games_digest(out: dict) -> str:
+    """A fingerprint of played games: SHA-256 (16 hex digits) of every recorded column a question
+    reads (win shares, founded guilds, turns, end reasons, reshuffles), column by column in name
+    order. Two configurations with the same fingerprint played the same games, as far as any answer
+    can tell: a before/after says "the same games" there (:data:`SAME_GAMES`), not "within noise"."""
+    h = hashlib.sha256()
+    for name in sorted(k for k, v in out.items() if isinstance(v, np.ndarray)):
+        a = np.ascontiguousarray(out[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def _joined(*digests: str) -> str:
+    """One fingerprint of several plays' (:func:`games_digest`), in order."""
+    return hashlib.sha256("|".join(digests).encode()).hexdigest()[:16]
 
 
 def first_player_advantage(games: int, *, players=(2, 3, 4, 5), strategy: str = "balanced",
@@ -118,7 +138,7 @@ def first_player_advantage(games: int, *, players=(2, 3, 4, 5), strategy: str = 
             m, se = float(w[:, s].mean()), _se(w[:, s])
             out.append(dict(players=P, seat=s, games=games, win_share=m, std_error=se,
                             fair=1 / P, advantage=m - 1 / P,
-                            z=(m - 1 / P) / se if se > 0 else float("nan")))
+                            z=(m - 1 / P) / se if se > 0 else float("nan"), games_digest=o["digest"]))
     return pl.DataFrame(out)
 
 
@@ -181,7 +201,7 @@ def card_types(games: int, *, players: int = 4, strategy: str = "balanced", seed
         share, wf, se, wn, n = fb[t]
         row = dict(card=name, players=players, games=games, founded_share=share,
                    founders_win_share=wf, founders_std_error=se, others_win_share=wn,
-                   founders=n)
+                   founders=n, games_digest=base["digest"])
         if ablation and int(rules.copies[t]) > 0:
             variant = R.with_copies(rules, {name: int(rules.copies[t]) - 1})
             o = plays(variant, players, games, seed + 1 + t, strategy)
@@ -193,7 +213,8 @@ def card_types(games: int, *, players: int = 4, strategy: str = "balanced", seed
                        founders_after=n2, founders_win_share_after=wf2, delta_founders_win_share=d,
                        delta_std_error=sd, z=d / sd if sd and sd == sd else float("nan"),
                        delta_mean_turns=float(t2.mean() - turns0.mean()),
-                       delta_turns_std_error=math.hypot(_se(turns0), _se(t2)))
+                       delta_turns_std_error=math.hypot(_se(turns0), _se(t2)),
+                       ablation_digest=_joined(base["digest"], o["digest"]))
         out.append(row)
     return pl.DataFrame(out)
 
@@ -243,8 +264,10 @@ def best_of_three(games: int, *, pairs=DEFAULT_PAIRS, seed: int = 0, rules=None,
     for k, (a, b) in enumerate(pairs):
         size = games * 3 // 2 + 64          # ~1.25 rounds per match from each pool on average
         while True:
-            pool_a = plays(rules, 2, size, seed + 2 * k, [a, b])["win_share"].reshape(-1, 2)[:, 0]
-            pool_b = plays(rules, 2, size, seed + 2 * k + 1, [b, a])["win_share"].reshape(-1, 2)[:, 1]
+            played_a = plays(rules, 2, size, seed + 2 * k, [a, b])
+            played_b = plays(rules, 2, size, seed + 2 * k + 1, [b, a])
+            pool_a = played_a["win_share"].reshape(-1, 2)[:, 0]
+            pool_b = played_b["win_share"].reshape(-1, 2)[:, 1]
             match, rounds = compose_matches(pool_a, pool_b, max_rounds)
             if len(match) >= games:
                 break
@@ -256,7 +279,8 @@ def best_of_three(games: int, *, pairs=DEFAULT_PAIRS, seed: int = 0, rules=None,
                         single_rounds=len(single),
                         as_first_player=float(pool_a.mean()), as_second_player=float(pool_b.mean()),
                         match_win_rate=float(match.mean()), match_std_error=_se(match),
-                        mean_rounds=float(rounds.mean())))
+                        mean_rounds=float(rounds.mean()),
+                        games_digest=_joined(played_a["digest"], played_b["digest"])))
     return pl.DataFrame(out)
 
 
@@ -547,6 +571,9 @@ MIN_COUNT = 30        # fewer games, matches or founders on a side: the change c
 CANNOT_TELL = "cannot tell"
 #: the verdict of an answer both runs' own games give (:func:`runs_own`): left to the runs' before/after
 RUNS_OWN = "the runs' own games"
+#: the verdict of an answer both rules played with the very same games (:func:`games_digest`: a setting
+#: of another player count, a card the answer's games never deal): no change, untested
+SAME_GAMES = "the same games"
 #: The questions a before/after compares, in the page's order: (id, title, measure).
 COMPARED = (
     ("first_player", "First-player advantage", "Seat 1's win share (it plays first)"),
@@ -573,7 +600,7 @@ def _side_rows(question: str, tables: dict) -> dict[str, dict]:
         for r in tables["first_player"].filter(pl.col("seat") == 0).iter_rows(named=True):
             out[f"{int(r['players'])} players"] = dict(value=_num(r["win_share"]), se=_num(r["std_error"]),
                                                      n=int(r["games"]), players=int(r["players"]),
-                                                     key=str(int(r["players"])))
+                                                     key=str(int(r["players"])), digest=_digest(r))
     elif question in ("card_types", "card_ablation") and "card_types" in tables:
         ct = tables["card_types"]
         ablation = "delta_founders_win_share" in ct.columns
@@ -588,19 +615,28 @@ def _side_rows(question: str, tables: dict) -> dict[str, dict]:
                          player_games=int(games) * int(players) if games is not None and players is not None else 0)
             if question == "card_types":
                 out[name] = dict(value=_num(r["founders_win_share"]), se=_num(r["founders_std_error"]),
-                                 n=founders, support=_num(r["founded_share"]), **where)
+                                 n=founders, support=_num(r["founded_share"]), digest=_digest(r), **where)
             elif ablation and r.get("delta_founders_win_share") is not None:
                 after_n = r.get("founders_after")
                 out[name] = dict(value=_num(r["delta_founders_win_share"]), se=_num(r["delta_std_error"]),
                                  n=min(founders, int(after_n if after_n is not None else 0)),
                                  support=min(_num(r["founded_share"]), _num(r.get("founded_share_after"))),
-                                 tested=r["card"] in family, verdict=str(r.get("verdict") or ""), **where)
+                                 tested=r["card"] in family, verdict=str(r.get("verdict") or ""),
+                                 digest=_digest(r, "ablation_digest"), **where)
     elif question == "best_of_three" and "best_of_three" in tables:
         for r in tables["best_of_three"].iter_rows(named=True):
             out[f"{r['bot']} vs {r['opponent']}"] = dict(value=_num(r["match_win_rate"]),
                                                           se=_num(r["match_std_error"]), n=int(r["matches"]),
-                                                          players=2, key=f"{r['bot']} vs {r['opponent']}")
+                                                          players=2, key=f"{r['bot']} vs {r['opponent']}",
+                                                          digest=_digest(r))
     return out
+
+
+def _digest(r: dict, column: str = "games_digest") -> str | None:
+    """A row's fingerprint of the games it was read on (:func:`games_digest`); None in a table
+    written before they were recorded."""
+    d = r.get(column)
+    return d if isinstance(d, str) and d else None
 
 
 def _se_floor(p: float, se: float, n: int) -> float:
@@ -659,7 +695,9 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
     :func:`analysis.stats.practical_holm` reads it) against the smallest win-share difference that
     matters (``smallest`` by kind, over 1 pp): "clear and large enough to matter", "clear, may
     matter", "clear but small" or "within noise". An answer that cannot be compared is
-    :data:`CANNOT_TELL`, outside the family and with no change, and ``why`` says why:
+    :data:`CANNOT_TELL`, outside the family and with no change, and ``why`` says why (an answer
+    both sides read on the very same games, :func:`games_digest` alike, is :data:`SAME_GAMES`, why
+    ``same_games``, outside the family and with no change either: more games could not move it):
     ``not_played_before``/``not_played_after`` (that side did not play it: another player count,
     no ablation, rules without 2 players), ``too_few`` (under :data:`MIN_COUNT` games, matches or
     founders on a side), ``rare`` (a type founded by under :data:`ABLATION_MIN_FOUNDED` of the
@@ -698,6 +736,8 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
                 row["why"] = "runs_own"
             elif rb is None or ra is None:
                 row["why"] = "not_played_after" if ra is None else "not_played_before"
+            elif rb.get("digest") is not None and rb.get("digest") == ra.get("digest"):
+                row["why"] = "same_games"
             elif min(rb["n"], ra["n"]) < MIN_COUNT:
                 row["why"] = "too_few"
             elif "support" in rb and not min(rb["support"], ra["support"]) >= ABLATION_MIN_FOUNDED:
@@ -729,7 +769,8 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
             if r["why"]:
                 r.update(change=float("nan"), std_error=float("nan"), z=float("nan"), low=float("nan"),
                          high=float("nan"), family_size=len(fam),
-                         verdict=RUNS_OWN if r["why"] == "runs_own" else CANNOT_TELL)
+                         verdict=RUNS_OWN if r["why"] == "runs_own" else
+                         SAME_GAMES if r["why"] == "same_games" else CANNOT_TELL)
             r["smallest"] = small
     schema = {c: (pl.Float64 if c in ("before", "before_se", "after", "after_se", "change", "std_error",
                                       "z", "low", "high", "smallest", "founded_before", "founded_after",

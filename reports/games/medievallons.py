@@ -313,8 +313,16 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
             return (f"{card_name(r['key'])}, {pct(r['base'])}% → {pct(r['variant'])}% of players "
                     f"({pp(r['diff'])})")
 
+        same = (founded.filter(pl.col("same_games").is_not_null()) if "same_games" in founded.columns
+                else founded.clear())
+        # (untested rows, paired games every one of which has the same founders: no verdict of their own)
         clear = founded.filter(pl.col("verdict") != stats.NOT_SHOWN)
-        if clear.height:      # cmp is in reading order: verdict, then size
+        if "same_games" in founded.columns:
+            clear = clear.filter(pl.col("same_games").is_null())
+        if same.height == founded.height:
+            out = (f"With {var_label}, every card type's founded share is the same in every game (no game "
+                   f"of the {int(same['same_games'][0]):,} differs in who founds what).")
+        elif clear.height:      # cmp is in reading order: verdict, then size
             out = (f"With {var_label}, the founded share moves clearly for {clear.height} of "
                    f"{founded.height} card types: " + "; ".join(
                        f"{change(r)}, {verdict_words(r['verdict'])}" for r in clear.head(3).iter_rows(named=True))
@@ -323,7 +331,9 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
         else:
             top = founded.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
             out = (f"With {var_label}, no card type's founded share moved beyond noise (largest "
-                   f"change: {change(top.row(0, named=True))}, within noise).")
+                   f"change: {change(top.row(0, named=True))}, within noise)"
+                   + (f"; for {same.height} of the {founded.height} types no game differs in who founds them."
+                      if same.height else "."))
     if "length" in base_t and "length" in var_t:
         turns = cmp.filter(pl.col("metric") == "mean_turns") if cmp is not None and "verdict" in cmp.columns else None
         verdict = ""
@@ -383,6 +393,8 @@ def with_run_first_player(fp: pl.DataFrame, t: dict, rs: RunSet) -> pl.DataFrame
         "from_run": [True] * s.height})
     rest = fp.filter(pl.col("players") != rs.n_players)
     own = own.select([pl.col(c).cast(rest.schema[c]) if c in rest.schema else pl.col(c) for c in own.columns])
+    # (a column of the played rows the run has no value for, the games' fingerprint: null there)
+    own = own.with_columns(pl.lit(None, rest.schema[c]).alias(c) for c in rest.columns if c not in own.columns)
     return pl.concat([rest, own.select(rest.columns)]).sort(["players", "seat"])
 
 
