@@ -228,9 +228,7 @@ def role_advantage(t: dict) -> Figure:
                       zip(roles["role_label"].to_list(), roles["seats"].to_list())])
     # where games end in shared wins (Fief's mutual wipe-outs), a side's bar is its win share, not
     # how often it wins (review AA #1: the defender's 11.3% bar where it holds 8.3%)
-    o = t.get("outcomes")
-    shared = o is not None and bool(o.filter((pl.col("metric") == "shared_wins")
-                                              & (pl.col("estimate") > 0)).height)
+    shared = _has_shared_wins(t)
     ax.set_ylabel("Win share of the role\n(a shared win counts 1/k to each)" if shared
                   else "Share of games won by the role")
     ax.set_ylim(0, min(1.0, max(p.max() * 1.25, 0.1)))
@@ -538,7 +536,8 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     ax2 = lower.subplots()
     by_role = "roles" in base_t and "roles" in var_t
     if by_role:
-        _role_shares_before_after(upper, base_t["roles"], var_t["roles"], base_label, var_label)
+        _role_shares_before_after(upper, base_t["roles"], var_t["roles"], base_label, var_label,
+                                  shared=_has_shared_wins(base_t) or _has_shared_wins(var_t))
     else:
         ax = upper.subplots()
         sb, sv = base_t["seats"], var_t["seats"]
@@ -589,8 +588,15 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     return fig
 
 
+def _has_shared_wins(t: dict) -> bool:
+    """Whether a run's games end in shared wins (Fief's mutual wipe-outs): a side's bar is then its
+    win share, not how often it wins (review AA #1)."""
+    o = t.get("outcomes")
+    return o is not None and bool(o.filter((pl.col("metric") == "shared_wins") & (pl.col("estimate") > 0)).height)
+
+
 def _role_shares_before_after(upper, rb: pl.DataFrame, rv: pl.DataFrame, base_label: str,
-                              var_label: str) -> None:
+                              var_label: str, shared: bool = False) -> None:
     """Each role's share of the games won, before and after, on an axis of its own from 0 to a
     little above its larger interval: on one axis from 0 to 100% a side that wins 0.4% → 1.1% (the
     Seigneur) was a pixel high beside the Censitaires' 99% (review L #5)."""
@@ -615,8 +621,9 @@ def _role_shares_before_after(upper, rb: pl.DataFrame, rv: pl.DataFrame, base_la
         percent_axis(ax)
         ax.set_title(f"{rb['role_label'][i]} side" + ("" if top >= 1.0 else "\n(axis zoomed to its range)"),
                      fontsize=10)
-        if i == 0:
-            ax.set_ylabel("Share of games won (95% intervals)")
+        if i == 0:      # (shared wins: each side's bar is its win share, as on the run's page)
+            ax.set_ylabel("Win share of the role, a shared win\ncounting 1/k to each (95% intervals)" if shared
+                          else "Share of games won (95% intervals)")
     axes[0].legend(fontsize=9, loc="lower left", bbox_to_anchor=(0.0, 1.12), ncols=2, frameon=False)
     upper.suptitle("Win share by role, before / after (each role on its own axis)", fontsize=11)
 
