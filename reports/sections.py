@@ -19,6 +19,7 @@ verdicts' names), :mod:`reports.text`,
 
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass, field
 
@@ -1091,7 +1092,9 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     if hook is not None and hasattr(hook, "sections"):
         after = getattr(hook, "SECTIONS_AFTER", None)
         at = next((i + 1 for i, s in enumerate(secs) if s.id == after), len(secs))
-        added = hook.sections(t, rs, figs, questions)
+        # (a hook that reads the side-by-side configurations takes them: Médiévallons' questions)
+        takes_side = side and "side" in inspect.signature(hook.sections).parameters
+        added = hook.sections(t, rs, figs, questions, **({"side": side} if takes_side else {}))
         secs[at:at] = added
         # a played question's answer (the hook's QUESTION_HEADLINES: the ids of its sections whose
         # first sentence answers it, e.g. Middle-Ages' event ablation) leads the headline findings

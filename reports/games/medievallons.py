@@ -398,6 +398,34 @@ def with_run_first_player(fp: pl.DataFrame, t: dict, rs: RunSet) -> pl.DataFrame
     return pl.concat([rest, own.select(rest.columns)]).sort(["players", "seat"])
 
 
+def with_side_first_player(fp: pl.DataFrame, q, side) -> pl.DataFrame:
+    """``fp`` (:func:`with_run_first_player`'s) with its played rows at another side-by-side
+    configuration's player count replaced by that run's own seats, where that run answers the same
+    question (the questions' rules, the questions' bot at every seat, seats not rotated:
+    :func:`run_measures_first_player`); column ``run_label`` names it (null for the page's own run
+    and for played rows). One page, one answer per question (designer review 45 #4: a 3- and
+    4-player page gave Seat 1 at 4 players as 25.3% from the 4-player run's 50,000 games in its
+    side-by-side table and as 25.2% from 10,000 replayed games in this section)."""
+    fp = fp.with_columns(pl.lit(None, pl.String).alias("run_label"))
+    for label, rs2, t2 in list(side or [])[1:]:
+        if (rs2.game != GAME or str(rs2.metas[0].get("rules_sha256") or "") != str(q.meta.get("rules_sha256") or "")
+                or not run_measures_first_player(q, rs2) or "seats" not in t2):
+            continue
+        at = fp.filter(pl.col("players") == rs2.n_players)
+        if at.height == 0 or at["from_run"].any():
+            continue
+        mine = with_run_first_player(at.drop("ci_low", "ci_high", "from_run", "run_label"), t2, rs2)
+        mine = mine.with_columns(pl.lit(str(label)).alias("run_label")).select(fp.columns)
+        fp = pl.concat([fp.filter(pl.col("players") != rs2.n_players), mine]).sort(["players", "seat"])
+    return fp
+
+
+def _own_where(r: dict) -> str:
+    """Where a row the run measured comes from: the page's run, or another side-by-side run."""
+    label = r.get("run_label")
+    return f"{label}'s own games" if label else "the run itself"
+
+
 def _row_ci(r: dict) -> str:
     """A first-player row's win share with its interval (:func:`with_run_first_player`'s columns,
     else Wilson's over its games)."""
@@ -430,8 +458,9 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
     rows, verdicts = first_player_verdicts(fp, smallest)
     out = []
     for r, v in zip(rows.iter_rows(named=True), verdicts):
-        where = (f" in the run itself ({r['games']:,} games; the seat advantage above)" if r.get("from_run")
-                 else "")
+        where = ((f" in {_own_where(r)} ({r['games']:,} games; "
+                  + ("the side-by-side table above)" if r.get("run_label") else "the seat advantage above)"))
+                 if r.get("from_run") else "")
         out.append(f"{r['players']} players: Seat 1 (plays first) wins {_row_ci(r)} "
                    f"(95%, unadjusted){where} against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {verdict_words(v)} "
                    f"(Holm over the {rows.height} player counts; {100 * smallest:g} pp matters).")
@@ -604,7 +633,7 @@ def _first_player_rows(fp: pl.DataFrame, source: str = "played for this report")
     from_run = fp["from_run"].to_list() if "from_run" in fp.columns else [False] * fp.height
     return pl.DataFrame({
         "Players": fp["players"], "Seat": [f"Seat {s + 1}" for s in fp["seat"]], "Games": fp["games"],
-        "From": ["the run itself" if x else source for x in from_run],
+        "From": [_own_where(r) if x else source for x, r in zip(from_run, fp.iter_rows(named=True))],
         "Win share": [_row_ci(r) for r in fp.iter_rows(named=True)],
         "vs fair share (pp)": [pp(a) for a in fp["advantage"]],
         "z": [num(z, 1) for z in fp["z"]]})
@@ -930,7 +959,7 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
     return text, led
 
 
-def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) -> Section:
+def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None, side=None) -> Section:
     if q.not_played:
         return Section(SECTION_ID, title(q), f"Not played: {q.not_played}", intro_in_pdf=True)
     shown = _shown(q)
@@ -939,6 +968,7 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
     if fp is not None:      # one answer per question on the page: the run's own at its player count
         fp = with_run_first_player(fp, t if own else {}, rs)
         own = bool(fp["from_run"].any())
+        fp = with_side_first_player(fp, q, side)
     # the report's --smallest-difference over the one balance questions recorded, over 1 pp
     smallest = smallest_difference(rs.game, "share", {**(q.meta.get("smallest_difference") or {}),
                                                       **(rs.smallest or {})})
@@ -974,8 +1004,13 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
     # a before/after names the sections comparing its variants' own answers with these (set by
     # reports.build.build_report on the questions it was given, before the sections are built)
     compared = tuple(q.compared_in)
-    return Section(SECTION_ID, title(q), _intro(q, rs, shown, own, compared), names, tables, sentences,
-                   intro_in_pdf=True)
+    intro = _intro(q, rs, shown, own, compared)
+    if fp is not None and "run_label" in fp.columns:
+        for r in fp.filter(pl.col("run_label").is_not_null() & (pl.col("seat") == 0)).iter_rows(named=True):
+            intro += (f" At {r['players']} players they are {r['run_label']}'s own {r['games']:,} games (its "
+                      f"seats in the side-by-side table above), not the ones played here (those stay in "
+                      f"questions/first_player.csv).")
+    return Section(SECTION_ID, title(q), intro, names, tables, sentences, intro_in_pdf=True)
 
 
 def _games_sha256(meta: dict) -> str | None:
@@ -1086,11 +1121,14 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
     return out
 
 
-def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Section]:
-    """Guild types (when the run records ``founded_<type>``) and the played questions (when given)."""
+def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None, side=None) -> list[Section]:
+    """Guild types (when the run records ``founded_<type>``) and the played questions (when given).
+    ``side``: the configurations shown side by side, (label, run set, tables), the first run's
+    first: another one's own seats answer the first-player question at its player count
+    (:func:`with_side_first_player`)."""
     secs = [_guild_section(t, figs, rs.smallest_of("share"))] if "guild_types" in t else []
     if questions is not None:
-        secs.append(_questions_section(questions, rs, figs, t))
+        secs.append(_questions_section(questions, rs, figs, t, side))
     return secs
 
 
