@@ -184,6 +184,10 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
     handles = []
     for level, (colour, lw) in zip(levels, level_styles(len(levels))):
         segs = level_edges(grid, level, x_edges, y_edges, LEVEL_TOL if method == "exact" else 0.0)
+        # no edge: either no cell reaches the level, or every one does (then each break-even is at
+        # most the grid's smallest attacker, '≤' in the table: Fief review 45 #1)
+        known = ~np.isnan(grid)
+        every = bool(known.any() and (grid[known] >= level - (LEVEL_TOL if method == "exact" else 0.0)).all())
         ax.add_collection(LineCollection(merged(segs), colors=colour, linewidths=lw, linestyles="solid",
                                          capstyle="projecting"))
         # the legend's sample: the line on a grey middle of cividis (white on a white legend
@@ -191,7 +195,8 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
         handles.append(Line2D([], [], color=colour, linewidth=lw,
                               path_effects=[patheffects.withStroke(linewidth=lw + 1.2,
                                                                    foreground="0.45")],
-                              label=f"P ≥ {level * 100:.6g}%" + ("" if segs else " (not in the grid)")))
+                              label=f"P ≥ {level * 100:.6g}%" + ("" if segs else " (every cell)" if every
+                                                                   else " (not in the grid)")))
     if handles:
         # under the axes, off every cell: as many entries a row as the figure's width holds
         chars = max(len(h.get_label()) for h in handles)

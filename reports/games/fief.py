@@ -99,15 +99,17 @@ def _mark(row: dict, col: str):
 
 def break_even_cell(row: dict, col: str) -> str:
     """One break-even cell as printed (FF-7): the attacker, "-" when the grid does not reach the
-    level; "≈" before it when Monte Carlo cannot tell it from another attacker of the grid,
-    "(exactly)" after it when the exact odds there are the level itself (not "tie": a combat can
-    end with both armies wiped out, and a tie would read as that)."""
-    from simcore.games.fief.spec import AT_LEVEL, WITHIN_NOISE
+    level; "≈" before it when Monte Carlo cannot tell it from another attacker of the grid, "≤"
+    when it is the grid's smallest attacker, which may not be the smallest to reach the level
+    ("≤20": 20 or fewer; "≈≤20" with both), "(exactly)" after it when the exact odds there are
+    the level itself (not "tie": a combat can end with both armies wiped out, and a tie would
+    read as that)."""
+    from simcore.games.fief.spec import AT_LEVEL, AT_MOST, WITHIN_NOISE
 
     value, mark = row[col], _mark(row, col)
     text = "-" if value is None else str(value)
-    if mark == WITHIN_NOISE:
-        return WITHIN_NOISE + text
+    if mark in (WITHIN_NOISE, AT_MOST, WITHIN_NOISE + AT_MOST):
+        return mark + text
     if mark == AT_LEVEL and value is not None:
         return f"{text} ({AT_LEVEL})"
     return text
@@ -129,8 +131,9 @@ def break_even_caption(sub, cols: list[str], family: int | None = None) -> str:
     carry an uncertainty) and, always under a Monte Carlo table, how sure its unmarked cells are:
     the intervals are Wilson at 1 - 0.05 / k, Bonferroni over the ``family`` of k break-evens
     the tables print (all terrains; ``sub``'s own cells when not given); an exact table's cells
-    at the level itself ("exactly"). '' for an exact table without such a cell."""
-    from simcore.games.fief.spec import AT_LEVEL, NOISE_ALPHA, WITHIN_NOISE, noise_confidence
+    at the level itself ("exactly"); and a break-even at the grid's smallest attacker ("≤20":
+    20 or fewer, below the grid). '' for an exact table without such a cell."""
+    from simcore.games.fief.spec import AT_LEVEL, AT_MOST, NOISE_ALPHA, WITHIN_NOISE, noise_confidence
 
     cells = [break_even_cell(row, c) for row in sub.iter_rows(named=True) for c in cols]
     said = []
@@ -150,7 +153,25 @@ def break_even_caption(sub, cols: list[str], family: int | None = None) -> str:
     if any(c.endswith(f"({AT_LEVEL})") for c in cells):
         said.append(f"{AT_LEVEL}: the exact P(attacker wins) equals the level (to 12 decimal "
                     "places): this attacker reaches it without passing it.")
+    first = at_most_attacker(sub)
+    if first is not None:
+        said.append(f"{AT_MOST}{first}: the grid's smallest attacker, {first} points, already reaches "
+                    f"the level, so the break-even is {first} or fewer (start --attackers lower to "
+                    f"see it).")
     return " ".join(said)
+
+
+def at_most_attacker(be) -> int | None:
+    """The attacker of the break-evens marked "≤" (FF-7: the grid's smallest, which already
+    reaches the level there), None when no cell of ``be`` is."""
+    from simcore.games.fief.spec import AT_MOST
+
+    for c in be.columns:
+        if c.startswith("mark_p"):
+            at = be.filter(be[c].str.ends_with(AT_MOST).fill_null(False))
+            if at.height:
+                return int(at["min_attacker_p" + c.removeprefix("mark_p")][0])
+    return None
 
 
 #: The defenders a break-even ratio is read over: below 5 points a point more or less is a large
@@ -171,10 +192,14 @@ def break_even_words(be, top: int | None = None) -> str:
     why a terrain's stop below the table's largest defence (no attacker of the grid reaches the
     level there; ``top``: the grid's largest attacker, named when given); designer review,
     session 41: "over defences of 5 to 20 points" was said of a city whose table had no
-    break-even from 17 up. '' when no terrain has such a defence within the grid."""
+    break-even from 17 up. A defence the grid's smallest attacker already takes (marked "≤": its
+    break-even is that attacker or fewer, below the grid) has no ratio: it is left out and the
+    sentence says so (:func:`_at_most_words`; session 45: attackers 20-30 against 5-8 read "2.5 to
+    4 times" where the exact break-evens are 6 to 9); when every defence is, no ratio is given.
+    '' when no terrain has a defence within the grid."""
     import polars as pl
 
-    from simcore.games.fief.spec import WITHIN_NOISE
+    from simcore.games.fief.spec import AT_MOST, WITHIN_NOISE
 
     cols = [c for c in be.columns if c.startswith("min_attacker_p")]
     if not cols or be.height == 0:
@@ -183,10 +208,18 @@ def break_even_words(be, top: int | None = None) -> str:
     level = col.removeprefix("min_attacker_p")
     rows = be.filter(pl.col("method") == "exact") if (be["method"] == "exact").any() else be
     names = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}
-    parts, spans = [], {}
+    mark = "mark_p" + level
+    # below the grid: the break-even is the grid's smallest attacker or fewer, no ratio
+    at_most = (pl.col(mark).str.ends_with(AT_MOST).fill_null(False) if mark in rows.columns
+               else pl.lit(False))
+    parts, spans, below, first = [], {}, {}, None
     for terrain in ("open", "castle", "city"):
         table = rows.filter((pl.col("terrain") == terrain) & (pl.col("defender") >= RATIO_FROM))
-        sub = table.filter(pl.col(col).is_not_null())
+        under = table.filter(at_most)
+        if under.height:
+            below.setdefault(tuple(under["defender"].to_list()), []).append(names[terrain])
+            first = int(under[col][0])
+        sub = table.filter(pl.col(col).is_not_null() & ~at_most)
         if sub.height == 0:
             continue
         ratio = (sub[col] / sub["defender"]).to_numpy()
@@ -199,19 +232,49 @@ def break_even_words(be, top: int | None = None) -> str:
         # stopped below the table's largest defence: "" (not stopped), "clear", or "noise" (a
         # Monte Carlo "≈-": an attacker of the grid may reach the level there)
         above = table.filter((pl.col("defender") > hi) & pl.col(col).is_null())
-        mark = "mark_p" + level
         stopped = ("" if above.height == 0 else "noise" if mark in above.columns
                    and (above[mark] == WITHIN_NOISE).any() else "clear")
         spans.setdefault((lo, hi, d.n_unique() if d.n_unique() < within else 0, stopped),
                          []).append(names.get(terrain, terrain))
+    one = len(below) == 1 and len(next(iter(below))) == 1
+    lower = f"start --attackers lower to see {'its' if one else 'their'} break-even"
+    taken = _at_most_words(below, first, level, rows["terrain"].n_unique() > 1) if below else ""
     if not parts:
-        return ""
+        return (f"To take the fief with P(attacker wins) ≥ {level}%, the grid gives no ratio to the "
+                f"defender's points: {taken} ({lower})." if below else "")
     words = [text.format(times="times the defender's points" if i == 0 else "")
              .replace("  ", " ") for i, (_, text) in enumerate(parts)]
     listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
     return (f"To take the fief with P(attacker wins) ≥ {level}%, an attacker needs {listed} (the "
             f"smallest such attacker divided by the defender's points, over defences "
-            f"{_defences_words(spans, level, top)}{noise_words(rows, col)}).")
+            f"{_defences_words(spans, level, top)}{noise_words(rows, col)}"
+            + (f"; {taken}: {lower}" if below else "") + ").")
+
+
+def _points_words(points: tuple[int, ...]) -> str:
+    """Defences as a designer lists them: "5", "5 and 6", "5 to 8" (consecutive), "5, 7 and 9"."""
+    p = sorted(points)
+    if len(p) >= 3 and p[-1] - p[0] == len(p) - 1:
+        return f"{p[0]} to {p[-1]}"
+    return str(p[0]) if len(p) == 1 else ", ".join(map(str, p[:-1])) + f" and {p[-1]}"
+
+
+def _at_most_words(below: dict, first: int, level: str, several: bool) -> str:
+    """The defences the break-even sentence has no ratio for (FF-7: the grid's smallest attacker,
+    ``first``, already takes them, so their break-even is ``first`` or fewer; ``below``: their
+    defences → the terrains' names, named when the table has ``several`` terrains): "defences 5
+    to 8 are taken with P ≥ 50% already by the grid's smallest attacker, 20 points"."""
+    said = [_points_words(d) + (" " + " and ".join(where) if several else "")
+            for d, where in below.items()]
+    if len(said) == 1:
+        out = said[0]
+    elif len(said) == 2:
+        out = said[0] + (", and " if " and " in said[0] else " and ") + said[1]
+    else:
+        out = ", ".join(said[:-1]) + " and " + said[-1]
+    one = len(below) == 1 and len(next(iter(below))) == 1
+    return (f"defence{'' if one else 's'} {out} {'is' if one else 'are'} taken with P ≥ {level}% "
+            f"already by the grid's smallest attacker, {first} points")
 
 
 def _defences_words(spans: dict, level: str, top: int | None) -> str:
@@ -249,17 +312,18 @@ def _defences_words(spans: dict, level: str, top: int | None) -> str:
 def noise_words(rows, col: str) -> str:
     """The break-even sentence's caveat (FF-7) when its ratios come from Monte Carlo: how many of
     the break-evens behind them (defences of :data:`RATIO_FROM` points or more) are within its
-    noise (marked "≈" in the tables), so no ratio reads more precise than it is; '' for exact
-    odds or when none is."""
+    noise (marked "≈" in the tables; not those marked "≤", which have no ratio), so no ratio
+    reads more precise than it is; '' for exact odds or when none is."""
     import polars as pl
 
-    from simcore.games.fief.spec import WITHIN_NOISE
+    from simcore.games.fief.spec import AT_MOST, WITHIN_NOISE
 
     mark = "mark_p" + col.removeprefix("min_attacker_p")
     if mark not in rows.columns:
         return ""
     used = rows.filter((pl.col("defender") >= RATIO_FROM) & pl.col(col).is_not_null()
-                       & (pl.col("method") == "mc"))
+                       & (pl.col("method") == "mc")
+                       & ~pl.col(mark).str.ends_with(AT_MOST).fill_null(False))
     noisy = used.filter(pl.col(mark) == WITHIN_NOISE).height
     if not noisy:
         return ""

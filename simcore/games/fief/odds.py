@@ -38,14 +38,14 @@ from simcore.games.fief.rules import (
     DARC_SIDES, P_DARC_FIRST, P_LORDS_FIRST, TERRAINS, FiefRules, check_army, darc_index, load,
     mercy_text, parse_mercy, terrain_index,
 )
-from simcore.games.fief.game import wilson
-from simcore.games.fief.spec import AT_LEVEL, LEVEL_TOL, WITHIN_NOISE, noise_confidence
+from simcore.games.fief.spec import AT_LEVEL, AT_MOST, LEVEL_TOL, WITHIN_NOISE, noise_confidence
 from simcore.options import as_count, check_seed
 from simcore.rng import stream_state
-from simcore.stats import wilson_interval
+from simcore.stats import Z95
 
 METHODS = ("exact", "mc", "both")
 MAX_POINTS = 999
+SMALLEST_ARMY = 1               # points: the smallest army of a grid (parse_points' min_points)
 # FF-7 work limits, checked by odds_request before anything is computed or written.
 MAX_ROWS = 1_000_000            # odds rows: cells x terrains x methods
 MAX_MC_WORK = 10**10            # sum over cells and terrains of games x (1 + the smaller army)
@@ -138,14 +138,13 @@ def _frame(attackers, defenders, terrain: str, darc: str, method: str, mean: np.
     la = np.minimum(A, lords_attacker)
     ld = np.minimum(D, lords_defender)
     p_win = m[:, K.Q_ATT_WINS]
+    n = A.shape[0]
     if n_wins is None:
         lo = hi = p_win
         se_w = se_r = np.zeros_like(p_win)
     else:
-        ci = np.array([wilson(k, games) for k in n_wins.reshape(-1)])
-        lo, hi = ci[:, 0], ci[:, 1]
+        lo, hi = wilson_score(n_wins.reshape(-1) / games, np.full(n, float(games)))
         se_w, se_r = se_win.reshape(-1), se_rounds.reshape(-1)
-    n = A.shape[0]
     return pl.DataFrame({
         "attacker": A.astype(np.int32), "defender": D.astype(np.int32),
         "terrain": [terrain] * n, "darc": [darc] * n, "method": [method] * n,
@@ -197,14 +196,30 @@ def odds_frame(rules: FiefRules, attackers, defenders, terrains, *, darc: str = 
     return pl.concat(frames)
 
 
+def wilson_score(p: np.ndarray, n: np.ndarray, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """FF-7 intervals: the Wilson score interval of proportions ``p`` observed over ``n`` trials
+    (arrays; ``n`` at least 1), (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n), its ends
+    exactly 0 at no success and exactly 1 at no failure, as :func:`analysis.stats.score_interval`
+    has them. The formula gives 0 and 1 there only in exact arithmetic: centre − half rounds to
+    up to an ulp of the centre (5.4e-20 = 2^-64 for 0 wins in 4,000 combats), centre + half to
+    1 − 1.1e-16, and such an interval excludes exact odds of 0 (1 attacker against 7) or 1. (The
+    array form of :func:`simcore.stats.wilson_interval`, which gives its ends so too: a grid's
+    cells at once.)"""
+    p = np.asarray(p, dtype=float)
+    n = np.asarray(n, dtype=float)
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * np.sqrt(np.maximum(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
+    lo = np.where(p <= 0, 0.0, np.maximum(centre - half, 0.0))
+    hi = np.where(p >= 1, 1.0, np.minimum(centre + half, 1.0))
+    return lo, hi
+
+
 def wilson_bounds(p: np.ndarray, n: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval at ``confidence`` of proportions ``p`` observed over ``n`` trials
-    (arrays): :func:`simcore.stats.wilson_interval` for each (a grid has at most a few thousand
-    cells)."""
+    (arrays; :func:`wilson_score`: exactly 0 at p = 0, 1 at p = 1)."""
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    ends = np.array([wilson_interval(float(a), max(float(b), 1.0), z) for a, b in zip(p, n)],
-                    float).reshape(-1, 2)
-    return ends[:, 0], ends[:, 1]
+    return wilson_score(p, np.maximum(np.asarray(n, dtype=float), 1.0), z)
 
 
 def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
@@ -218,7 +233,11 @@ def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
     ``WITHIN_NOISE`` ("≈") when the Wilson interval of P(attacker wins) holds the level at the
     break-even attacker (it may be below) or at a smaller attacker of the grid (it may be above):
     the break-even may then be another attacker. A cell not reached is marked so when an attacker
-    of the grid has the level within its interval. Null mark otherwise. The intervals are not the
+    of the grid has the level within its interval. A break-even at the grid's smallest attacker
+    (above 1 point, the smallest army) is not known to be it: an attacker below the grid may
+    reach the level too (open ground, attackers 20-30 v 5: the exact break-even at 50 % is 6), so
+    the cell is marked ``AT_MOST`` ("≤20": that attacker or fewer; in place of "exactly", and
+    beside "≈" as ``WITHIN_NOISE + AT_MOST``, "≈≤20"). Null mark otherwise. The intervals are not the
     cells' 95 % ones (``p_attacker_wins_lo/_hi``): a table holds k break-evens (terrains x
     defences x levels, ~180 by default), and at 95 % each some of the unmarked ones were wrong
     by chance in most runs; each is at :func:`~simcore.games.fief.spec.noise_confidence` (1 -
@@ -234,24 +253,31 @@ def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
                                noise_confidence(family))
         src = src.with_columns(_lo=pl.Series(lo), _hi=pl.Series(hi))
     p, a = pl.col("p_attacker_wins"), pl.col("attacker")
+    # the grid's smallest attacker: a break-even there is that attacker or fewer (AT_MOST), unless
+    # it is the smallest army, below which there is no attacker
+    first = int(src["attacker"].min()) if src.height else SMALLEST_ARMY
     aggs, marks = [], []
     for lv in levels:
         name = level_percent(lv)
+        be = pl.col(f"min_attacker_p{name}")
+        at_most = pl.lit(first > SMALLEST_ARMY) & (be == first).fill_null(False)
         if method == "exact":
             reached = p >= lv - LEVEL_TOL
             aggs += [a.filter(reached).min().alias(f"min_attacker_p{name}"),
                      ((p.filter(reached).first() - lv).abs() <= LEVEL_TOL).alias(f"_mark{name}")]
-            mark = pl.when(pl.col(f"_mark{name}")).then(pl.lit(AT_LEVEL))
+            mark = (pl.when(at_most).then(pl.lit(AT_MOST))
+                    .when(pl.col(f"_mark{name}")).then(pl.lit(AT_LEVEL)))
         else:
             reached = p >= lv
             aggs += [a.filter(reached).min().alias(f"min_attacker_p{name}"),
                      (pl.col("_lo").filter(reached).first() < lv).alias(f"_lo_below{name}"),
                      a.filter(pl.col("_hi") >= lv).min().alias(f"_may{name}")]
-            be = pl.col(f"min_attacker_p{name}")
             may = pl.col(f"_may{name}")
             noisy = (pl.col(f"_lo_below{name}").fill_null(False)
                      | (may.is_not_null() & (be.is_null() | (may < be))))
-            mark = pl.when(noisy).then(pl.lit(WITHIN_NOISE))
+            mark = (pl.when(noisy & at_most).then(pl.lit(WITHIN_NOISE + AT_MOST))
+                    .when(at_most).then(pl.lit(AT_MOST))
+                    .when(noisy).then(pl.lit(WITHIN_NOISE)))
         marks.append(mark.otherwise(pl.lit(None, pl.String)).alias(f"mark_p{name}"))
     out = (src.group_by(["terrain", "darc", "method", "defender"], maintain_order=True).agg(aggs)
            .with_columns(marks).sort(["terrain", "defender"], maintain_order=True))

@@ -25,6 +25,10 @@ LEVEL_TOL = 1e-12
 # a break-even Monte Carlo cannot tell from another attacker of the grid; exact odds equal to the
 # level (a word no one reads as a combat's outcome: a combat can end with both armies wiped out)
 WITHIN_NOISE, AT_LEVEL = "≈", "exactly"
+# the grid's smallest attacker (above 1 point, the smallest army) already reaches the level: the
+# break-even is that attacker or fewer, below the grid (printed "≤20"; with Monte Carlo noise at
+# that attacker too, WITHIN_NOISE + AT_MOST, printed "≈≤20")
+AT_MOST = "≤"
 # FF-7: the chance that Monte Carlo marks wrongly, over all the break-evens of one command's tables
 NOISE_ALPHA = 0.05
 
