@@ -18,6 +18,32 @@ def _rules_name(job) -> str | None:
     return getattr(getattr(getattr(job, "rules", None), "source", None), "name", None)
 
 
+def rules_changes_words(job) -> str:
+    """What the rules a table job computed under change from the shipped ones, setting by setting
+    (:func:`analysis.rules_diff.settings_diff`): "Rules: 2 settings differ from the shipped ones:
+    combat.castle_row: … → …; mercy.grant_probability: 1 → 0.3." (Fief review 45 #4: with
+    ``--rules`` the only trace of a change was the file's name in the titles); "Rules: the same
+    settings as the shipped ones." for another file that changes nothing; '' for the shipped rules
+    themselves or when either text cannot be read."""
+    from analysis.rules_diff import settings_diff
+    from reports.figures.fief import rules_words
+    from simcore.games.fief.rules import load
+
+    src = getattr(getattr(job, "rules", None), "source", None)
+    text = getattr(src, "text", None)
+    if not isinstance(text, str):
+        return ""
+    diff = settings_diff(load().source.text, text)
+    if diff is None or (not diff and not rules_words(_rules_name(job))):
+        return ""
+    if not diff:
+        return "Rules: the same settings as the shipped ones."
+    shown = "; ".join(c.text for c in diff[:6]) + (f"; and {len(diff) - 6} more (run.json rules_text)"
+                                                   if len(diff) > 6 else "")
+    many = f"{len(diff)} settings differ" if len(diff) > 1 else "1 setting differs"
+    return f"Rules: {many} from the shipped ones: {shown}."
+
+
 def odds_figures(job, tables: dict, folder: Path) -> list[str]:
     """One heat map of P(attacker wins) per terrain of the grid."""
     from reports.figures.fief import heatmap
@@ -34,10 +60,14 @@ def show_odds(job, tables: dict, path: Path) -> None:
     hint = job.method == "mc" and job.exact_covers() if hasattr(job, "exact_covers") else False
     odds = tables["odds"]
     top = int(odds["attacker"].max()) if odds.height else None     # the grid's largest attacker
-    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules, hint, top)
+    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules, hint, top,
+                       changes=rules_changes_words(job))
 
 
 def show_calamity(job, tables: dict, path: Path) -> None:
+    changes = rules_changes_words(job)
+    if changes:
+        print(changes)
     print_calamity(job.rules, tables["plague_summary"], tables["plague"], tables["revolt"], path,
                    job.agreement(tables) if hasattr(job, "agreement") else None,
                    job.notes() if hasattr(job, "notes") else None)
@@ -48,14 +78,15 @@ EXACT_HINT = "Exact odds of this grid: --method exact (computed outright, no sam
 
 
 def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: str | None = None,
-                       exact_hint: bool = False, top: int | None = None) -> None:
+                       exact_hint: bool = False, top: int | None = None, changes: str = "") -> None:
     """Print the break-even table of each terrain; its title names the conditions the numbers
     hold under (FF-4 d'Arc's side, FF-3 mercy policy, rules other than the shipped ones:
     :func:`reports.figures.fief.rules_words`) when they are not the plain combat. Under each, what
     its marks mean (:func:`break_even_caption`; a Monte Carlo table's says how its intervals are
     adjusted for all the break-evens printed); ``exact_hint``: under Monte Carlo tables whose grid
     the exact method computes too, :data:`EXACT_HINT`. Then what the tables say a designer can act
-    on (:func:`break_even_words`; ``top``: the grid's largest attacker)."""
+    on (:func:`break_even_words`; ``top``: the grid's largest attacker). ``changes``: what the rules
+    change from the shipped ones (:func:`rules_changes_words`), printed first."""
     import polars as pl
     from rich.console import Console
     from rich.table import Table
@@ -63,6 +94,8 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: s
     from reports.figures.fief import rules_words
 
     console = Console()
+    if changes:
+        console.print(changes, markup=False)
     for terrain in be["terrain"].unique(maintain_order=True).to_list():
         sub = be.filter(pl.col("terrain") == terrain)
         where = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}[terrain]
