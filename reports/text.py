@@ -1299,8 +1299,14 @@ def interval_digits(r: dict, low: float, high: float, digits: int) -> int:
     small = float(small) if small is not None and small == small else 0.0
     # (up to three more: at two, the table printed +0.368 to +1.000 pp, on the 1 pp that matters,
     # where the list at its own precision printed +0.3681 to +0.9996; review U #9)
-    return verdict_digits(low, high, small, _scale(r), max(digits, _base_digits(r["metric"], r["kind"])[1]),
-                          most=_base_digits(r["metric"], r["kind"])[1] + 3)
+    most = _base_digits(r["metric"], r["kind"])[1] + 3
+    d = verdict_digits(low, high, small, _scale(r), max(digits, _base_digits(r["metric"], r["kind"])[1]),
+                       most=most)
+    # an interval of some width whose two ends print alike ("+0.16 to +0.16 points", Fief review 45
+    # #6) reads as no interval at all: more decimals, up to the same cap, until they differ
+    while d < most and high > low and rounded(_scale(r) * low, d) == rounded(_scale(r) * high, d):
+        d += 1
+    return d
 
 
 def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, str]:
