@@ -248,7 +248,7 @@ class StrategyFiles:
         if self.parse_search is not None:
             from strategies.search import by_budget
 
-            found = by_budget(spec, known, self.parse_search)
+            found = by_budget(spec, known, self.parse_search, option)
             if found is not None:
                 return found
         return lookup_strategy(spec, known, self.load_file, option)

@@ -98,16 +98,21 @@ def parse_search(t: Table, known: dict[str, Any], default_policy: str, *, allowe
 BY_BUDGET = re.compile(r"search(\d+)")
 
 
-def by_budget(spec: str, presets: dict, parse) -> Any | None:
+def by_budget(spec: str, presets: dict, parse, option: str = "--strategies") -> Any | None:
     """``searchN`` (N playouts per option, flat, the game's default policy) when it is not a preset:
     the search bot at any budget by name (``balance skill``, the ladder). ``parse(table, name,
-    bots)`` is the game's search-table parser. None when ``spec`` is not of that form."""
+    bots)`` is the game's search-table parser. None when ``spec`` is not of that form; a one-line
+    :class:`~simcore.errors.UsageError` naming ``option`` when N is out of range."""
     m = BY_BUDGET.fullmatch(spec.strip())
     if m is None or spec in presets:
         return None
     n = int(m.group(1))
     if not 1 <= n <= MAX_PLAYOUTS:
-        return None
+        # (it said "unknown strategy 'search200000'; did you mean search16?": review 45 #5)
+        from simcore.errors import UsageError
+
+        raise UsageError(f"{option}: {spec.strip()!r}: searchN takes N playouts per option from 1 to "
+                         f"{MAX_PLAYOUTS:,}")
     data = {"kind": "search", "playouts": n,
             "description": f"Search, {n} playouts per option (flat, default policy)."}
     return parse(Table(data, f"{spec} (search bot by name)"), spec, presets)
