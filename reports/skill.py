@@ -482,16 +482,21 @@ def balance_table(table: pl.DataFrame, spec=None) -> pl.DataFrame:
     for c in skill_cells(table):
         t = table if c == "" else table.filter(pl.col("cell") == c)
         t = t.filter(pl.col("part") == "all")
-        for b in sorted(t["budget"].unique().to_list()):
+        budgets = sorted(t["budget"].unique().to_list())
+        for b in budgets:
             part = t.filter(pl.col("budget") == b)
             r = part.row(0, named=True)
             # the gap as the difference of the two shares as the win-share table prints them
             gap, d = shown_gap(list(part.iter_rows(named=True)))
+            # the sentence compares the first and the last budget: a budget between them is not
+            # read by it, and its interval at that level is not a finding of its own (review 45 #2)
+            between = b not in (budgets[0], budgets[-1])
             rows.append({"cell": c, "budget": b,
                          "largest gap (pp)": pct(gap, d),
                          f"gap interval ({words})":
                              f"{pct(1 - r['win_share_balance_high_adjusted'], d)} to "
-                             f"{pct(1 - r['win_share_balance_low_adjusted'], d)}",
+                             f"{pct(1 - r['win_share_balance_low_adjusted'], d)}"
+                             + (" (not read by the sentence)" if between else ""),
                          "Balance (Ludii)": f"{r['balance']:.3f}",
                          "Balance 95% interval": f"{r['balance_low']:.3f} to {r['balance_high']:.3f}"})
     out = pl.DataFrame(rows)
@@ -512,6 +517,17 @@ def balance_note(table: pl.DataFrame, spec=None) -> str:
     if "balance" not in t.columns or t["budget"].n_unique() < 2:
         return ""
     first, last = t["budget"].min(), t["budget"].max()
+    middle = sorted(b for b in t["budget"].unique().to_list() if b not in (first, last))
+    between = ""
+    if middle:
+        # (review 45 #2: a budget-4 gap of 13.8 pp (1.5 to 25.5) read as clear, though its level holds
+        # for the two budgets the sentence compares, not for every budget of the table at once)
+        named = ", ".join(map(str, middle))
+        between = (f" The sentence compares budgets {first} and {last}; the gap interval at budget"
+                   f"{'s' if len(middle) > 1 else ''} {named} is at the same level, which holds for two "
+                   f"budgets compared, not for the {t['budget'].n_unique()} budgets read together: one of "
+                   f"them that excludes 0 is not a finding on its own (play more games at that budget to "
+                   f"tell).")
     a = t.filter(pl.col("budget") == first).row(0, named=True)
     b = t.filter(pl.col("budget") == last).row(0, named=True)
     apart = a["balance_high"] < b["balance_low"] or b["balance_high"] < a["balance_low"]
@@ -520,7 +536,8 @@ def balance_note(table: pl.DataFrame, spec=None) -> str:
            "its 95% intervals overlap, so these games do not tell the two apart")
     return (f"Ludii's Balance reads the seats' average places (first to last), not their wins, so it "
             f"need not move with the largest gap between two seats' win shares{where}: from budget "
-            f"{a['budget']} to budget {b['budget']} it goes {a['balance']:.3f} → {b['balance']:.3f}; {way}.")
+            f"{a['budget']} to budget {b['budget']} it goes {a['balance']:.3f} → {b['balance']:.3f}; {way}."
+            + between)
 
 
 def balance_title(spec, section: bool = False, budgets=()) -> str:
