@@ -242,7 +242,13 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         from reports.skill import skill_headline
         # the report leads with what changed: a skill directory's comparison with other rules
         # gets a line in the leading section
-        if (line := skill_headline(skill, smallest, base_rs.n_players)) and secs:
+        # the run itself, where it is the study's budget 0 played longer (reports.skill.run_bots_words)
+        run = ({"rules_sha256": base_rs.metas[0].get("rules_sha256"), "players": base_rs.n_players,
+                "lineup": list(base_rs.metas[0].get("strategies") or []), "games": base_rs.n_games,
+                "row": base["seat_tests"].row(0, named=True)}
+               if "seat_tests" in base and len(base_rs.paths) == 1
+               and not base_rs.metas[0].get("rotate_seats") else None)
+        if (line := skill_headline(skill, smallest, base_rs.n_players, run)) and secs:
             # after what changed and the seats' answer, before the longer lists
             at = _after_warning(secs[0].sentences, 2)
             secs[0].sentences.insert(at, line)

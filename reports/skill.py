@@ -1047,8 +1047,41 @@ def build_skill_page(skill_dir: str | Path) -> Path:
     return d / "report.html"
 
 
+def run_bots_words(q: dict, cell: str, run: dict | None) -> str:
+    """What the report's own run says of the bots' largest seat gap, beside the skill study's
+    budget 0 (review 45 #1: "with the bots (budget 0) likewise: the largest gap was 9.0 pp (0.0 to
+    19.8)" from 300 games, a bullet above the run's own 20,000 games' "win-share balance 0.993
+    (0.980–1.000)", a gap of 0.7 pp): "the run's own 20,000 games with the same bots put it at
+    0.7 pp (0.0 to 2.0, 95% intervals simultaneous over every pair of seats)". Only where the run
+    is the study's budget 0 played longer: the same rules (SHA-256), player count and line-up
+    (``run``: ``rules_sha256``, ``players``, ``lineup``, ``games`` and the seat tests' ``row``,
+    from :mod:`reports.build`); '' otherwise."""
+    if not run or run.get("row") is None or not q.get("rules_sha256") \
+            or q.get("rules_sha256") != run.get("rules_sha256"):
+        return ""
+    panel = q.get("panel")
+    cells = panel.get("cells") if isinstance(panel, dict) else None
+    lineup = sorted(map(str, run.get("lineup") or []))
+    if cells:
+        if not any(int(c["players"]) == run["players"] and sorted(map(str, c["lineup"])) == lineup
+                   for c in cells):
+            return ""
+        from analysis.panel import lineup_label
+        if cell and cell != lineup_label(run["players"], list(run.get("lineup") or [])):
+            return ""
+    elif q.get("players") is not None and int(q["players"]) != run["players"]:
+        return ""
+    r = run["row"]
+    gap, low, high = 1 - r["win_share_balance"], 1 - r["win_share_balance_high"], 1 - r["win_share_balance_low"]
+    if not all(x == x for x in (gap, low, high)):
+        return ""
+    return (f"the run's own {run['games']:,} games with the same bots and rules put it at {pct(gap)} pp "
+            f"({pct(max(low, 0.0))} to {pct(high)}, 95% intervals simultaneous over every pair of seats), the "
+            f"closer reading of the bots")
+
+
 def trend_headline(d: Path, q: dict, spec, smallest: dict | None = None,
-                   players: int | None = None) -> str:
+                   players: int | None = None, run: dict | None = None) -> str:
     """The report's leading line on a ``--skill`` directory without a comparison (review K #5: the
     headlines led with a 0.7 pp card effect and seat 1's deficit with the bots while the skill
     section showed seat 1 ahead by 10.6 pp once every seat searched): the seat advantage (in a
@@ -1072,7 +1105,11 @@ def trend_headline(d: Path, q: dict, spec, smallest: dict | None = None,
     if spec.roles_alike:
         # worded as the trend sentence words the same two budgets (a leader or a reversal only
         # where the largest gap's interval lies above 0), the interval named as that gap's
-        return head + gap_headline(first, last, small, "its section, below, has every budget") + "."
+        own = run_bots_words(q, pick, run) if first["budget"] == 0 else ""
+        said = head + gap_headline(first, last, small, "its section, below, has every budget") + "."
+        if own:
+            said += (f" (Budget 0 is the study's {int(first['games']):,} games; {own}.)")
+        return said
     who = str(last["figure"]).replace(" win share", "'s win share")
     said = (f"at budget {last['budget']} the {who} is {pct_ci(last['value'], last['low'], last['high'])} "
             f"({100 * float(last['level']):.4g}% interval)")
@@ -1081,7 +1118,8 @@ def trend_headline(d: Path, q: dict, spec, smallest: dict | None = None,
     return head + said + bots + " (its section, below, has every budget)."
 
 
-def skill_headline(skill_dir: str | Path, smallest: dict | None = None, players: int | None = None) -> str:
+def skill_headline(skill_dir: str | Path, smallest: dict | None = None, players: int | None = None,
+                   run: dict | None = None) -> str:
     """One sentence for the report's leading section when its ``--skill`` directory compares its
     rules ``--against`` others: what these rules change at the largest budget with every seat
     searching (the clear changes, with their intervals; in a game with roles the first role's
@@ -1093,7 +1131,7 @@ def skill_headline(skill_dir: str | Path, smallest: dict | None = None, players:
     spec = registry.get(q["game"])
     read = against_reading(d, q, spec, smallest)
     if read is None:
-        return trend_headline(d, q, spec, smallest, players)
+        return trend_headline(d, q, spec, smallest, players, run)
     cmp, other, _ = read
     cell = cmp["cell"][0]
     top = cmp.filter((pl.col("cell") == cell) & (pl.col("budget") == cmp["budget"].max())).sort("seat")
