@@ -1560,7 +1560,15 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points", game: str | None = No
         parts = [_seat_change(r, d) + (f", {verdict_with_range(r, 'pp', family, d)}" if r.get("verdict") else "")
                  for r in moved.iter_rows(named=True)]
         rest = rows.height - moved.height
-        tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
+        # the ones that stayed, named with their values (review 45 #2: "the other 1 seat stayed
+        # within noise" was Seat 1, the seat the changed start coins were meant to help)
+        quiet = rows.filter(~pl.col("significant"))
+        stayed = ", ".join(f"{metric_label(x).replace(' win share', '')} "
+                           f"{metric_value(x['base'], x['metric'], x['kind'], d)} → "
+                           f"{metric_value(x['variant'], x['metric'], x['kind'], d)}"
+                           for x in quiet.iter_rows(named=True))
+        tail = ((f"; the other {what}, {stayed}, stayed within noise" if rest == 1 else
+                 f"; the other {rest} {what}s ({stayed}) stayed within noise") if rest else "")
         opener = moved_opener(moved["verdict"].to_list() if "verdict" in moved.columns else [],
                               moved["smallest"][0] if "smallest" in moved.columns else None)
         # every change clear but small: a side or seat winning less than the smallest difference
@@ -1861,6 +1869,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     untested and which way each moved. '' without a row (a game with roles: no fair seat share)."""
     if balance is None or balance.height == 0:
         return ""
+    after = ""
     r = balance.row(0, named=True)
     small = cmp.filter(pl.col("metric") == "seat_win_share")["smallest"]
     r["smallest"] = float(small[0]) if small.len() else 0.0
@@ -1897,6 +1906,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     elif r["verdict"] == stats.NOT_SHOWN:
         words = (f"These games cannot tell: {gap.format(verb='goes from', to='to')}"
                  + ("; more games would tell" if paired else untold_gap_words(r, d)))
+        after = _moved_from_fair(cmp, r["fair"], fair)
     elif r["change"] < 0:
         words = "Toward: " + gap.format(verb="shrinks from", to="to")
     else:
@@ -1909,7 +1919,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
            f" (before → after: the runs' values; the change read on the range that every seat's Wilson "
            f"interval allows, all {n} of both runs at once, Bonferroni, each at level 1 − 0.05/{n}: wider "
            "than a paired test of the gap would be)")
-    out = f"{ask} {words}{how}."
+    out = f"{ask} {words}{how}." + (f" {after}" if r["verdict"] == stats.NOT_SHOWN and not same and after else "")
     idx = {x["metric"]: x for x in cmp.filter(pl.col("metric").is_in(list(INDEX_METRICS))).iter_rows(named=True)}
     if len(idx) == 2:
         # which way each moved, as printed (three decimals): review R #8 read "both fall" beside
@@ -1927,6 +1937,36 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
         out += (f" The table's two Balance indices{' ' + way if way else ''}, untested ({said}): whether "
                 "balance got better or worse is read on the largest gap above.")
     return out
+
+
+def _moved_from_fair(cmp: pl.DataFrame, fair: float, shown: str) -> str:
+    """Which way the seats that moved clearly went, against the fair share, where the largest gap
+    cannot tell (review 45 #1: "These games cannot tell" whether balance got better or worse, while
+    Seat 2 24.8% → 22.7%, Seat 3 29.9% → 30.7% and Seat 4 25.1% → 26.4%, all clear, all moved away
+    from 25%): "Every seat that moved clearly moved away from the fair 25.0%: Seat 2, Seat 3 and
+    Seat 4."; toward it; or which did which (``shown``: the fair share as printed). '' when no
+    seat moved clearly."""
+    if "significant" not in cmp.columns:
+        return ""
+    seats = cmp.filter((pl.col("metric") == "seat_win_share") & pl.col("significant"))
+    if seats.height == 0:
+        return ""
+    away, toward = [], []
+    for x in seats.sort("key").iter_rows(named=True):
+        name = metric_label(x).replace(" win share", "")
+        (away if abs(x["variant"] - fair) > abs(x["base"] - fair) else toward).append(name)
+
+    def listed(names):
+        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+    if not toward:
+        return (f"Every seat that moved clearly moved away from the fair {shown}: {listed(away)}." if len(away) > 1
+                else f"The one seat that moved clearly, {away[0]}, moved away from the fair {shown}.")
+    if not away:
+        return (f"Every seat that moved clearly moved toward the fair {shown}: {listed(toward)}." if len(toward) > 1
+                else f"The one seat that moved clearly, {toward[0]}, moved toward the fair {shown}.")
+    return (f"Of the seats that moved clearly, {listed(toward)} moved toward the fair {shown} and "
+            f"{listed(away)} away from it.")
 
 
 def _same_games_clause(same: pl.DataFrame, what: str, alone: bool = False) -> str:

@@ -187,7 +187,7 @@ def test_the_seat_question_sizes_every_seat_that_moved():
     # (review O #4: each verdict beside the interval it was read on, the family's, named)
     assert "Seat 1 25.0% → 28.0% (+3.0 pp, 95% interval +2.7 to +3.3 pp), clear and large enough to matter " \
            "(all 3 at once: +2.49 to +3.51 pp); Seat 2 25.0% → 23.7% (−1.3 pp, 95% interval −1.7 to −0.9 pp), " \
-           "clear, may matter (all 3 at once: −2.00 to −0.60 pp); the other 1 seat stayed within noise." in first, first
+           "clear, may matter (all 3 at once: −2.00 to −0.60 pp); the other seat, Seat 3 25.0% → 25.1%, stayed within noise." in first, first
 
 
 # ---------------------------------------------------------------------------------------------
