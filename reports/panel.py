@@ -770,17 +770,30 @@ def balance_note(balance: pl.DataFrame) -> str:
              f"the seat takes more of the {balance['what'][0]}s' wins than an equal split")
     tie = (", as the two seats' of a 2-player cell always are, go to the seat above fair" if seat else
            " go to the seat above the equal split")
+    family = int(balance["family"][0])
+    paired = "paired" in balance.columns and bool(balance["paired"].fill_null(False).all())
+    # the sizes' family: every seat's interval before and after (2 a seat); a paired reading of the
+    # change adds each seat's paired change to its family (3 a seat: analysis.panel_compare.
+    # seat_balance), so the sizes are at 2/3 of it (review 45 #3: the note said 1 − 0.05/108 for
+    # sizes computed at 1 − 0.05/72, and the unpaired formula for changes read on the pairing)
+    sizes = family * 2 // 3 if paired else family
+    change = ("the change is read on the pairing, game by game: every seat's win share before and "
+              "after and its paired change after − before in every cell, all "
+              f"{family} at once (Bonferroni, each at level 1 − 0.05/{family}; the after shares also "
+              "within before + change), the range of the largest gap's change those allow, so the "
+              "change's range is not the difference of the two sizes' ranges"
+              if paired else
+              "the change is read on those two ranges (after's low end minus before's high end, to "
+              "after's high end minus before's low end), so it is wider than a paired test of it "
+              "would be")
     return (f"{subject}, in each cell before and after, and whose it is, signed from that seat's "
             f"side (+: {above}; −: less; equal gaps{tie}, then to the lowest seat), the runs' values. "
             "The range of its size: "
-            f"every seat's {interval}, all {int(balance['family'][0])} of both panels at once "
-            "(Bonferroni, each at level 1 − 0.05/"
-            f"{int(balance['family'][0])}), bound the largest gap between the largest of the seats' "
-            "nearest distances and the largest of their furthest; the change is read on those two "
-            "ranges (after's low end minus before's high end, to after's high end minus before's low "
-            "end), so it is wider than a paired test of it would be, and worded by size on it "
-            "against the smallest difference that matters. 'Within noise': these games cannot tell "
-            "whether the largest gap moved.")
+            f"every seat's {interval}, all {sizes} of both panels at once "
+            f"(Bonferroni, each at level 1 − 0.05/{sizes}), bound the largest gap between the largest "
+            f"of the seats' nearest distances and the largest of their furthest; {change}; the change "
+            "is worded by size on it against the smallest difference that matters. 'Within noise': "
+            "these games cannot tell whether the largest gap moved.")
 
 
 def balance_table(balance: pl.DataFrame, smallest: float) -> pl.DataFrame:
