@@ -35,6 +35,8 @@ over a panel), :mod:`analysis.stats` (reading order),
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pathlib import Path
 
 import polars as pl
@@ -474,6 +476,52 @@ def effects_figure(effects: pl.DataFrame):
 __all__ = ["build_panel_report", "build_panel_sweep_report"]
 
 
+@dataclass(frozen=True)
+class CountChange:
+    """A rule setting whose values differ by player count between two panels (a per-seat list has
+    one entry a seat): ``before`` and ``after`` as printed, each "value at P players; …"."""
+
+    path: str
+    before: str
+    after: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.path}: {self.before} → {self.after}"
+
+
+def panel_rules_changes(pairs: list[tuple[dict, dict]], rules_diff) -> list | None:
+    """The settings two panels' rules differ in, from every cell's pair of run.json (review 45 #4:
+    read from the first cell alone, ``--set setup.start_coins[0]=5`` read "0 → [5, 0, 0]", the
+    3-player value, over cells of 3 to 5 players): the first cell's
+    (:func:`analysis.rules_diff.rules_diff`) when every player count's is the same, else each
+    setting with its values per player count (:class:`CountChange`, "0 → [5, 0, 0] at 3 players;
+    [5, 0, 0, 0] at 4 players; …"). None when a cell's rules are not recorded."""
+    from analysis.rules_diff import value_text
+
+    by_count: dict[int, list] = {}
+    for b, v in pairs:
+        d = rules_diff(b, v)
+        if d is None:
+            return None
+        by_count.setdefault(int(b.get("players") or 0), d)
+    diffs = list(by_count.values())
+    if not diffs or all(d == diffs[0] for d in diffs):
+        return diffs[0] if diffs else []
+    paths = list(dict.fromkeys(ch.path for d in diffs for ch in d))
+    out = []
+    for path in paths:
+        seen = {P: next((ch for ch in d if ch.path == path), None) for P, d in sorted(by_count.items())}
+
+        def said(side: str) -> str:
+            texts = {P: (value_text(getattr(ch, side)) if ch is not None else "unchanged") for P, ch in seen.items()}
+            if len(set(texts.values())) == 1:
+                return next(iter(texts.values()))
+            return "; ".join(f"{t} at {P} players" for P, t in texts.items())
+        out.append(CountChange(path, said("before"), said("after")))
+    return out
+
+
 def build_panel_comparison_report(base: str | Path, variant: str | Path, out: str | Path,
                                   force: bool = False, smallest: dict | None = None,
                                   pdf: bool = False, svg: bool = False, progress=None,
@@ -491,7 +539,7 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     balance = seat_balance(c)
     b_meta, v_meta = (read_meta(r) for r in c.runs[0])
     bl, vl = Path(base).name, Path(variant).name
-    changes = rules_diff(b_meta, v_meta)
+    changes = panel_rules_changes([tuple(read_meta(r) for r in pair) for pair in c.runs], rules_diff)
     changed = diff_sentences(changes, bl, vl, b_meta, v_meta)
     lead = (["What changed: " + changed[0] + " " + pairing_words(c)] + level_words(c) + comparison_findings(c)
             + ([balance_sentence(balance, c.smallest)] if balance.height else []))

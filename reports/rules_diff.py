@@ -31,9 +31,12 @@ def origin(meta: dict) -> str:
 
 
 def diff_table(changes: list[SettingChange]) -> pl.DataFrame:
-    return pl.DataFrame({"Setting": [c.path for c in changes],
-                         "Before": [value_text(c.before) for c in changes],
-                         "After": [value_text(c.after) for c in changes]},
+    """One row a setting: its values before and after as typed (a change already in words, a
+    panel's values per player count, as given)."""
+    rows = [(c.path, *(v if not isinstance(c, SettingChange) else value_text(v) for v in (c.before, c.after)))
+            for c in changes]
+    return pl.DataFrame({"Setting": [r[0] for r in rows], "Before": [r[1] for r in rows],
+                         "After": [r[2] for r in rows]},
                         schema={"Setting": pl.String, "Before": pl.String, "After": pl.String})
 
 
