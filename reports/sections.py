@@ -39,7 +39,7 @@ from reports.text import (bends, panel_games, sentence_texts, sides_named,
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
-    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp,
+    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
 )
@@ -87,11 +87,13 @@ def smallest_pp(df: pl.DataFrame) -> str:
 
 def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
     s = t["seats"]
+    d = seats_fair_digits(s)
     return pl.DataFrame({
         "Seat": s["seat_label"], "Games": s["games"],
-        "Win share (95% interval, unadjusted)": [pct_ci(p, lo, hi) for p, lo, hi in
-                                                 zip(s["win_share"], s["ci_low"], s["ci_high"])],
-        "vs fair share (pp)": [pp(d) for d in s["diff"]],
+        # (each row's share and gap at the decimals where the printed share minus the fair share
+        # is the printed gap: reports.text.seat_vs_fair)
+        "Win share (95% interval, unadjusted)": [seat_vs_fair(r, d)[0] for r in s.iter_rows(named=True)],
+        "vs fair share (pp)": [seat_vs_fair(r, d)[2] for r in s.iter_rows(named=True)],
         **({f"Verdict (Holm over the seats; {smallest_pp(s)} matters)": [verdict_words(v) for v in s["verdict"]]} if "verdict" in s.columns
            else {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
                                               for x in s["significant"]]}),

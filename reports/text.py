@@ -68,14 +68,14 @@ def _seat_numbers_named(keys) -> str:
     return "Seats " + ", ".join(map(str, nums[:-1])) + f" and {nums[-1]}"
 
 
-def pct_ci(p: float, low: float, high: float) -> str:
+def pct_ci(p: float, low: float, high: float, least: int = 1) -> str:
     """``27.9% (27.6–28.2)``; with more decimals (up to 3) when an end of the interval prints as
     the estimate, as the other end, or as 0% or 100%, without being it, so that an interval never
     prints as a single value (``33.2% (33.2–33.2)`` for a million games reads as a certainty:
     ``33.23% (33.19–33.27)``) nor as one that looks wrong (385 shared wins in 100,000 games were
     ``0.4% (0.3–0.4)``: ``0.39% (0.35–0.43)``; 9,996 of 10,000, ``99.9% (99.9–100.0)``: ``99.96%
-    (99.90–99.98)``)."""
-    digits = 1
+    (99.90–99.98)``). ``least``: at least that many decimals (:func:`fair_gap_digits`)."""
+    digits = least
     while digits < 3 and (
             (high > low and pct(low, digits) == pct(high, digits))
             or any(_rounds_onto(end, to, digits) for end in (low, high) for to in (p, 0.0, 1.0))):
@@ -84,6 +84,33 @@ def pct_ci(p: float, low: float, high: float) -> str:
     if high > 0 and float(top) == 0:        # none of a million games: its bound is not 0 (review 44 #2)
         top = "<" + pct(10.0 ** -(digits + 2), digits)
     return f"{pct(p, digits)}% ({pct(low, digits)}–{top})"
+
+
+def fair_gap_digits(share: float, fair: float, diff: float, most: int = 3) -> int:
+    """The decimals at which a seat's win share, the fair share and the gap between them print so
+    that the printed share minus the printed fair share is the printed gap (review 45 #5: "Seat 1
+    wins 23.5% (23.1–23.8) against a fair 25.0%: −1.6 pp" for 23.45% and −1.55 pp, each rounded
+    half away from zero; at 3 players the fair 33.3% is itself rounded): 1, or more up to ``most``."""
+    d = 1
+    while d < most and abs(float(pct(share, d)) - float(pct(fair, d)) - float(signed(100 * diff, d).replace("−", "-"))) \
+            > 10.0 ** -(d + 3):
+        d += 1
+    return d
+
+
+def seat_vs_fair(r: dict, d: int | None = None) -> tuple[str, str, str]:
+    """(share with its interval, fair share, gap in pp) of a seat row as one sentence prints them,
+    at the decimals that agree (:func:`fair_gap_digits`; ``d``: the seats' common ones,
+    :func:`seats_fair_digits`)."""
+    d = fair_gap_digits(r["win_share"], r["fair_share"], r["diff"]) if d is None else d
+    return pct_ci(r["win_share"], r["ci_low"], r["ci_high"], d), pct(r["fair_share"], d), pp(r["diff"], d)
+
+
+def seats_fair_digits(seats: pl.DataFrame) -> int:
+    """The decimals every seat of a table prints its share, the fair share and its gap with (one
+    precision for a column or a list of sentences): the most any seat needs (:func:`fair_gap_digits`)."""
+    return max((fair_gap_digits(r["win_share"], r["fair_share"], r["diff"]) for r in seats.iter_rows(named=True)),
+               default=1)
 
 
 def amount(text: str, unit: str) -> str:
@@ -710,14 +737,17 @@ def seat_headlines(t: dict) -> list[str]:
         small = f"{100 * step:g} pp"
         order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
         size = _seat_size_words(seats)
+        # (each seat a sentence of its own: its own decimals, 1 unless its numbers disagree there)
         for k, r in zip(order, seats[order].iter_rows(named=True)):
-            out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
-                       f"{pp(r['diff'])}, {verdict_words(r['verdict'])} "
+            share, fair, gap = seat_vs_fair(r)
+            out.append(f"{r['seat_label']} wins {share} against a fair {fair}%: "
+                       f"{gap}, {verdict_words(r['verdict'])} "
                        f"({_seat_verdict_note(r, seats.height, small, size[int(k)])}).")
     elif "verdict" not in seats.columns:
         for r in seats.iter_rows(named=True):
-            out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
-                       f"{pp(r['diff'])}, {seat_verdict(r['significant'])} (unadjusted).")
+            share, fair, gap = seat_vs_fair(r)
+            out.append(f"{r['seat_label']} wins {share} against a fair {fair}%: "
+                       f"{gap}, {seat_verdict(r['significant'])} (unadjusted).")
     st = t["seat_tests"].row(0, named=True)
     test = f"chi-square {num(st['chi2'], 1)} with {st['dof']} degrees of freedom, {pvalue(st['p_value'])}"
     if "verdict" in seats.columns:
