@@ -21,6 +21,11 @@ INTERVALS_NOTE = ("Intervals are 95%, each on its own, unless marked as adjusted
 """What every page says of its intervals, at its head and in its glossary (review N #7: "All
 intervals are 95%." headed pages that show intervals adjusted over a panel's cells or at 97.5%)."""
 
+METHODS_NOTE = ("Methods: Wilson intervals for proportions, Student t for means, Newcombe for differences of "
+                "proportions, Holm's correction across compared metrics; see docs/analysis.md.")
+"""The run page's closing note on its methods (:data:`reports.html.NOTES`); its terms are in the
+glossary like the sections' (review 45 #6)."""
+
 # Order = the order of the glossary section: from what every report has to the rarer statistics.
 TERMS: dict[str, str] = {
     "win share": "The share of games a seat, role or strategy wins; a win shared by k players counts "
@@ -117,6 +122,19 @@ TERMS: dict[str, str] = {
                        "unit, averaged over the games (a game whose top score is shared counts 0).",
     "player turns": "In a game where each turn is one player's (Médiévallons, MV-3), the game's "
                     "length counts those turns: at 4 players, 4 player turns make one round.",
+    "Student t": "Student's t interval for a mean (a score, a length): the mean plus or minus a "
+                 "multiple of its standard error, the multiple from Student's t distribution (about "
+                 "2 for 95% once there are more than a few dozen games).",
+    "ablation": "The same games played again with one thing taken out (an event card removed from the "
+                "deck, one copy of a card type fewer), all else alike: the change is what that thing "
+                "does under these bots, an effect rather than an association.",
+    "R²": "How much of a curve a straight line describes, from 0 (nothing) to 1 (all of it). A tile "
+          "slope (\"per extra tile\") is read as a straight line where R² is at least 0.9; below, the "
+          "win share bends with the count, and the points of the curve say more than its slope.",
+    "clustered by game": "An interval computed with each game's players taken together rather than as "
+                         "independent rows: players of one game share its cards and tiles, and when one "
+                         "wins the others lose, so their results are tied; the clustered interval allows "
+                         "for that and is the honest, usually wider one.",
 }
 
 # How a term shows up in text: a pattern per term (word boundaries; the first match is the one a
@@ -152,6 +170,10 @@ _PATTERNS: dict[str, str] = {
     "family": r"\bfamil(?:y|ies)\b",
     "winner's margin": r"(?i:\bwinner's (?:margin|lead)\b)",
     "player turns": r"\bplayer turns?\b",
+    "Student t": r"\bStudent(?:'s)? t\b",
+    "ablation": r"(?i:\bablations?\b)",
+    "R²": r"\bR²",
+    "clustered by game": r"\bclustered by (?:game|deal)\b",
 }
 _COMPILED = {k: re.compile(v) for k, v in _PATTERNS.items()}
 

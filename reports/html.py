@@ -207,9 +207,7 @@ def meta_rows(groups: list[RunSet]) -> str:
     return _html_table(meta_table(groups), "meta")
 
 
-NOTES = (glossary.INTERVALS_NOTE,
-         "Methods: Wilson intervals for proportions, Student t for means, Newcombe for differences of "
-         "proportions, Holm's correction across compared metrics; see docs/analysis.md.")
+NOTES = (glossary.INTERVALS_NOTE, glossary.METHODS_NOTE)
 
 
 def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, bytes],

@@ -978,6 +978,8 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
             texts += [caption, *df.columns]
             texts += [str(v) for c in df.columns if df[c].dtype == pl.String for v in df[c].to_list()]
     texts += list(figs.captions.values())
+    # (the page's notes too: its head's on intervals and its closing line on methods, review 45 #6)
+    texts += [glossary.INTERVALS_NOTE, glossary.METHODS_NOTE]
     rows = glossary.section_rows(glossary.used_terms(texts))
     return Section(
         "glossary", "How to read this report",
