@@ -506,6 +506,47 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
             "others.")
 
 
+def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: float = ALPHA,
+                     family: int | None = None) -> str:
+    """A ladder of a game whose seats are alike in one sentence (review 45 #4: a 7-bot matrix of 42
+    cells with no word on who is strongest; the ranking was said only in a game with roles,
+    :func:`lead_headline`): each row bot's mean win share against the column bots that do not play
+    at random (``random_bots``; every column where all do), its own column left out (a bot against
+    copies of itself says nothing of its strength), best first; then whether the first is clearly
+    ahead: the mean of its cells' adjusted lower ends (:func:`fair_bounds`, Bonferroni over the
+    ``family`` of matchups the calls read, as the table's ▲/▼) above the mean of every other row's
+    adjusted upper ends (true means lie between those with that chance, whatever the cells'
+    correlation), as :func:`lead_headline` reads its rows. '' without two rows to rank."""
+    randoms = set(random_bots)
+    bounds = dict(zip(((c.bot, c.opponent) for c in cells), fair_bounds(cells, players, alpha, family)))
+    cols = list(dict.fromkeys(c.opponent for c in cells))
+    plain = [b for b in cols if b not in randoms] or cols
+    rows = [r for r in dict.fromkeys(c.bot for c in cells)
+            if any(c.bot == r and c.opponent in plain and c.opponent != r for c in cells)]
+    if len(rows) < 2:
+        return ""
+    mine = {r: [c for c in cells if c.bot == r and c.opponent in plain and c.opponent != r] for r in rows}
+    mean = {r: float(np.mean([c.win_share for c in mine[r]])) for r in rows}
+    known = {r: all(bounds[(c.bot, c.opponent)] is not None for c in mine[r]) for r in rows}
+    low = {r: float(np.mean([bounds[(c.bot, c.opponent)][0] for c in mine[r]])) if known[r] else 0.0 for r in rows}
+    high = {r: float(np.mean([bounds[(c.bot, c.opponent)][1] for c in mine[r]])) if known[r] else 1.0 for r in rows}
+    order = sorted(rows, key=lambda r: -mean[r])            # (stable: ties in --bots order)
+    against = (f"the {len(plain)} bots that do not play at random" if len(plain) < len(cols) else
+               f"the other bots")
+    listed = ", ".join(f"{r} {_pct(mean[r])}" for r in order)
+    said = (f"Ranked by mean win share against {against}, a bot's games against copies of itself left "
+            f"out (fair {100 / players:.3g}% at {players} players): {listed}.")
+    best, nxt = order[0], order[1]
+    k = family if family is not None else len(cells)
+    if _pct(mean[best]) == _pct(mean[nxt]):
+        return said + f" {best} and {nxt} share the highest mean, neither clearly ahead."
+    if known[best] and all(low[best] > high[r] for r in rows if r != best):
+        return said + (f" {best} is the strongest: clearly ahead of every other bot, with the {k} "
+                       "matchups read together.")
+    return said + (f" The highest is {best}'s, but not clearly ahead of {nxt}: with the {k} matchups "
+                   "read together it may be no stronger.")
+
+
 def lead_bounds(cells: list[Cell], random_bots=(),
                 alpha: float = ALPHA) -> tuple[list[tuple[float, float] | None], int]:
     """(per cell of the lead role's table, its adjusted interval or None; m): the Wilson interval

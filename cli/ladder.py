@@ -162,8 +162,9 @@ def ladder(
                                seed, game, rules, sets)
         _write(out, force, tables, rules_name, sets)
         return
+    randoms = [b for b in names if S.lookup(b, option="--bots").kind == "random"]
     tables = _ladders(console, L, spec, {p: by_count.get(p, names) for p in counts}, n, seed, game,
-                      rules, sets)
+                      rules, sets, randoms)
     _write(out, force, tables, rules_name, sets)
 
 
@@ -225,14 +226,15 @@ def _ladder(console, L, spec, names, n, players, seed, game, rules, sets):
     return _ladders(console, L, spec, {players: names}, n, seed, game, rules, sets)[0]
 
 
-def _ladders(console, L, spec, bots_by_count: dict, n, seed, game, rules, sets) -> list:
+def _ladders(console, L, spec, bots_by_count: dict, n, seed, game, rules, sets, random_bots=()) -> list:
     """The matrices of a game whose seats are alike, one per player count (``bots_by_count``:
     the bots ranked at each count), all played before any is printed: the calls against the fair
     share (▲/▼, :func:`analysis.ladder.fair_calls`) are adjusted over every matchup of every
     player count together (one family: a ladder over 3, 4 and 5 players of 3 bots is 18
     comparisons, whose calls are wrong together with a chance of at most 5%, not 5% per count).
-    With several player counts, a last line says which calls hold at every count. Returns one
-    table per count."""
+    With several player counts, a last line says which calls hold at every count. Under each
+    table, who is strongest (:func:`analysis.ladder.ranking_sentence`; ``random_bots``: the bots
+    that play at random, set apart as opponents). Returns one table per count."""
     from cli.progress import Steps
 
     counts = list(bots_by_count)
@@ -246,8 +248,15 @@ def _ladders(console, L, spec, bots_by_count: dict, n, seed, game, rules, sets) 
     family = sum(len(v) for v in played.values())
     calls = {p: dict(zip(played[p], L.fair_calls(list(played[p].values()), p, family=family)))
              for p in counts}
-    tables = [_print_ladder(console, L, spec, played[p], bots_by_count[p], n, p, seed, calls[p],
-                            family, counts) for p in counts]
+    randoms = set(random_bots)
+    tables = []
+    for p in counts:
+        tables.append(_print_ladder(console, L, spec, played[p], bots_by_count[p], n, p, seed, calls[p],
+                                    family, counts))
+        # who is strongest, in words, under the table (as a game with roles says it: lead_headline)
+        said = L.ranking_sentence(list(played[p].values()), p, randoms, family=family)
+        if said:
+            console.print(said, markup=False, highlight=False)
     if len(counts) > 1:
         console.print(held_everywhere(calls, counts, family), markup=False, highlight=False)
     return tables

@@ -66,7 +66,7 @@ def test_the_terminal_table_says_what_its_interval_is():
         c = _cells(rng, [p], deals=n // 4)[0]
         return L.Cell(a, b, c.games, c.win_share, c.std_error, c.ci_low, c.ci_high, c.fair)
 
-    fake = SimpleNamespace(pairs=L.pairs, duel=duel, fair_calls=L.fair_calls,
+    fake = SimpleNamespace(pairs=L.pairs, duel=duel, fair_calls=L.fair_calls, ranking_sentence=L.ranking_sentence,
                            ladder_table=lambda cells, **kw: None)
     console = Console(record=True, width=200)
     _ladder(console, fake, SimpleNamespace(name="middle-ages"), ["strong", "weak"], 400, 4, 0,
@@ -93,7 +93,7 @@ def test_the_written_table_carries_the_printed_calls():
         c = _cells(rng, [p], deals=n // 4)[0]
         return L.Cell(a, b, c.games, c.win_share, c.std_error, c.ci_low, c.ci_high, c.fair)
 
-    fake = SimpleNamespace(pairs=L.pairs, duel=duel, fair_calls=L.fair_calls, ladder_table=L.ladder_table)
+    fake = SimpleNamespace(pairs=L.pairs, duel=duel, fair_calls=L.fair_calls, ranking_sentence=L.ranking_sentence, ladder_table=L.ladder_table)
     console = Console(record=True, width=250)
     table = _ladder(console, fake, SimpleNamespace(name="middle-ages"), ["strong", "weak", "even"], 400,
                     4, 0, "middle-ages", None, ())
