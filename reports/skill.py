@@ -895,12 +895,19 @@ def _overall_words(g: dict | None, small: float) -> str:
 
 def _per_seat(q: dict, table: pl.DataFrame) -> str:
     """The games each seat of the one-searching-seat part played, as the table has them ("75", or
-    "75-100" when the panel's cells have different player counts)."""
-    one = table.filter(pl.col("part") == "one")["games"] if "part" in table.columns else None
-    if one is None or not one.len():
+    "75-100" when the panel's cells have different player counts); where they do not add up to
+    ``--games`` (rounded up to whole seats), says so: "76, rounded up: 304 in all" (review 45 #6:
+    302 games were said, 4 × 76 = 304 played)."""
+    one = table.filter(pl.col("part") == "one") if "part" in table.columns else None
+    if one is None or not one.height:
         return f"{q['games']:,}"
-    lo, hi = int(one.min()), int(one.max())
-    return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+    lo, hi = int(one["games"].min()), int(one["games"].max())
+    said = f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+    keys = [c for c in ("cell", "budget") if c in one.columns]
+    totals = sorted(set(one.group_by(keys).agg(pl.col("games").sum())["games"].to_list())) if keys else []
+    if totals and totals != [int(q["games"])]:
+        said += ", rounded up: " + " or ".join(f"{t:,}" for t in totals) + " in all"
+    return said
 
 
 def target_html(table: pl.DataFrame, q: dict, spec) -> str:
