@@ -205,7 +205,7 @@ def _fake_ladder(truths: dict):
         mean, se, lo, hi = L.deal_interval(w)
         return L.Cell(a, b, w.size, mean, se, lo, hi, 1.0 / players)
 
-    return SimpleNamespace(pairs=L.pairs, duel=duel, fair_calls=L.fair_calls,
+    return SimpleNamespace(pairs=L.pairs, duel=duel, fair_calls=L.fair_calls, ranking_sentence=L.ranking_sentence,
                            ladder_table=lambda cells, **kw: cells)
 
 
