@@ -369,6 +369,14 @@ def _seat_caption(t: dict) -> str:
             f"{pct(best['fair_share'])}%{joint}{verdict}.")
 
 
+def seat_list(labels: list[str]) -> str:
+    """"Seats 2, 3 and 4" from seat labels ("Seat 2", …); other labels joined as they are."""
+    nums = [x.removeprefix("Seat ") for x in labels]
+    if all(x.isdigit() for x in nums):
+        return "Seats " + ", ".join(nums[:-1]) + " and " + nums[-1]
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
 def _score_caption(t: dict, unit: str) -> str:
     s = t["seats"]
     roles = t.get("role_seats")
@@ -378,6 +386,23 @@ def _score_caption(t: dict, unit: str) -> str:
     worst = s.sort("mean_score").row(0, named=True)
     if best["seat"] == worst["seat"]:
         return f"{best['seat_label']} ends with {amount(num(best['mean_score']), unit)} on average."
+    if "score_ci_low" in s.columns:
+        # seats whose 95% intervals overlap the top's (or the bottom's) are not ranked apart (review
+        # 45 #7: "Seat 3 ends with the most coins (105.51)" beside Seats 2 and 4 at 105.507 and
+        # 105.491, intervals about ±0.30)
+        top = s.filter(pl.col("score_ci_high") >= best["score_ci_low"]).sort("seat")
+        low = s.filter(pl.col("score_ci_low") <= worst["score_ci_high"]).sort("seat")
+        if top.height == s.height:
+            return (f"Every seat ends with about as many {unit} on average ({num(worst['mean_score'])} to "
+                    f"{num(best['mean_score'])}, their 95% intervals overlapping).")
+
+        def group(g: pl.DataFrame, most: str, row: dict) -> str:
+            if g.height == 1:
+                return f"{row['seat_label']} {most} ({num(row['mean_score'])})"
+            return (f"{seat_list(g['seat_label'].to_list())} {most}, within noise of each other "
+                    f"({num(g['mean_score'].min())} to {num(g['mean_score'].max())}, 95% intervals overlapping)")
+        return (group(top, f"end{'s' if top.height == 1 else ''} with the most {unit} on average", best)
+                + ", " + group(low, "with the fewest", worst) + ".")
     return (f"{best['seat_label']} ends with the most {unit} on average ({num(best['mean_score'])}), "
             f"{worst['seat_label']} with the fewest ({num(worst['mean_score'])}).")
 
