@@ -111,12 +111,23 @@ def _tile_counts(tiles: pl.DataFrame, name: str) -> pl.DataFrame:
 def _tile_panel(ax, name: str, curves, fair: float) -> None:
     """One tile type's panel: each of ``curves`` ((tiles table, colour, band alpha, legend label or
     None)) drawn as its win share by number of tiles held (:func:`_tile_counts`) over its 95% band,
-    the fair share dashed, the axes named in the game's words."""
+    the fair share dashed, the axes named in the game's words. A count held by fewer than
+    :data:`analysis.tiles.COMMON_COUNT` of the players holding the type is a hollow point: outside
+    the range the headline reads (review 45 #8: 8 Casernes at ~94% drawn like the rest, beside a
+    headline whose range stopped at 7)."""
+    from analysis.tiles import COMMON_COUNT
+
     for tiles, color, alpha, label in curves:
         d = _tile_counts(tiles, name)
         x = d["tiles"].to_numpy()
+        y = d["win_share"].to_numpy()
+        held = int(tiles.filter(pl.col("tile_name") == name)["players"].sum())
+        rare = d["players"].to_numpy() < COMMON_COUNT * max(held, 1)
         ax.fill_between(x, d["ci_low"].to_numpy(), d["ci_high"].to_numpy(), color=color, alpha=alpha)
-        ax.plot(x, d["win_share"].to_numpy(), marker="o", color=color, label=label)
+        ax.plot(x, y, color=color, label=label)
+        ax.plot(x[~rare], y[~rare], linestyle="none", marker="o", color=color)
+        if rare.any():
+            ax.plot(x[rare], y[rare], linestyle="none", marker="o", markerfacecolor="white", color=color)
     ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, label="Fair share" if curves[0][3] else None)
     ax.set_title(name)
     ax.set_xlabel(f"{name} tiles at the end")
@@ -167,7 +178,8 @@ def tile_impact(t: dict) -> Figure | None:
         ax.set_visible(False)
     for ax in axes[::cols]:
         ax.set_ylabel("Win share")
-    fig.suptitle("Win share by number of tiles of each type (dashed: fair share)")
+    fig.suptitle("Win share by number of tiles of each type\n(dashed: fair share; hollow: a count held by "
+                 "under 1% of players, outside the headlines' ranges)")
     return fig
 
 
