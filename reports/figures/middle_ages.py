@@ -117,7 +117,8 @@ def _tile_panel(ax, name: str, curves, fair: float) -> None:
     headline whose range stopped at 7)."""
     from analysis.tiles import COMMON_COUNT
 
-    for tiles, color, alpha, label in curves:
+    points = []
+    for tiles, color, alpha, label in curves:      # the curves' lines first, in order, then their points
         d = _tile_counts(tiles, name)
         x = d["tiles"].to_numpy()
         y = d["win_share"].to_numpy()
@@ -125,6 +126,8 @@ def _tile_panel(ax, name: str, curves, fair: float) -> None:
         rare = d["players"].to_numpy() < COMMON_COUNT * max(held, 1)
         ax.fill_between(x, d["ci_low"].to_numpy(), d["ci_high"].to_numpy(), color=color, alpha=alpha)
         ax.plot(x, y, color=color, label=label)
+        points.append((x, y, rare, color))
+    for x, y, rare, color in points:
         ax.plot(x[~rare], y[~rare], linestyle="none", marker="o", color=color)
         if rare.any():
             ax.plot(x[rare], y[rare], linestyle="none", marker="o", markerfacecolor="white", color=color)
