@@ -960,7 +960,8 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
             deals = (f"Both sides played the same {pairing.games:,} random streams (seed {seeds}, the same "
                      "game numbers: common random numbers, game N of each starts from the same random "
                      "stream" + ("; the dice fall differently once the matchups differ" if fought else "")
-                     + "), so the metrics with one value per game are compared paired, game by game.")
+                     + "), so the metrics the table marks “paired” (the sides' win shares, scores, length "
+                     "and ends among them) are compared game by game; the others, as independent samples.")
         else:
             bots = ("the same game numbers and bot names, the bots edited" if bot_file_changes(
                 rs.metas[0], variant.metas[0]) else "the same game numbers and bots")
@@ -968,7 +969,9 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
                      f"common random numbers, game N of each starts from the same random stream"
                      + ("; where the new rules change what is dealt or drawn, the cards differ from there on"
                         if changes else "")
-                     + "), so the metrics with one value per game are compared paired, deal by deal.")
+                     + "), so the metrics the table marks “paired” (the seats' win shares and scores, the "
+                     "game length and ends among them) are compared deal by deal; the others, as "
+                     "independent samples.")
     else:
         deals = pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)
     return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]

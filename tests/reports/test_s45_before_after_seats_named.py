@@ -66,3 +66,13 @@ def test_the_direction_of_the_seats_that_moved(pair):
     said = ("Every seat that moved clearly moved away from the fair 25.0%: " + ", ".join(names[:-1])
             + " and " + names[-1] + ".")
     assert said in answer, answer
+
+
+def test_the_pairing_sentence_claims_only_what_the_table_pairs(pair):
+    """Review 45: "the metrics with one value per game are compared paired", beside lead changes (one
+    value per game) marked "unpaired" in the table."""
+    base, coins, page, cmp = pair
+    per_game_unpaired = cmp.filter(pl.col("metric").str.starts_with("lead_changes") & ~pl.col("paired"))
+    assert per_game_unpaired.height, "the table compares lead changes unpaired"
+    assert "the metrics with one value per game are compared paired" not in page
+    assert "so the metrics the table marks “paired”" in page and "the others, as independent samples" in page
