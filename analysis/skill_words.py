@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from analysis import stats
 from analysis.stats import wilson
 from simcore.numbers import rounded
 
@@ -543,7 +544,24 @@ def _gap_words(r: dict, smallest: float, before: dict | None = None) -> str:
                 f"{at}, no seat advantage as large as {that}")
     if r["low"] > 0:
         return f"{at}, a clear seat advantage, though these games cannot tell whether it reaches {that}"
-    return f"{at}, where these games cannot tell a seat advantage of at least {that} from none"
+    # the chance level once per sentence: not again for a second budget of the same games
+    said = (before is not None and before["low"] <= 0 and size(before["low"], before["high"], smallest) != "none"
+            and (before.get("games"), before.get("players")) == (r.get("games"), r.get("players")))
+    return (f"{at}, where these games cannot tell a seat advantage of at least {that} from none"
+            + ("" if said else _chance_words(r)))
+
+
+def _chance_words(r: dict) -> str:
+    """" (with every seat equal, 300 games give a largest gap of about 5.9 pp by chance alone)":
+    beside a largest gap these games cannot tell from none, its chance level
+    (:func:`analysis.stats.chance_largest_gap`; review 45 #3: a designer remembers the 9.0 pp, not
+    its interval from 0.0); '' without the row's games and player count."""
+    games, players = r.get("games"), r.get("players")
+    if not games or not players or int(players) < 2:
+        return ""
+    level = stats.chance_largest_gap(int(players), int(games))
+    return (f" (with every seat equal, {int(games):,} games give a largest gap of about "
+            f"{100 * level:.1f} pp by chance alone)")
 
 
 def _spanned(r: dict) -> tuple[float, float, float, int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
+from scipy import stats as sps
 
 from analysis import skill as K
 
@@ -85,9 +86,16 @@ def test_the_trend_sentence_words_each_gap_and_the_change_by_size(last, smallest
     text = verdict(advantage(t, True), smallest)
     that = f"the {100 * smallest:g} pp that matters"
     g0, g64 = _gap(FIRST), _gap(last)
+    # the chance level of the largest gap of 2 seats over the table's games, exactly (scipy): the gap
+    # is |2X − n| / n with X ~ Binomial(n, ½) (review 45 #3)
+    n = int(t.filter(pl.col("budget") == 64)["games"][0])
+    x = np.arange(n + 1)
+    chance = 100 * float((sps.binom.pmf(x, n, 0.5) * np.abs(2 * x - n)).sum() / n)
     words = {
         "matters": f", a seat advantage of at least {that}",
-        "cannot tell": f", where these games cannot tell a seat advantage of at least {that} from none",
+        "cannot tell": (f", where these games cannot tell a seat advantage of at least {that} from none (with "
+                        f"every seat equal, {n:,} games give a largest gap of about {chance:.1f} pp by chance "
+                        "alone)"),
         "clear but small": f", a clear seat advantage but smaller than {that}",
     }
     want0 = _at(g0, 0) + " with seat 1 ahead of seat 2" + words[at0]
