@@ -370,7 +370,8 @@ def _step_hist(ax, d: pl.DataFrame, groups: list[str], unit: str = "coins",
 def scores(t: dict, unit: str = "coins") -> Figure:
     """Distributions of final scores per seat and per strategy; what an axis cut to where the
     players are leaves out is said under it (:func:`_step_hist`)."""
-    per_strategy = "scores_by_strategy" in t and t["scores_by_strategy"]["group"].n_unique() > 1
+    per_strategy = ("scores_by_strategy" in t and t["scores_by_strategy"]["group"].n_unique() > 1
+                    and not _same_groups(t["scores_by_seat"], t["scores_by_strategy"]))
     fig = new_figure(10 if per_strategy else 8, 4.5)
     axes = np.atleast_1d(subplots(fig, 1, 2 if per_strategy else 1, sharey=True))
     d = t["scores_by_seat"]
@@ -390,6 +391,16 @@ def scores(t: dict, unit: str = "coins") -> Figure:
         percent_axis(ax)
     axes[0].set_ylabel("Share of players" + (f" per {width} {unit}" if width > 1 else ""))
     return fig
+
+
+def _same_groups(a: pl.DataFrame, b: pl.DataFrame) -> bool:
+    """Whether two score tables (group, score, players) hold the same distributions under other
+    names: every strategy one seat's, as in a combat where each side is its own strategy (Fief
+    review 45 #6: "Final score by seat" and "Final score by strategy" drew the same chart twice)."""
+    def dists(d: pl.DataFrame) -> list:
+        return sorted(tuple(zip(g.sort("score")["score"].to_list(), g.sort("score")["players"].to_list()))
+                      for _, g in d.group_by("group"))
+    return a["group"].n_unique() == b["group"].n_unique() and dists(a) == dists(b)
 
 
 def seat_role_names(t: dict) -> dict[str, str]:
