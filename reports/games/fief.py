@@ -60,8 +60,13 @@ def show_odds(job, tables: dict, path: Path) -> None:
     hint = job.method == "mc" and job.exact_covers() if hasattr(job, "exact_covers") else False
     odds = tables["odds"]
     top = int(odds["attacker"].max()) if odds.height else None     # the grid's largest attacker
+    from reports.figures.fief import _lords
+
+    # the Lords each side counts, as the heat maps' titles say them (Fief review 45 #6)
+    lords = (f"Lords: attacker {_lords(odds, 'attacker')}, defender {_lords(odds, 'defender')}"
+             if odds.height and "attacker_lords" in odds.columns else "")
     print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules, hint, top,
-                       changes=rules_changes_words(job))
+                       changes=rules_changes_words(job), lords=lords)
 
 
 def show_calamity(job, tables: dict, path: Path) -> None:
@@ -78,7 +83,8 @@ EXACT_HINT = "Exact odds of this grid: --method exact (computed outright, no sam
 
 
 def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: str | None = None,
-                       exact_hint: bool = False, top: int | None = None, changes: str = "") -> None:
+                       exact_hint: bool = False, top: int | None = None, changes: str = "",
+                       lords: str = "") -> None:
     """Print the break-even table of each terrain; its title names the conditions the numbers
     hold under (FF-4 d'Arc's side, FF-3 mercy policy, rules other than the shipped ones:
     :func:`reports.figures.fief.rules_words`) when they are not the plain combat. Under each, what
@@ -100,7 +106,8 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: s
         sub = be.filter(pl.col("terrain") == terrain)
         where = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}[terrain]
         darc = sub["darc"][0]
-        given = ((f", d'Arc with the {darc}" if darc != "none" else "")
+        given = ((f", {lords}" if lords else "")
+                 + (f", d'Arc with the {darc}" if darc != "none" else "")
                  + (f", mercy {mercy}" if mercy != "never" else "")
                  + (f", {rules_words(rules)}" if rules_words(rules) else ""))
         cols = [c for c in sub.columns if c.startswith("min_attacker_p")]

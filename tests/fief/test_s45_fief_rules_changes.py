@@ -42,3 +42,14 @@ def test_the_shipped_rules_say_nothing_and_a_set_is_listed(tmp_path, capsys):
     run_table_command("fief-combat", "fief-calamity", settings=["revolt.success_at_least=10"], out=tmp_path / "c")
     out = " ".join(capsys.readouterr().out.split())
     assert "Rules: 1 setting differs from the shipped ones: revolt.success_at_least: 4 → 10." in out, out
+
+
+def test_the_break_even_title_names_the_lords(tmp_path, capsys):
+    """Fief review 45 #6: --lords-defender 3 changed the table without a word in its title (the
+    heat map's named the Lords)."""
+    run_table_command("fief-combat", "fief-odds", out=tmp_path / "o", attackers="5-7", defenders="3",
+                      terrain="castle", darc="none", method="exact", games=None, seed=None,
+                      lords_attacker=None, lords_defender=3, mercy=None, levels="0.5")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "beating a defender in a castle, Lords: attacker 1, defender 3 (at most its points)" in out or \
+        "beating a defender in a castle, Lords: attacker 1, defender 3 (" in out, out
