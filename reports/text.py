@@ -1209,6 +1209,20 @@ def metric_digits(r: dict) -> int:
     return common_digits([r])
 
 
+def named_change_digits(r: dict, start: int | None = None) -> int:
+    """:func:`metric_digits`, or more (up to :data:`MORE_DIGITS` past the metric's own) while a change
+    that is not 0 would print as "0.0 pp" where a sentence names it as the largest change (review
+    45: "The largest change is Seat 1 34.2% → 34.2% (0.0 pp …)" beside "+0.04 pp" in the next
+    sentence). ``start``: the decimals to start from (a sentence's common ones), else the row's own."""
+    d = metric_digits(r) if start is None else start
+    most = _base_digits(r["metric"], r["kind"])[1] + MORE_DIGITS
+    scale, _ = _base_digits(r["metric"], r["kind"])
+    while d < most and r["diff"] == r["diff"] and r["diff"] != 0 and float(
+            signed(scale * shown_change(r, d), d).replace("−", "-")) == 0:
+        d += 1
+    return d
+
+
 def common_digits(rows: list[dict], more: int = MORE_DIGITS) -> int:
     """The decimals at which every one of ``rows`` (compared metrics shown in one sentence, so at
     one precision) prints a before, after and change rounded that agree: the largest of their own
@@ -1637,7 +1651,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points", game: str | None = No
     # 1 pp that matters): "No" only where every interval rules out a change that matters
     answer = "Cannot tell" if room.startswith(" These games cannot rule out") else "No"
     return (f"Did the {what} win rates move? {answer}: no {what}'s win share changed beyond noise. The largest "
-            f"change is {_seat_change(r, common_digits(list(rows.iter_rows(named=True))))}"
+            f"change is {_seat_change(r, named_change_digits(r, common_digits(list(rows.iter_rows(named=True)))))}"
             + (f": {why}" if why else ", within noise") + unmoved + "." + room)
 
 
@@ -1854,7 +1868,7 @@ def _split_answer(cmp: pl.DataFrame, rows: pl.DataFrame, role: str, ask: str) ->
                 + ". (Each seat's win share of all games also carries its role's change: read the split here.)")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, family)
-    return (f"{ask} No: no seat's share moved beyond noise. The largest change is {_seat_change(r)}"
+    return (f"{ask} No: no seat's share moved beyond noise. The largest change is {_seat_change(r, named_change_digits(r))}"
             + (f": {why}" if why else ", within noise") + "."
             + " (Each seat's win share of all games also carries its role's change: read the split here.)")
 
