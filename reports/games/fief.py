@@ -299,6 +299,15 @@ def _points_words(points: tuple[int, ...]) -> str:
     return str(p[0]) if len(p) == 1 else ", ".join(map(str, p[:-1])) + f" and {p[-1]}"
 
 
+def _listed(said: list[str]) -> str:
+    """Phrases in one list: "a", "a and b" ("a, and b" where a holds an "and" itself), "a, b and c"."""
+    if len(said) == 1:
+        return said[0]
+    if len(said) == 2:
+        return said[0] + (", and " if " and " in said[0] else " and ") + said[1]
+    return ", ".join(said[:-1]) + " and " + said[-1]
+
+
 def _at_most_words(below: dict, first: int, level: str, several: bool) -> str:
     """The defences the break-even sentence has no ratio for (FF-7: the grid's smallest attacker,
     ``first``, already takes them, so their break-even is ``first`` or fewer; ``below``: their
@@ -306,12 +315,7 @@ def _at_most_words(below: dict, first: int, level: str, several: bool) -> str:
     to 8 are taken with P ≥ 50% already by the grid's smallest attacker, 20 points"."""
     said = [_points_words(d) + (" " + " and ".join(where) if several else "")
             for d, where in below.items()]
-    if len(said) == 1:
-        out = said[0]
-    elif len(said) == 2:
-        out = said[0] + (", and " if " and " in said[0] else " and ") + said[1]
-    else:
-        out = ", ".join(said[:-1]) + " and " + said[-1]
+    out = _listed(said)
     one = len(below) == 1 and len(next(iter(below))) == 1
     return (f"defence{'' if one else 's'} {out} {'is' if one else 'are'} taken with P ≥ {level}% "
             f"already by the grid's smallest attacker, {first} points")
@@ -333,12 +337,7 @@ def _defences_words(spans: dict, level: str, top: int | None) -> str:
         if stop:
             stopped += where
             noisy = noisy or stop == "noise"
-    if len(said) == 1:
-        out = said[0]
-    elif len(said) == 2:
-        out = said[0] + (", and " if " and " in said[0] else " and ") + said[1]
-    else:
-        out = ", ".join(said[:-1]) + " and " + said[-1]
+    out = _listed(said)
     if stopped:
         every = sum(len(w) for w in spans.values())
         out += (": a larger one" + ("" if len(stopped) == every else " " + " or ".join(stopped))
