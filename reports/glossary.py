@@ -130,7 +130,7 @@ TERMS: dict[str, str] = {
                 "does under these bots, an effect rather than an association.",
     "R²": "How much of a curve a straight line describes, from 0 (nothing) to 1 (all of it). A tile "
           "slope (\"per extra tile\") is read as a straight line where R² is at least 0.9; below, the "
-          "win share bends with the count, and the points of the curve say more than its slope.",
+          "win share bends with the count, and its value at each count says more than its slope.",
     "clustered by game": "An interval computed with each game's players taken together rather than as "
                          "independent rows: players of one game share its cards and tiles, and when one "
                          "wins the others lose, so their results are tied; the clustered interval allows "

@@ -960,8 +960,9 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
             deals = (f"Both sides played the same {pairing.games:,} random streams (seed {seeds}, the same "
                      "game numbers: common random numbers, game N of each starts from the same random "
                      "stream" + ("; the dice fall differently once the matchups differ" if fought else "")
-                     + "), so the metrics the table marks “paired” (the sides' win shares, scores, length "
-                     "and ends among them) are compared game by game; the others, as independent samples.")
+                     + "), so the metrics the table marks “paired” (among them the sides' win shares, "
+                     "their scores, the combat's length, its ends) are compared game by game; the others, "
+                     "as independent samples.")
         else:
             bots = ("the same game numbers and bot names, the bots edited" if bot_file_changes(
                 rs.metas[0], variant.metas[0]) else "the same game numbers and bots")
@@ -969,8 +970,8 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
                      f"common random numbers, game N of each starts from the same random stream"
                      + ("; where the new rules change what is dealt or drawn, the cards differ from there on"
                         if changes else "")
-                     + "), so the metrics the table marks “paired” (the seats' win shares and scores, the "
-                     "game length and ends among them) are compared deal by deal; the others, as "
+                     + "), so the metrics the table marks “paired” (among them the seats' win shares, "
+                     "their scores, the game's length, its ends) are compared deal by deal; the others, as "
                      "independent samples.")
     else:
         deals = pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)

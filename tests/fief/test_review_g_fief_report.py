@@ -43,7 +43,7 @@ def test_two_matchups_are_two_configurations_and_the_page_says_what_differs(sieg
     # a combat has dice, not deals, and no bots
     assert "Both sides played the same 4,000 random streams (seed 0, the same game numbers" in page
     what = page[page.index("What changed: "):]
-    what = what[:what.index("compared paired")]
+    what = what[:what.index("are compared game by game")]
     assert "the dice fall differently once the matchups differ" in what and "deal" not in what
 
 
