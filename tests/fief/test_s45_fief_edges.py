@@ -9,9 +9,8 @@ the heat map's legend does not call a level every cell reaches "not in the grid"
 FF-5/FF-6/FF-7, intervals at the ends: a Monte Carlo count of 0 successes has a Wilson interval
 whose lower end is exactly 0 (not 2^-64 of rounding, which excludes exact odds of 0), and a count
 of all successes an upper end of exactly 1. 400 trials is a count at which the score formula's
-centre - half rounds to 5e-20 at 0 and centre + half to 1 - 1e-16 at 1. fief-odds has its own
-interval (odds.wilson_score); fief-calamity's comes from simcore.stats.wilson_interval (expected
-to fail until that function gives the ends exactly).
+centre - half rounds to 5e-20 at 0 and centre + half to 1 - 1e-16 at 1. Both fief-odds and
+fief-calamity read simcore.stats.wilson_interval, which gives those ends exactly.
 """
 
 from __future__ import annotations

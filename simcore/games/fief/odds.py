@@ -41,7 +41,8 @@ from simcore.games.fief.rules import (
 from simcore.games.fief.spec import AT_LEVEL, AT_MOST, LEVEL_TOL, WITHIN_NOISE, noise_confidence
 from simcore.options import as_count, check_seed
 from simcore.rng import stream_state
-from simcore.stats import Z95
+from simcore.games.fief.game import wilson
+from simcore.stats import wilson_interval
 
 METHODS = ("exact", "mc", "both")
 MAX_POINTS = 999
@@ -143,7 +144,9 @@ def _frame(attackers, defenders, terrain: str, darc: str, method: str, mean: np.
         lo = hi = p_win
         se_w = se_r = np.zeros_like(p_win)
     else:
-        lo, hi = wilson_score(n_wins.reshape(-1) / games, np.full(n, float(games)))
+        # (simcore.stats.wilson_interval per cell: exactly 0 at no win, 1 at every win, FF-7)
+        ci = np.array([wilson(k, games) for k in n_wins.reshape(-1)])
+        lo, hi = ci[:, 0], ci[:, 1]
         se_w, se_r = se_win.reshape(-1), se_rounds.reshape(-1)
     return pl.DataFrame({
         "attacker": A.astype(np.int32), "defender": D.astype(np.int32),
@@ -196,30 +199,14 @@ def odds_frame(rules: FiefRules, attackers, defenders, terrains, *, darc: str = 
     return pl.concat(frames)
 
 
-def wilson_score(p: np.ndarray, n: np.ndarray, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """FF-7 intervals: the Wilson score interval of proportions ``p`` observed over ``n`` trials
-    (arrays; ``n`` at least 1), (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n), its ends
-    exactly 0 at no success and exactly 1 at no failure, as :func:`analysis.stats.score_interval`
-    has them. The formula gives 0 and 1 there only in exact arithmetic: centre − half rounds to
-    up to an ulp of the centre (5.4e-20 = 2^-64 for 0 wins in 4,000 combats), centre + half to
-    1 − 1.1e-16, and such an interval excludes exact odds of 0 (1 attacker against 7) or 1. (The
-    array form of :func:`simcore.stats.wilson_interval`, which gives its ends so too: a grid's
-    cells at once.)"""
-    p = np.asarray(p, dtype=float)
-    n = np.asarray(n, dtype=float)
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * np.sqrt(np.maximum(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
-    lo = np.where(p <= 0, 0.0, np.maximum(centre - half, 0.0))
-    hi = np.where(p >= 1, 1.0, np.minimum(centre + half, 1.0))
-    return lo, hi
-
-
 def wilson_bounds(p: np.ndarray, n: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval at ``confidence`` of proportions ``p`` observed over ``n`` trials
-    (arrays; :func:`wilson_score`: exactly 0 at p = 0, 1 at p = 1)."""
+    (arrays): :func:`simcore.stats.wilson_interval` for each (a grid has at most a few thousand
+    cells; exactly 0 at p = 0, 1 at p = 1)."""
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    return wilson_score(p, np.maximum(np.asarray(n, dtype=float), 1.0), z)
+    ends = np.array([wilson_interval(float(a), max(float(b), 1.0), z) for a, b in zip(p, n)],
+                    float).reshape(-1, 2)
+    return ends[:, 0], ends[:, 1]
 
 
 def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
