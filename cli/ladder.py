@@ -162,9 +162,8 @@ def ladder(
                                seed, game, rules, sets)
         _write(out, force, tables, rules_name, sets)
         return
-    randoms = [b for b in names if S.lookup(b, option="--bots").kind == "random"]
     tables = _ladders(console, L, spec, {p: by_count.get(p, names) for p in counts}, n, seed, game,
-                      rules, sets, randoms)
+                      rules, sets, random_bots(S, names))
     _write(out, force, tables, rules_name, sets)
 
 
@@ -428,7 +427,7 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
     # the shared role's cells called against the column bot's own share, paired by deal (review Y
     # #11: the bracket was given, never whether a bot is clearly above or below it)
     called = dict(zip(((c.bot, c.opponent) for c in cells[shared]), L.paired_fair_calls(cells[shared])))
-    randoms = [b for b in names if S.lookup(b, option="--bots").kind == "random"]
+    randoms = random_bots(S, names)
     for role in (lead, shared):
         found = {(c.bot, c.opponent): c for c in cells[role]}
         if not found:
@@ -479,6 +478,12 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
         L.ladder_table(cells[shared], game=spec.name, players=players, seed=seed,
                        calls=[called.get((c.bot, c.opponent)) for c in cells[shared]],
                        family=len(cells[shared]), paired=True).with_columns(pl.lit(shared).alias("role"))])
+
+
+def random_bots(S, names) -> list[str]:
+    """The bots of ``names`` that play at random (set apart as opponents: any bot wins most games
+    against them)."""
+    return [b for b in names if S.lookup(b, option="--bots").kind == "random"]
 
 
 def _rounded(games: int, asked: int, seats: int) -> str:

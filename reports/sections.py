@@ -34,7 +34,7 @@ from reports.figures import common as F
 from reports.rules_diff import (bot_file_changes, diff_sentences, diff_table, matchup_changes, origin,
                                pairing_sentence, rules_diff)
 from reports.games import hook_for, spec_for
-from reports.text import (bends, panel_games, sentence_texts, sides_named,
+from reports.text import (_seat_numbers_named, bends, panel_games, sentence_texts, sides_named,
     amount,
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
@@ -369,14 +369,6 @@ def _seat_caption(t: dict) -> str:
             f"{pct(best['fair_share'])}%{joint}{verdict}.")
 
 
-def seat_list(labels: list[str]) -> str:
-    """"Seats 2, 3 and 4" from seat labels ("Seat 2", …); other labels joined as they are."""
-    nums = [x.removeprefix("Seat ") for x in labels]
-    if all(x.isdigit() for x in nums):
-        return "Seats " + ", ".join(nums[:-1]) + " and " + nums[-1]
-    return ", ".join(labels[:-1]) + " and " + labels[-1]
-
-
 def _score_caption(t: dict, unit: str) -> str:
     s = t["seats"]
     roles = t.get("role_seats")
@@ -399,7 +391,7 @@ def _score_caption(t: dict, unit: str) -> str:
         def group(g: pl.DataFrame, most: str, row: dict) -> str:
             if g.height == 1:
                 return f"{row['seat_label']} {most} ({num(row['mean_score'])})"
-            return (f"{seat_list(g['seat_label'].to_list())} {most}, within noise of each other "
+            return (f"{_seat_numbers_named(g['seat_label'].to_list())} {most}, within noise of each other "
                     f"({num(g['mean_score'].min())} to {num(g['mean_score'].max())}, 95% intervals overlapping)")
         return (group(top, f"end{'s' if top.height == 1 else ''} with the most {unit} on average", best)
                 + ", " + group(low, "with the fewest", worst) + ".")
