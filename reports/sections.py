@@ -39,7 +39,7 @@ from reports.text import (_seat_numbers_named, bends, panel_games, sentence_text
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
-    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits,
+    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, fair_gap_digits,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
 )
@@ -364,9 +364,12 @@ def _seat_caption(t: dict) -> str:
     # one sentence with one colon: the verdict's own colon (seat_gap_words: "the seats do not win
     # equally often: Seat 1 (+21.8 pp) ... are clear of ...") follows a semicolon, not a second colon
     joint = "; " if ": " in verdict else ": "
-    return (f"{best['seat_label']} wins most ({pct(best['win_share'])}%, {pp(best['diff'])}) and "
-            f"{worst['seat_label']} least ({pct(worst['win_share'])}%, {pp(worst['diff'])}) against a fair "
-            f"{pct(best['fair_share'])}%{joint}{verdict}.")
+    # (one precision for the caption, where both seats' share minus the fair share is their printed
+    # gap: reports.text.fair_gap_digits, as the headlines and the seat table)
+    d = max(fair_gap_digits(r["win_share"], r["fair_share"], r["diff"]) for r in (best, worst))
+    return (f"{best['seat_label']} wins most ({pct(best['win_share'], d)}%, {pp(best['diff'], d)}) and "
+            f"{worst['seat_label']} least ({pct(worst['win_share'], d)}%, {pp(worst['diff'], d)}) against a fair "
+            f"{pct(best['fair_share'], d)}%{joint}{verdict}.")
 
 
 def _score_caption(t: dict, unit: str) -> str:

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from analysis import analyse, open_runs
-from reports.sections import seat_rows
+from reports.sections import _seat_caption, seat_rows
 from reports.text import seat_headlines
 from simcore import runner
 
@@ -38,3 +38,12 @@ def test_share_minus_fair_is_the_gap_as_printed(tmp_path, players, games, seed):
         gap = _num(gap_text.split(" ")[0])
         digits = len(gap_text.split(" ")[0].split(".")[1])
         assert round(share - round(fair, digits), digits) == pytest.approx(gap, abs=1e-9), (share_text, gap_text)
+    # the seat figure's caption: "Seat 3 wins most (29.9%, +4.9 pp) and Seat 1 least (…) against a fair …"
+    cap = _seat_caption(t)
+    m = re.search(r"wins most \(([\d.]+)%, ([+−][\d.]+) pp\) and Seat \d least \(([\d.]+)%, ([+−][\d.]+) pp\) "
+                  r"against a fair ([\d.]+)%", cap)
+    assert m, cap
+    fair_shown = _num(m.group(5))
+    for share, gap in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
+        digits = len(gap.split(".")[1])
+        assert round(_num(share) - fair_shown, digits) == pytest.approx(_num(gap), abs=1e-9), cap
