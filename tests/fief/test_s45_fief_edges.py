@@ -33,6 +33,14 @@ def _said(capsys) -> str:
     return " ".join(capsys.readouterr().out.split())
 
 
+def _odds(out, capsys, *args: str) -> tuple[str, pl.DataFrame]:
+    """``balance fief-odds ARGS --out OUT`` (heat maps undrawn): what it printed, and its
+    break_even.csv."""
+    with undrawn.heat_maps_undrawn():
+        assert _run(["fief-odds", *args, "--out", str(out)]) == 0
+    return _said(capsys), pl.read_csv(out / "break_even.csv")
+
+
 def _exact_break_evens(rules, terrain: str, defenders, top: int, level: float = 0.5) -> dict:
     """The smallest attacker from 1 point with exact P(attacker wins) >= level, per defence."""
     atts = list(range(1, top + 1))
@@ -47,12 +55,7 @@ def test_break_even_below_the_grid_is_at_most_its_first_attacker(tmp_path, capsy
     "≤20" in every cell, "≤" in break_even.csv, and no ratio at all in the sentence."""
     truth = _exact_break_evens(rules, "open", [5, 6, 7, 8], 20)
     assert truth == OPEN_BREAK_EVENS
-    out = tmp_path / "o"
-    with undrawn.heat_maps_undrawn():
-        assert _run(["fief-odds", "--attackers", "20-30", "--defenders", "5-8", "--terrain", "open",
-                     "--out", str(out)]) == 0
-    said = _said(capsys)
-    be = pl.read_csv(out / "break_even.csv")
+    said, be = _odds(tmp_path / "o", capsys, "--attackers", "20-30", "--defenders", "5-8", "--terrain", "open")
     for name in ("50", "75", "90"):
         assert be[f"min_attacker_p{name}"].to_list() == [20] * 4
         assert be[f"mark_p{name}"].to_list() == ["≤"] * 4
@@ -72,12 +75,8 @@ def test_ratio_sentence_leaves_out_defences_taken_by_the_first_attacker(tmp_path
     are left out."""
     truth = _exact_break_evens(rules, "castle", list(range(5, 13)), 30)
     assert truth[5] == 7 and truth[6] == 8 and all(truth[d] >= 10 for d in range(7, 13))
-    out = tmp_path / "c"
-    with undrawn.heat_maps_undrawn():
-        assert _run(["fief-odds", "--attackers", "10-30", "--defenders", "5-12", "--terrain", "castle",
-                     "--out", str(out)]) == 0
-    said = _said(capsys)
-    be = pl.read_csv(out / "break_even.csv")
+    said, be = _odds(tmp_path / "c", capsys, "--attackers", "10-30", "--defenders", "5-12", "--terrain",
+                     "castle")
     marks = dict(zip(be["defender"], be["mark_p50"]))
     assert marks == {5: "≤", 6: "≤", **{d: None for d in range(7, 13)}}, marks
     got = dict(zip(be["defender"], be["min_attacker_p50"]))
@@ -94,12 +93,9 @@ def test_ratio_sentence_leaves_out_defences_taken_by_the_first_attacker(tmp_path
 def test_monte_carlo_break_even_below_the_grid_is_marked_too(tmp_path, capsys):
     """FF-7 by Monte Carlo: 20 attackers win every combat against 5 (400 combats): "≤20" (its
     interval clears 50%, so not "≈"), no ratio."""
-    out = tmp_path / "m"
-    with undrawn.heat_maps_undrawn():
-        assert _run(["fief-odds", "--attackers", "20-21", "--defenders", "5", "--terrain", "open",
-                     "--method", "mc", "--games", "400", "--out", str(out)]) == 0
-    said = _said(capsys)
-    row = pl.read_csv(out / "break_even.csv").row(0, named=True)
+    said, be = _odds(tmp_path / "m", capsys, "--attackers", "20-21", "--defenders", "5", "--terrain", "open",
+                     "--method", "mc", "--games", "400")
+    row = be.row(0, named=True)
     assert (row["min_attacker_p50"], row["mark_p50"]) == (20, "≤")
     assert "│ 5 │ ≤20 │" in said and "times the defender" not in said, said
 
