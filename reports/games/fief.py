@@ -66,7 +66,8 @@ def show_odds(job, tables: dict, path: Path) -> None:
     lords = (f"Lords: attacker {_lords(odds, 'attacker')}, defender {_lords(odds, 'defender')}"
              if odds.height and "attacker_lords" in odds.columns else "")
     print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules, hint, top,
-                       changes=rules_changes_words(job), lords=lords)
+                       changes=rules_changes_words(job), lords=lords,
+                       attackers=sorted(odds["attacker"].unique().to_list()))
 
 
 def show_calamity(job, tables: dict, path: Path) -> None:
@@ -84,7 +85,7 @@ EXACT_HINT = "Exact odds of this grid: --method exact (computed outright, no sam
 
 def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: str | None = None,
                        exact_hint: bool = False, top: int | None = None, changes: str = "",
-                       lords: str = "") -> None:
+                       lords: str = "", attackers: list[int] | None = None) -> None:
     """Print the break-even table of each terrain; its title names the conditions the numbers
     hold under (FF-4 d'Arc's side, FF-3 mercy policy, rules other than the shipped ones:
     :func:`reports.figures.fief.rules_words`) when they are not the plain combat. Under each, what
@@ -119,12 +120,12 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: s
         for row in sub.iter_rows(named=True):
             t.add_row(str(row["defender"]), *(break_even_cell(row, c) for c in cols))
         console.print(t)
-        caption = break_even_caption(sub, cols, be.height * len(cols))
+        caption = break_even_caption(sub, cols, be.height * len(cols), attackers)
         if caption:
             console.print(caption, markup=False)
     if exact_hint and (be["method"] == "mc").all():
         console.print(EXACT_HINT, markup=False)
-    said = break_even_words(be, top)
+    said = break_even_words(be, top, attackers)
     if said:
         console.print(said)
     if agreement:
@@ -166,13 +167,15 @@ def _confidence_words(confidence: float) -> str:
     return (text.rstrip("0").rstrip(".") if "." in text else text) + "%"
 
 
-def break_even_caption(sub, cols: list[str], family: int | None = None) -> str:
+def break_even_caption(sub, cols: list[str], family: int | None = None,
+                       attackers: list[int] | None = None) -> str:
     """What the marks of a break-even table mean (FF-7): a Monte Carlo table's "≈" (its odds
     carry an uncertainty) and, always under a Monte Carlo table, how sure its unmarked cells are:
     the intervals are Wilson at 1 - 0.05 / k, Bonferroni over the ``family`` of k break-evens
     the tables print (all terrains; ``sub``'s own cells when not given); an exact table's cells
     at the level itself ("exactly"); and a break-even at the grid's smallest attacker ("≤20":
-    20 or fewer, below the grid). '' for an exact table without such a cell."""
+    20 or fewer, below the grid) or just after a gap of the grid's ``attackers`` ("≤8" of
+    1-5,8: 6 to 8). '' for an exact table without such a cell."""
     from simcore.games.fief.spec import AT_LEVEL, AT_MOST, NOISE_ALPHA, WITHIN_NOISE, noise_confidence
 
     cells = [break_even_cell(row, c) for row in sub.iter_rows(named=True) for c in cols]
@@ -193,25 +196,32 @@ def break_even_caption(sub, cols: list[str], family: int | None = None) -> str:
     if any(c.endswith(f"({AT_LEVEL})") for c in cells):
         said.append(f"{AT_LEVEL}: the exact P(attacker wins) equals the level (to 12 decimal "
                     "places): this attacker reaches it without passing it.")
-    first = at_most_attacker(sub)
-    if first is not None:
-        said.append(f"{AT_MOST}{first}: the grid's smallest attacker, {first} points, already reaches "
-                    f"the level, so the break-even is {first} or fewer (start --attackers lower to "
-                    f"see it).")
+    for a in at_most_attackers(sub):
+        before = [x for x in (attackers or ()) if x < a]
+        if not before:
+            said.append(f"{AT_MOST}{a}: the grid's smallest attacker, {a} points, already reaches "
+                        f"the level, so the break-even is {a} or fewer (start --attackers lower to "
+                        f"see it).")
+            continue
+        skipped = _points_words(tuple(range(max(before) + 1, a)))
+        said.append(f"{AT_MOST}{a}: the grid skips {skipped} points, just below {a}, so the "
+                    f"break-even is {max(before) + 1} to {a} (add {skipped} to --attackers to see "
+                    f"it).")
     return " ".join(said)
 
 
-def at_most_attacker(be) -> int | None:
-    """The attacker of the break-evens marked "≤" (FF-7: the grid's smallest, which already
-    reaches the level there), None when no cell of ``be`` is."""
+def at_most_attackers(be) -> list[int]:
+    """The attackers of the break-evens marked "≤" (FF-7: the grid's smallest, or the first
+    after a gap of the grid, which already reaches the level there), ascending; [] when no cell
+    of ``be`` is."""
     from simcore.games.fief.spec import AT_MOST
 
+    found = set()
     for c in be.columns:
         if c.startswith("mark_p"):
             at = be.filter(be[c].str.ends_with(AT_MOST).fill_null(False))
-            if at.height:
-                return int(at["min_attacker_p" + c.removeprefix("mark_p")][0])
-    return None
+            found.update(int(a) for a in at["min_attacker_p" + c.removeprefix("mark_p")])
+    return sorted(found)
 
 
 #: The defenders a break-even ratio is read over: below 5 points a point more or less is a large
@@ -219,7 +229,7 @@ def at_most_attacker(be) -> int | None:
 RATIO_FROM = 5
 
 
-def break_even_words(be, top: int | None = None) -> str:
+def break_even_words(be, top: int | None = None, attackers: list[int] | None = None) -> str:
     """What the break-even tables say a designer can act on (FF-7): per terrain, how many times the
     defender's points an attacker needs to take the fief at the first level of the table (50% by
     default), as the range of the ratio smallest attacker / defender over the defences of
@@ -236,6 +246,8 @@ def break_even_words(be, top: int | None = None) -> str:
     break-even is that attacker or fewer, below the grid) has no ratio: it is left out and the
     sentence says so (:func:`_at_most_words`; session 45: attackers 20-30 against 5-8 read "2.5 to
     4 times" where the exact break-evens are 6 to 9); when every defence is, no ratio is given.
+    So is a defence whose break-even is the first attacker after a gap of the grid's
+    ``attackers`` (1-5,8: a break-even at 8 is 6 to 8), named with the attackers it may be.
     '' when no terrain has a defence within the grid."""
     import polars as pl
 
@@ -252,13 +264,21 @@ def break_even_words(be, top: int | None = None) -> str:
     # below the grid: the break-even is the grid's smallest attacker or fewer, no ratio
     at_most = (pl.col(mark).str.ends_with(AT_MOST).fill_null(False) if mark in rows.columns
                else pl.lit(False))
-    parts, spans, below, first = [], {}, {}, None
+    parts, spans, below, first, gaps = [], {}, {}, None, {}
+    smallest = min(attackers) if attackers else None
     for terrain in ("open", "castle", "city"):
         table = rows.filter((pl.col("terrain") == terrain) & (pl.col("defender") >= RATIO_FROM))
         under = table.filter(at_most)
+        after_gap = (under.filter(pl.col(col) != smallest) if smallest is not None
+                     else under.clear())
+        under = under.filter(pl.col(col) == smallest) if smallest is not None else under
         if under.height:
             below.setdefault(tuple(under["defender"].to_list()), []).append(names[terrain])
             first = int(under[col][0])
+        for d, a in zip(after_gap["defender"], after_gap[col]):
+            lo = max(x for x in attackers if x < a) + 1
+            where = f" {names[terrain]}" if rows["terrain"].n_unique() > 1 else ""
+            gaps.setdefault((lo, a, where), []).append(d)
         sub = table.filter(pl.col(col).is_not_null() & ~at_most)
         if sub.height == 0:
             continue
@@ -279,16 +299,23 @@ def break_even_words(be, top: int | None = None) -> str:
     one = len(below) == 1 and len(next(iter(below))) == 1
     lower = f"start --attackers lower to see {'its' if one else 'their'} break-even"
     taken = _at_most_words(below, first, level, rows["terrain"].n_unique() > 1) if below else ""
+    many = sum(len(ds) for ds in gaps.values()) > 1
+    skipped = (f"the grid skips attackers just below the break-even of defence{'s' if many else ''} "
+               + _listed([f"{_points_words(tuple(ds))}{where} ({lo} to {a} points)"
+                          for (lo, a, where), ds in gaps.items()])
+               + f": add them to --attackers to see {'their break-evens' if many else 'it'}"
+               if gaps else "")
     if not parts:
+        left = "; ".join(x for x in (f"{taken} ({lower})" if below else "", skipped) if x)
         return (f"To take the fief with P(attacker wins) ≥ {level}%, the grid gives no ratio to the "
-                f"defender's points: {taken} ({lower})." if below else "")
+                f"defender's points: {left}." if left else "")
     words = [text.format(times="times the defender's points" if i == 0 else "")
              .replace("  ", " ") for i, (_, text) in enumerate(parts)]
     listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
     return (f"To take the fief with P(attacker wins) ≥ {level}%, an attacker needs {listed} (the "
             f"smallest such attacker divided by the defender's points, over defences "
             f"{_defences_words(spans, level, top)}{noise_words(rows, col)}"
-            + (f"; {taken}: {lower}" if below else "") + ").")
+            + (f"; {taken}: {lower}" if below else "") + (f"; {skipped}" if gaps else "") + ").")
 
 
 def _points_words(points: tuple[int, ...]) -> str:

@@ -224,7 +224,8 @@ def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
     (above 1 point, the smallest army) is not known to be it: an attacker below the grid may
     reach the level too (open ground, attackers 20-30 v 5: the exact break-even at 50 % is 6), so
     the cell is marked ``AT_MOST`` ("≤20": that attacker or fewer; in place of "exactly", and
-    beside "≈" as ``WITHIN_NOISE + AT_MOST``, "≈≤20"). Null mark otherwise. The intervals are not the
+    beside "≈" as ``WITHIN_NOISE + AT_MOST``, "≈≤20"); so is a break-even just after a gap of the
+    grid (attackers 1-5,8: a break-even at 8 may be 6 or 7, which the grid skips). Null mark otherwise. The intervals are not the
     cells' 95 % ones (``p_attacker_wins_lo/_hi``): a table holds k break-evens (terrains x
     defences x levels, ~180 by default), and at 95 % each some of the unmarked ones were wrong
     by chance in most runs; each is at :func:`~simcore.games.fief.spec.noise_confidence` (1 -
@@ -240,14 +241,15 @@ def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
                                noise_confidence(family))
         src = src.with_columns(_lo=pl.Series(lo), _hi=pl.Series(hi))
     p, a = pl.col("p_attacker_wins"), pl.col("attacker")
-    # the grid's smallest attacker: a break-even there is that attacker or fewer (AT_MOST), unless
+    # a break-even whose attacker one point smaller is not in the grid (the grid's smallest
+    # attacker, or the first after a gap such as 1-5,8) is that attacker or fewer (AT_MOST), unless
     # it is the smallest army, below which there is no attacker
-    first = int(src["attacker"].min()) if src.height else SMALLEST_ARMY
+    grid = src["attacker"].unique().to_list()
     aggs, marks = [], []
     for lv in levels:
         name = level_percent(lv)
         be = pl.col(f"min_attacker_p{name}")
-        at_most = pl.lit(first > SMALLEST_ARMY) & (be == first).fill_null(False)
+        at_most = ((be > SMALLEST_ARMY) & ~(be - 1).is_in(grid)).fill_null(False)
         if method == "exact":
             reached = p >= lv - LEVEL_TOL
             aggs += [a.filter(reached).min().alias(f"min_attacker_p{name}"),
