@@ -464,25 +464,24 @@ def print_calamity(rules, summary, dist, revolt, path: Path, agreement: dict | N
     lords = sorted(dist["lords"].unique().to_list())
     max_l = max(lords) if lords else 0
     n_soldiers = dist["soldiers"].n_unique()
-    pooled = ("" if len(methods) > 1 else f" ({method})") + (
-        "" if "mc" not in methods else
-        f"; mc pooled over the {n_soldiers} soldier count{'s' if n_soldiers != 1 else ''}"
-              " (a Lord's die does not depend on them; each cell in plague_summary.csv)")
-    t = Table(title=f"Plague (FF-5): P(k Lords survive) and their mean, each Lord on a die >= "
-                    f"{rules.param(P_PLAGUE_LORD_SURVIVES)}{pooled}")
-    if len(methods) > 1:
-        t.add_column("method", justify="right")
-    t.add_column("Lords", justify="right")
-    for k in range(max_l + 1):
-        t.add_column(f"P({k})", justify="right")
-    t.add_column("mean", justify="right")
-    if "mc" in methods:
-        t.add_column("95% interval", justify="right", no_wrap=True)
     for m in methods:
+        # one table per method (exact, then Monte Carlo): side by side in one table, a method
+        # column and the interval cut the probabilities to "0.50…" at 80 columns (session 45 review)
+        pooled = (" (exact)" if m == "exact" else
+                  f" (Monte Carlo, pooled over the {n_soldiers} soldier count"
+                  f"{'s' if n_soldiers != 1 else ''}: a Lord's die does not depend on them; each "
+                  f"cell in plague_summary.csv)")
+        t = Table(title=f"Plague (FF-5): P(k Lords survive) and their mean, each Lord on a die >= "
+                        f"{rules.param(P_PLAGUE_LORD_SURVIVES)}{pooled}")
+        t.add_column("Lords", justify="right")
+        for k in range(max_l + 1):
+            t.add_column(f"P({k})", justify="right")
+        t.add_column("mean", justify="right")
+        if m == "mc":
+            t.add_column("95% interval", justify="right", no_wrap=True)
         for row in plague_rows(dist, m, max_l):
-            row = row if "mc" in methods else row[:-1]
-            t.add_row(*(row if len(methods) > 1 else row[1:]))
-    console.print(t)
+            t.add_row(*(row[1:] if m == "mc" else row[1:-1]))
+        console.print(t)
     notes = notes or {}
     for note in notes.get("plague", []):
         console.print(note, markup=False)
@@ -545,7 +544,7 @@ def plague_rows(dist, method: str, max_l: int) -> list[list[str]]:
         if trials:
             var = sum((k - mean) ** 2 * p for k, p in probs.items()) * trials / max(trials - 1, 1)
             half = 1.959963984540054 * math.sqrt(var / trials)
-            interval = f"{mean - half:.3f}–{mean + half:.3f}"
+            interval = f"{mean - half:.3f} – {mean + half:.3f}"     # as the bishop's table
         else:
             interval = "exact"
         out.append([method, str(n), *(f"{probs[k]:.4f}" if k in probs else ""

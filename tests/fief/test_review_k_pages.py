@@ -108,12 +108,15 @@ def test_simulate_shows_the_seat_tables_share_named(tmp_path, capsys):
 
 
 def _plague_rows(out: str, method: str) -> dict[int, list[float]]:
-    table = out[:out.index("soldiers left")]
+    """The rows of the plague table of one method (each method has its own table, its title
+    ending "(exact)" or "(Monte Carlo, …"): Lords → P(0), P(1), …"""
+    start = out.index("(exact)" if method == "exact" else "(Monte Carlo")
+    table = out[start:out.index("└", start)]
     rows = {}
     for line in table.splitlines():
         cells = [c.strip() for c in line.split("│")[1:-1]]
-        if len(cells) > 3 and cells[0] == method:
-            rows[int(cells[1])] = [float(c) for c in cells[2:-2] if c]
+        if len(cells) > 3:
+            rows[int(cells[0])] = [float(c) for c in cells[1:-2 if method == "mc" else -1] if c]
     return rows
 
 
