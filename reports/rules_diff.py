@@ -112,12 +112,14 @@ def _deals(metas: list[dict]) -> set[tuple]:
 
 
 def pairing_sentence(before_metas: list[dict], after_metas: list[dict], before_label: str,
-                     after_label: str) -> str:
+                     after_label: str, same_rules: bool = False) -> str:
     """Whether a before/after's two sides played the same deals (common random numbers: the same
     seed and game numbers, each game drawing from its own stream of (seed, game)) or independent
     ones, and what else differs besides the rules (the bots, the number of games). The comparison's
     tests treat the two sides as independent samples: right for different seeds, and for the same
-    deals the intervals are, if anything, wider than a paired comparison's."""
+    deals the intervals are, if anything, wider than a paired comparison's. ``same_rules``: the two
+    sides play the same rule settings, so different bots are not "too" (review s46 #6: "so not all
+    of a change comes from the rules" where none of it does)."""
     seeds_b = sorted({m.get("seed") for m in before_metas}, key=str)
     seeds_a = sorted({m.get("seed") for m in after_metas}, key=str)
     games_b = sum(m.get("games") or 0 for m in before_metas)
@@ -142,5 +144,7 @@ def pairing_sentence(before_metas: list[dict], after_metas: list[dict], before_l
     if bots_b != bots_a:
         b = "; ".join(", ".join(x) for x in sorted(bots_b))
         a = "; ".join(", ".join(x) for x in sorted(bots_a))
-        out += f" The bots differ too ({before_label}: {b}; {after_label}: {a}), so not all of a change comes from the rules."
+        out += (f" The bots differ ({before_label}: {b}; {after_label}: {a})." if same_rules else
+                f" The bots differ too ({before_label}: {b}; {after_label}: {a}), so not all of a "
+                f"change comes from the rules.")
     return out

@@ -465,7 +465,11 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
             # factor: said here too, as the page's answer says it (reports.text.factor_caveat)
             from reports.text import factor_caveat
 
-            sentence += (f" {what} win rates moved: " + ", ".join(
+            # all of them clear but small: the page's answer reads "Not by enough to matter", so
+            # the caption says it too (review s46 #6: "Role win rates moved" under that answer)
+            small = "verdict" in moved.columns and (moved["verdict"] == stats.SMALL).all()
+            sentence += (f" {what} win rates moved{', though not by enough to matter' if small else ''}: "
+                         + ", ".join(
                 f"{metric_label(r).replace(' win share', '')} {pp(shown_change(r, d), d)}"
                 + (f" ({verdict_words(r['verdict'], True)})" if r.get("verdict") else "")
                 for r in moved.iter_rows(named=True)) + factor_caveat(rows, moved) + ".")
@@ -969,7 +973,7 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
                      "their scores, the game's length, its ends) are compared deal by deal; the others, as "
                      "independent samples.")
     else:
-        deals = pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)
+        deals = pairing_sentence(rs.metas, variant.metas, rs.label, vlabel, same_rules=changes == [])
     return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]
             + " " + deals]
 

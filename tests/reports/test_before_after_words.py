@@ -131,6 +131,11 @@ def test_what_changed_says_whether_the_games_were_the_same_deals():
     other = what_changed(base, rs("coins2", 2, text=after), "coins2")[0]
     assert "different deals (seed 1 before, 2 after)" in other and "same" not in other.split("deals")[0]
     bots = what_changed(base, rs("greedy", 1, bots=("greedy",) * 4), "greedy")[0]
-    assert "The bots differ too" in bots and "greedy, greedy" in bots
+    # the same rules: the bots differ, not "too", and no "not all of a change comes from the
+    # rules" (review s46 #6)
+    assert "The bots differ (" in bots and "greedy, greedy" in bots
+    assert "not all of a change" not in bots
+    both = what_changed(base, rs("greedy2", 1, bots=("greedy",) * 4, text=after), "greedy2")[0]
+    assert "The bots differ too" in both and "not all of a change comes from the rules" in both
     more = what_changed(base, rs("more", 1, games=100_000, text=after), "more")[0]
     assert "only some deals are the same" in more and "200,000 games before and 100,000 after" in more
