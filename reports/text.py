@@ -57,6 +57,19 @@ def _rounds_onto(x: float, to: float, digits: int) -> bool:
     return x != to and pct(x, digits) == pct(to, digits)
 
 
+def pct_some(p: float, digits: int = 1) -> str:
+    """:func:`pct`, with more decimals (up to 3) where a share that is not 0 (not 1) would print as
+    0 (100): 6 turn-limit games in 20,000 read "0.0%", as none did (review s46 #10): "0.03";
+    below 0.0005% (0.9995+), "<0.001" (">99.999")."""
+    while digits < 3 and any(_rounds_onto(p, to, digits) for to in (0.0, 1.0)):
+        digits += 1
+    if _rounds_onto(p, 0.0, digits):
+        return "<" + pct(10.0 ** -(digits + 2), digits)
+    if _rounds_onto(p, 1.0, digits):
+        return ">" + pct(1 - 10.0 ** -(digits + 2), digits)
+    return pct(p, digits)
+
+
 def _seat_numbers_named(keys) -> str:
     """``Seat 2``, ``Seats 2 and 4``, ``Seats 2, 3 and 4`` from rows' keys ("Seat 4", "censitaire
     seat 4"); a key without a seat number as it is."""
@@ -359,7 +372,7 @@ def comparison_turn_limit_lines(base: dict, variant: dict, base_label: str, var_
     if len(out) == 1:
         lab, other = next((lab, lim) for lab, lim in limits if not (lim and lim.flagged))
         if other is not None:
-            out[0] += (f" (In {lab}, {100 * other.share:.1f}% of the games ended at the turn limit: "
+            out[0] += (f" (In {lab}, {pct_some(other.share)}% of the games ended at the turn limit: "
                        f"{other.games:,} of {other.total:,}.)")
     return out
 
@@ -1110,9 +1123,15 @@ def length_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         er = t["end_reasons"].sort(["share", "end_reason"], descending=[True, False])
         top = er.row(0, named=True)
         # the labels as named (a role's name keeps its capital: "Seigneur goal")
-        rest = [f"{r['label']} {pct(r['share'])}%" for r in er.iter_rows(named=True)][1:]
+        others = list(er.iter_rows(named=True))[1:]
+        rest = [f"{r['label']} {pct_some(r['share'])}%" for r in others if r["share"] > 0]
+        # an end no game reached is said so, not "0.0%" as a rare one read (review s46 #10)
+        never = [r["label"] for r in others if r["share"] <= 0]
+        nor = ("none by " + (", ".join(never[:-1]) + " or " + never[-1] if len(never) > 1 else never[0])
+               if never else "")
+        said = "; ".join(x for x in (f"then {', '.join(rest)}" if rest else "", nor) if x)
         out.append(f"The most common end is “{top['label']}”: {_p(top, 'share')} of games"
-                   + (f" (then {', '.join(rest)})" if rest else "") + ".")
+                   + (f" ({said})" if said else "") + ".")
     return out
 
 
