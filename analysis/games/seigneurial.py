@@ -12,10 +12,14 @@ its player rows come from independent games.
 card are one card to a designer, and a ranking must not pick one copy out of them.
 :func:`not_told_apart`: the distinct cards whose win share cannot be told from the easiest's (the
 hardest's).
-:func:`improvement_table`: how many games reach the midpoint (the land improvements, games'
-``improvement_turn`` ≥ 0), when, and who wins games that end before the improvements against games
-that end after them. These are associations under bot play: a game that ends before the
-improvements is a short game, and short games favour whoever is quick to their goal.
+:func:`improvement_table`: how many games are played on with the land improvements (the Seigneur
+reached the midpoint, games' ``improvement_turn`` ≥ 0, and at least one turn followed: the
+improvements come at the end of that turn, SG-5.6, after which SG-6 may end the game before they
+ever act), when they came, and who wins those games against the games that end before the
+improvements act; and how many reach the midpoint at all (``reached``, those that end on that
+very turn among them: at 5 players more than half, review s46 #2). These are associations under
+bot play: a game that ends before the improvements is a short game, and short games favour
+whoever is quick to their goal.
 :func:`square_table`: the Seigneur's final square on the rent track (games' ``seigneur_square``).
 
 :func:`tables` is the hook :func:`analysis.analyse` calls (through the spec's ``analysis_hooks``).
@@ -252,17 +256,21 @@ def _role_wins(rs: RunSet) -> pl.LazyFrame:
 
 
 def improvement_table(rs: RunSet) -> pl.DataFrame:
-    """Two rows: games that ended before the land improvements, and games that ended after them.
+    """Two rows: games that ended before the land improvements acted (the Seigneur never reached
+    the midpoint, or the game ended on the turn he did), and games played on with them (at least
+    one turn after the turn they came).
 
     Columns: period ("before" / "after"), label, games, share (of all games; Wilson ci_low,
     ci_high), seigneur_wins, seigneur_share, seigneur_ci_low, seigneur_ci_high (the Seigneur's win
     share in those games, Wilson), mean_turns (game length), mean_improvement_turn (the turn the
-    improvements came, for "after"; null for "before").
+    improvements came, for "after"; null for "before"), reached (games in which the Seigneur
+    reached the midpoint at all, the same in both rows) and reached_share (of all games).
     """
     if rs.from_stats:
         return _improvements_from_stats(rs)
     d = collect(_role_wins(rs).select(
-        (pl.col("improvement_turn") >= 0).alias("after"),
+        ((pl.col("improvement_turn") >= 0) & (pl.col("turns") > pl.col("improvement_turn"))).alias("after"),
+        (pl.col("improvement_turn") >= 0).alias("reached"),
         "seigneur_win", "turns", "improvement_turn"))
     total = d.height
     sums = {}
@@ -272,7 +280,7 @@ def improvement_table(rs: RunSet) -> pl.DataFrame:
         sums[period] = (n, float(part["seigneur_win"].sum()) if n else 0.0,
                         float(part["turns"].mean()) if n else np.nan,
                         float(part["improvement_turn"].mean()) if n else np.nan)
-    return _improvement_rows(total, sums, rs.games_per_unit)
+    return _improvement_rows(total, sums, rs.games_per_unit, int(d["reached"].sum()))
 
 
 def _improvements_from_stats(rs: RunSet) -> pl.DataFrame:
@@ -283,19 +291,48 @@ def _improvements_from_stats(rs: RunSet) -> pl.DataFrame:
     v, n = h.values, h.a
     w = st.valued["gw:improvement_turn"].a[seig].sum(axis=0) / L
     t = st.valued["gl:improvement_turn"].a
+    # the games that ended on the very turn the improvements came, by their improvement turn (their
+    # count, the Seigneur's wins among them, their length: equal to that turn), from games.parquet,
+    # which the statistics do not cross with the length
+    last = _ended_when_improved(rs, v)
+    # those games move from "after" to "before": (games, Seigneur wins, turns played = their
+    # improvement turn)
+    moved = ((float(last[0].sum()), float(last[1].sum()), float((v * last[0]).sum()))
+             if last is not None else (0.0, 0.0, 0.0))
     sums = {}
     for period, mask in (("before", v < 0), ("after", v >= 0)):
-        k = int(n[mask].sum())
-        sums[period] = (k, float(w[mask].sum()), t[mask].sum() / k if k else np.nan,
-                        (v[mask] * n[mask]).sum() / k if k else np.nan)
-    return _improvement_rows(st.games, sums, rs.games_per_unit)
+        sign = -1 if period == "after" else 1
+        k = int(n[mask].sum()) + int(sign * moved[0])
+        won = float(w[mask].sum()) + sign * moved[1]
+        length = float(t[mask].sum()) + sign * moved[2]
+        turn = float((v[mask] * n[mask]).sum()) - moved[2]       # (read for "after" only)
+        sums[period] = (k, won, length / k if k else np.nan, turn / k if k else np.nan)
+    return _improvement_rows(st.games, sums, rs.games_per_unit, int(n[v >= 0].sum()))
 
 
-def _improvement_rows(total: int, sums: dict, games_per_unit: int = 1) -> pl.DataFrame:
+def _ended_when_improved(rs: RunSet, values: np.ndarray):
+    """(games, Seigneur wins) per improvement turn in ``values`` among the games that ended on the
+    turn the improvements came (the statistics' histogram of ``improvement_turn``), read from
+    games.parquet; None when the run kept no such columns (its "after" row then counts every game
+    that reached the midpoint)."""
+    if not rs.has_games("improvement_turn", "turns", "winner_role"):
+        return None
+    d = collect(rs.games(["turns", "improvement_turn", "winner_role"])
+                .filter((pl.col("improvement_turn") >= 0) & (pl.col("turns") == pl.col("improvement_turn")))
+                .group_by("improvement_turn")
+                .agg(pl.len().alias("n"), (pl.col("winner_role").cast(pl.Utf8) == SEIGNEUR).sum().alias("w")))
+    where = {int(a): (int(b), int(c)) for a, b, c in d.iter_rows()}
+    same_n = np.array([where.get(int(x), (0, 0))[0] for x in values], dtype=float)
+    same_w = np.array([where.get(int(x), (0, 0))[1] for x in values], dtype=float)
+    return same_n, same_w
+
+
+def _improvement_rows(total: int, sums: dict, games_per_unit: int = 1,
+                      reached: int | None = None) -> pl.DataFrame:
     u = float(games_per_unit)            # a rotated run's deals weigh as one game each
     rows = []
-    for period, label in (("before", "Ended before the land improvements"),
-                          ("after", "Reached the land improvements")):
+    for period, label in (("before", "Ended before the land improvements acted"),
+                          ("after", "Played on with the land improvements")):
         n, w, mean_turns, mean_improvement = sums[period]
         lo, hi = stats.wilson(np.array([n / u]), np.array([total / u]))
         slo, shi = stats.wilson(np.array([w / u]), np.array([n / u])) if n else (np.array([np.nan]),) * 2
@@ -306,8 +343,10 @@ def _improvement_rows(total: int, sums: dict, games_per_unit: int = 1) -> pl.Dat
             "seigneur_ci_low": float(slo[0]), "seigneur_ci_high": float(shi[0]),
             "mean_turns": float(mean_turns) if n else np.nan,
             "mean_improvement_turn": float(mean_improvement) if n and period == "after" else None,
+            "reached": reached, "reached_share": reached / total if reached is not None and total else None,
         })
-    return pl.DataFrame(rows, schema_overrides={"mean_improvement_turn": pl.Float64})
+    return pl.DataFrame(rows, schema_overrides={"mean_improvement_turn": pl.Float64, "reached": pl.Int64,
+                                                "reached_share": pl.Float64})
 
 
 def square_table(rs: RunSet) -> pl.DataFrame:

@@ -57,8 +57,9 @@ def objectives(t: dict, how: str = "95% interval, unadjusted") -> Figure | None:
 
 @styled
 def improvements(t: dict, certain_before: bool = False) -> Figure | None:
-    """How many games reach the land improvements, and the Seigneur's win share in games that end
-    before them against games that reach them. ``certain_before``: the rules make his share of the
+    """How many games are played on with the land improvements, and the Seigneur's win share in
+    games that end before they act against games played on with them (review s46 #2: a game
+    ending on the turn they came never plays with them). ``certain_before``: the rules make his share of the
     games that end before them 0 (the report's hook decides: SG-1, SG-5.6, SG-6), so that bar has
     no interval and its label says why."""
     if "improvements" not in t:
@@ -67,7 +68,7 @@ def improvements(t: dict, certain_before: bool = False) -> Figure | None:
     fig = new_figure(10, 4.2)
     ax, ax2 = subplots(fig, 1, 2)
     x = np.arange(d.height)
-    labels = ["Ended before", "Reached them"]
+    labels = ["Ended before they acted", "Played on with them"]
     share = d["share"].to_numpy()
     ax.bar(x, share, color=[OKABE_ITO[4], OKABE_ITO[0]], width=0.6,
            yerr=error_bars(d["ci_low"], share, d["ci_high"]), capsize=5, ecolor="black")
@@ -106,7 +107,7 @@ def improvements(t: dict, certain_before: bool = False) -> Figure | None:
     ax2.set_ylim(0, top)
     percent_axis(ax2)
     ax2.set_ylabel("Seigneur's win share")
-    ax2.set_title("Seigneur's win share, by whether the game\nreached the improvements (95% intervals)"
+    ax2.set_title("Seigneur's win share, by whether the game was\nplayed on with the improvements (95% intervals)"
                   + ("" if top >= 1.0 else "\n(axis zoomed to its range)"))
     return fig
 

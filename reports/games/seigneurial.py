@@ -146,23 +146,39 @@ RULE_BEFORE = ("he advances at most one square a turn and wins only on the goal 
                "past the midpoint (SG-1, SG-5.6, SG-6)")
 
 
+def _reached_words(after: dict) -> str:
+    """How many games reach the midpoint and end on that very turn, beside the games played on with
+    the improvements (SG-5.6, SG-6): "; 16.1% of games reach them, 58% of those ending on that very
+    turn, before the improvements act"; '' when none ends so or the table does not say."""
+    reached = after.get("reached")
+    if reached is None or not reached or reached == after["games"]:
+        return ""
+    ended = 1 - after["games"] / reached
+    return (f"; {pct(after['reached_share'])}% of games reach them, {pct(ended, 0)}% of those ending "
+            f"on that very turn, before the improvements act")
+
+
 def improvement_headlines(t: dict) -> list[str]:
     if "improvements" not in t:
         return []
     before, after = t["improvements"].row(0, named=True), t["improvements"].row(1, named=True)
-    out = [f"{row_pct_ci(after, 'share')} of games reach the land improvements"
-           + (f", on average at turn {turns(round(after['mean_improvement_turn'], 1))}."
-              if after["games"] else ".")]
+    # played on with them, not merely reached: the improvements come at the end of the turn the
+    # Seigneur reaches the midpoint, and a game that ends on that turn never plays with them (review
+    # s46 #2: at 5 players 58% of the games that reached them)
+    out = [f"{row_pct_ci(after, 'share')} of games are played on with the land improvements"
+           + (f", which came on average at the end of turn {turns(round(after['mean_improvement_turn'], 1))}"
+              if after["games"] else "")
+           + _reached_words(after) + "."]
     if before["games"] and after["games"]:
         reach = (f"The Seigneur wins {row_pct_ci(after, 'seigneur_share', 'seigneur_ci_low', 'seigneur_ci_high')} "
-                 "of games that reach the improvements")
+                 "of games played on with the improvements")
         if _rule_makes_before_zero(before):
-            out.append(f"{reach} and none of the games that end before them: the rules make that "
+            out.append(f"{reach} and none of the games that end before they act: the rules make that "
                        f"certain, as {RULE_BEFORE}.")
         else:
             out.append(f"{reach} and "
                        f"{row_pct_ci(before, 'seigneur_share', 'seigneur_ci_low', 'seigneur_ci_high')} of "
-                       "games that end before them (an association: games ending early are short games).")
+                       "games that end before they act (an association: games ending early are short games).")
     return out
 
 

@@ -93,7 +93,7 @@ def test_the_seigneurs_zero_before_the_improvements_is_said_as_a_rule(run):
     make it certain (one square a turn, a goal past the midpoint), so the page says so."""
     _, _, t = run
     reach, who = hook.improvement_headlines(t)
-    assert "none of the games that end before them: the rules make that certain" in who
+    assert "none of the games that end before they act: the rules make that certain" in who
     assert "association" not in who and "SG-5.6" in who
     assert hook._improvement_rows(t)["Seigneur's win share"][0] == "0% (certain by the rules)"
 
