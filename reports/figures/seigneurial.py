@@ -107,7 +107,7 @@ def improvements(t: dict, certain_before: bool = False) -> Figure | None:
     ax2.set_ylim(0, top)
     percent_axis(ax2)
     ax2.set_ylabel("Seigneur's win share")
-    ax2.set_title("Seigneur's win share, by whether the game was\nplayed on with the improvements (95% intervals)"
+    ax2.set_title("Seigneur's win share, by whether the\nimprovements acted (95% intervals)"
                   + ("" if top >= 1.0 else "\n(axis zoomed to its range)"))
     return fig
 
