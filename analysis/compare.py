@@ -131,6 +131,14 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         rows += _rows(tables["end_reasons"], "end_reason_share", lambda r: r["end_reason_name"],
                       lambda r: f"Games ending: {r['label']}", "proportion", "share", "ci_low", "ci_high",
                       "total")
+    if "objectives" in tables:
+        # Seigneurial's Objective cards (SG-2), card by card as the page numbers them (#1 = the
+        # rules' first card): a before/after of a card change must say what it did to the cards'
+        # holders (review s46 #1: "Nothing else moved" while the changed cards' holders went
+        # 12.8% → 16.7%); each card's dealings are independent games (one holder a game)
+        rows += _rows(tables["objectives"], "objective_win_share", lambda r: f"#{int(r['objective']) + 1}",
+                      lambda r: f"Objective card #{int(r['objective']) + 1} ({r['label']}): its holders' win share",
+                      "proportion", "win_share", "ci_low", "ci_high", "dealt")
     if "guild_types" in tables:
         t = tables["guild_types"]
         rows += _rows(t, "guild_founded_share", lambda r: r["card"],
@@ -365,6 +373,14 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
     b = _with_sd(vb, base)
     v = _with_sd(vv, variant)
     j = b.join(v, on=["metric", "key"], how="inner", suffix="_v")
+    # an Objective card whose requirement the rules changed: its label names both ("#10 (grain ≥ 4,
+    # wood ≥ 4, fish ≥ 4 → grain ≥ 4, wood ≥ 4, fish ≥ 3)"), the base's alone would read as the old card
+    changed = (pl.col("metric") == "objective_win_share") & (pl.col("label") != pl.col("label_v"))
+    j = j.with_columns(pl.when(changed).then(
+        pl.col("label").str.replace(r"\): its holders", pl.lit(" → ") + pl.col("label_v")
+                                     .str.extract(r"\((.*)\): its holders", 1) + pl.lit("): its holders"),
+                                    literal=False))
+        .otherwise(pl.col("label")).alias("label"))
     j, dropped = _left_out(j, roles="roles" in base)
     if set_aside is not None:
         # metrics that do not measure the same thing before and after (a score in % of a goal the

@@ -15,6 +15,8 @@ May import the standard library only (tomllib).
 
 from __future__ import annotations
 
+import re
+
 import tomllib
 from dataclasses import dataclass
 
@@ -34,15 +36,27 @@ class SettingChange:
     after: object
 
     @property
+    def named(self) -> str:
+        """The path, with the number a report gives an element of an array of tables beside its
+        index: ``objectives.cards[9].fish (#10)``, as the Objective card table calls that card #10
+        (review s46 #11: the diff's [9] beside the table's #9, another card). The path stays as
+        ``--set`` takes it."""
+        found = _INDEX.findall(self.path)
+        return f"{self.path} (#{int(found[0]) + 1})" if len(found) == 1 else self.path
+
+    @property
     def text(self) -> str:
         """``income.palais.base: 3 → 4`` (the report's rules diff)."""
-        return f"{self.path}: {value_text(self.before)} → {value_text(self.after)}"
+        return f"{self.named}: {value_text(self.before)} → {value_text(self.after)}"
 
     @property
     def inline(self) -> str:
         """``income.palais.base 3 → 4``: the same, inside a sentence that already has a colon
         (``FAIL (rules differ from the baseline: income.palais.base 3 → 4): …``)."""
-        return f"{self.path} {value_text(self.before)} → {value_text(self.after)}"
+        return f"{self.named} {value_text(self.before)} → {value_text(self.after)}"
+
+
+_INDEX = re.compile(r"\[(\d+)\]")      # an element of an array of tables, flattened (:func:`flatten`)
 
 
 def value_text(v: object) -> str:

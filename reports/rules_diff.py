@@ -33,7 +33,8 @@ def origin(meta: dict) -> str:
 def diff_table(changes: list[SettingChange]) -> pl.DataFrame:
     """One row a setting: its values before and after as typed (a change already in words, a
     panel's values per player count, as given)."""
-    rows = [(c.path, *(v if not isinstance(c, SettingChange) else value_text(v) for v in (c.before, c.after)))
+    rows = [(getattr(c, "named", c.path),
+             *(v if not isinstance(c, SettingChange) else value_text(v) for v in (c.before, c.after)))
             for c in changes]
     return pl.DataFrame({"Setting": [r[0] for r in rows], "Before": [r[1] for r in rows],
                          "After": [r[2] for r in rows]},
