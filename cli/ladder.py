@@ -460,6 +460,12 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
                     row.append("—")
                     continue
                 text = f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
+                if role == shared and _plays_alike(S, a, b, role):
+                    # the row bot is a copy of the column bot at that role: it wins what the column
+                    # bot wins, an interval there is no contest's (review s46 #7: "33.3% (24.9–43.0)"
+                    # on a cell whose every deal gave exactly a third)
+                    row.append(f"{100 * c.win_share:.1f}% (the same play as {b})")
+                    continue
                 if role == shared:
                     text += f" [{100 * c.fair:.1f}%]" + {"above": " ▲", "below": " ▼"}.get(called.get((a, b)), "")
                 row.append(text)
@@ -478,6 +484,17 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
         L.ladder_table(cells[shared], game=spec.name, players=players, seed=seed,
                        calls=[called.get((c.bot, c.opponent)) for c in cells[shared]],
                        family=len(cells[shared]), paired=True).with_columns(pl.lit(shared).alias("role"))])
+
+
+def _play_key(S, bot: str, role: str):
+    """What makes a bot's play of ``role``: its kind, its settings for the role, its search."""
+    st = S.lookup(bot, option="--bots")
+    return st.kind, getattr(st, role, None), getattr(st, "search", None)
+
+
+def _plays_alike(S, a: str, b: str, role: str) -> bool:
+    """Whether bots ``a`` and ``b`` play ``role`` with the very same settings (:func:`same_play`)."""
+    return _play_key(S, a, role) == _play_key(S, b, role)
 
 
 def random_bots(S, names) -> list[str]:
@@ -504,13 +521,11 @@ def same_play(S, names, shown: dict, tables) -> str:
     for role in shown:
         groups: list[list[str]] = []
         for b in names:
-            st = strategies[b]
             if role not in S.roles_of(b):
                 continue
-            key = (st.kind, getattr(st, role, None), getattr(st, "search", None))
+            key = _play_key(S, b, role)
             for g in groups:
-                other = strategies[g[0]]
-                if (other.kind, getattr(other, role, None), getattr(other, "search", None)) == key:
+                if _play_key(S, g[0], role) == key:
                     g.append(b)
                     break
             else:
