@@ -110,6 +110,21 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if not runs:
         raise UsageError("give at least one run directory")
     runs = [Path(r) for r in runs]
+    if (questions_games and not play_questions and (runs[0] / "run.json").is_file()
+            and questions_player(runs[0]) is None):
+        # as --play-questions and --questions are refused for such a game (review s46 #12: this one
+        # was accepted and did nothing)
+        from simcore import games as registry
+        from simcore.rundir import read_meta
+
+        game = read_meta(runs[0]).get("game")
+        spec = registry.specs().get(game)
+        hook = registry.import_hook(spec.analysis_hooks) if spec is not None else None
+        if getattr(hook, "questions_command", None) is not None:
+            raise UsageError(f"--questions-games: a {game} report plays its balance questions only with "
+                             f"--play-questions (add it, or leave --questions-games out)")
+        raise UsageError(f"--questions-games: {game} has no played balance questions "
+                         f"(Middle-Ages and Médiévallons have)")
     from analysis.panel import is_panel_dir
 
     if skill is not None:

@@ -48,7 +48,8 @@ def simulate(
         None, "--strategies", "-s",
         help="Comma list: one strategy for every seat, one per seat, or, in a game with roles, one per "
              "role (names or TOML files). "
-             "Default: the game's default bot at every seat (balanced)."),
+             "Default: the game's default bot at every seat (balance games names it: balanced, "
+             "standard for Seigneurial)."),
     seed: int = typer.Option(0, "--seed", help="Run seed: same seed, rules and strategies → same results."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="A rules TOML (default: the shipped rules)."),
     settings: Optional[List[str]] = typer.Option(

@@ -594,7 +594,7 @@ def parse_path(text: str, what: str) -> tuple:
     """A dotted key path with optional list indices: ``tile_table.rows[3].chests``."""
     s = text.strip()
     if not s:
-        raise UsageError(f"{what}: empty setting name (expected e.g. income.palais.base=4)")
+        raise UsageError(f"{what}: empty setting name (expected a dotted key of the game's rules file, e.g. section.key=4)")
     path: list = []
     pos = 0
     while True:
@@ -728,7 +728,8 @@ def parse_setting(text: str, option: str = "--set") -> Setting:
     """``PATH=VALUE`` → :class:`Setting` (a one-line :class:`UsageError` when malformed)."""
     what = f"{option} {text}"
     if "=" not in text:
-        raise UsageError(f"{what}: expected PATH=VALUE (e.g. income.palais.base=4)")
+        raise UsageError(f"{what}: expected PATH=VALUE, a dotted key of the game's rules file and its "
+                         f"new value (e.g. section.key=4)")
     head, value = text.split("=", 1)
     return Setting(parse_path(head, what), parse_value(value, what), text.strip())
 

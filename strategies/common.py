@@ -187,6 +187,12 @@ def lookup_strategy(spec: str, presets: dict[str, S],
             raise UsageError(f"{option} {spec}: {path} holds {len(found)} strategies; "
                              f"pick one as {path}:NAME ({', '.join(found)})")
         return next(iter(found.values()))
+    if "=" in spec and option == "--strategies":
+        # the per-role form of --lineup and the ladder (review s46 #12): say what this option takes
+        _, _, name = spec.partition("=")
+        raise UsageError(f"{option}: {spec!r} is the ROLE=NAME form of --lineup; --strategies takes "
+                         f"the names alone, one per role in the game's role order (e.g. {name},…) "
+                         f"or one per seat")
     near = difflib.get_close_matches(spec, list(presets), n=1)
     hint = f"; did you mean {near[0]}?" if near else ""
     raise UsageError(f"{option}: unknown strategy {spec!r}{hint} (presets: {', '.join(presets)}; "

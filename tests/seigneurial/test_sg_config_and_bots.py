@@ -68,7 +68,7 @@ def test_every_assumption_of_the_spec_is_a_setting_with_the_spec_default():
     ((("start_cards = 0", "start_cards = -1"),), "resources.start_cards", "must be >= 0"),
     ((("values = { 0 = 2,", "values = { 9 = 1, 0 = 2,"),), "resources.values.9", "values are whole numbers"),
     ((('when_rent_met = "distribution"', 'when_rent_met = "both"'),), "favour.when_rent_met", "must be one of"),
-    ((('per_year = "players"', 'per_year = "seasons"'),), "seigneur_cards.per_year", "must be one of"),
+    ((('per_year = "players"', 'per_year = "seasons"'),), "seigneur_cards.per_year", "must be a number of cards from 1 to 10, or \"players\""),
     ((("payment = 2", "payment = 4"),), "winter.payment", "must be <= 3"),
     ((("max_turns = 200", "max_turns = 0"),), "end.max_turns", "must be >= 1"),
     ((("allowed = [3, 4, 5]", "allowed = [2, 3]"),), "players.allowed", "from 3 to 5"),

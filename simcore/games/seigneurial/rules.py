@@ -234,6 +234,11 @@ def from_source(src: TomlSource) -> RulesArrays:
     sc = top.table("seigneur_cards")
     sc_counts = np.array([sc.get(k, int, lo=0, hi=MAX_DECK) for k in SEIGNEUR_CARDS], np.int64)
     if isinstance(sc.data.get("per_year", "players"), str):
+        if sc.data.get("per_year", "players") != "players":
+            # (a word other than "players": the numbers are allowed too, review s46 #12)
+            raise ConfigError(src.name, "seigneur_cards.per_year",
+                              f"must be a number of cards from 1 to 10, or \"players\" (one per "
+                              f"player); got {sc.data['per_year']!r}")
         sc.get("per_year", str, "players", choices=["players"])
         per_year = 0
     else:
