@@ -154,6 +154,9 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     if side_by_side:
         cmps, comparisons = [], None
         side = [(labels[i], groups[i], tables[i]) for i in range(len(groups))]
+        # by player count, so a trend over the counts reads in order (review s46 #13: 4p, 3p, 5p as
+        # typed); configurations of one count keep the order given (sorted() is stable)
+        side = sorted(side, key=lambda x: x[1].n_players)
     else:
         # paired game by game when both sides played the same deals and kept their rows
         # (a role of several seats: the split of its wins among them, compared in the same family)

@@ -951,7 +951,9 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
     # two sides of one seat each (a Fief combat): the winning side against the losing one, not a
     # "runner-up" (review AA #4)
     winner, second = ("The winning side", "the losing side") if sides else ("The winner", "the runner-up")
-    out.append(f"{winner} finishes {amount(num(r['estimate'], ci_digits(r['ci_low'], r['ci_high'])), score_unit(rs))} ({num_ci(r['ci_low'], r['ci_high'])}) "
+    # a lead is a difference of scores: in a percentage unit, points of it ("19.27 pp of own goal",
+    # not "19.27% of own goal", a relative 19%: review s46 #13)
+    out.append(f"{winner} finishes {amount(num(r['estimate'], ci_digits(r['ci_low'], r['ci_high'])), change_unit(score_unit(rs)))} ({num_ci(r['ci_low'], r['ci_high'])}) "
                f"ahead of {second} on average{rough}.")
     out += flow_headlines(t, rs, by_rank=False)     # (the flow section adds the by-rank sentence)
     out += length_headlines(t, rs)

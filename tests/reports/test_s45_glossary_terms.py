@@ -27,7 +27,7 @@ def page(tmp_path_factory):
     d = tmp_path_factory.mktemp("gloss")
     run = runner.simulate("middle-ages", games=3000, seed=4, out=d / "run", quiet=True, raw=True)
     with figures_undrawn():
-        out = make_report([run], d / "rep", questions_games=200)
+        out = make_report([run], d / "rep")      # (--questions-games plays nothing for Middle-Ages without --play-questions)
     return out.read_text(encoding="utf-8")
 
 
