@@ -751,13 +751,16 @@ def game_length(t: dict, unit: str = "turns", ends: list[str] | None = None) -> 
     # the mean and the median): at a fixed 1.3x the five entries of a game with three ends covered
     # the tallest bars (session 41, a Seigneurial run page)
     entries = sum(1 for lab in order if d.filter(pl.col("label") == lab).height) + 2 * ("length" in t)
-    room = min(0.6, 0.08 + 0.065 * entries)
+    room = min(0.66, 0.14 + 0.065 * entries)
     ax.set_ylim(0, float(bottom.max()) / (1.0 - room) if bottom.size else 1)
     if "length" in t:
         r = t["length"].row(0, named=True)
-        ax.axvline(r["mean_turns"], color="black", linestyle="--", linewidth=1.2,
+        # the lines stop under the room kept for the legend, which covered their tops (review s46 #13)
+        top = 1.0 - min(0.6, 0.05 + 0.065 * entries)     # (the legend's own height, about)
+        ax.axvline(r["mean_turns"], ymax=top, color="black", linestyle="--", linewidth=1.2,
                    label=f"Mean {r['mean_turns']:.1f} {unit}")
-        ax.axvline(r["median"], color=FAIR, linestyle=":", linewidth=1.5, label=f"Median {r['median']:g}")
+        ax.axvline(r["median"], ymax=top, color=FAIR, linestyle=":", linewidth=1.5,
+                   label=f"Median {r['median']:g}")
     ax.set_xlabel(f"{unit[0].upper()}{unit[1:]} in the game")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))      # whole turns, under their bars
     ax.set_ylabel(f"Share of games per {width} {unit}" if width > 1 else "Share of games")
@@ -770,8 +773,11 @@ def game_length(t: dict, unit: str = "turns", ends: list[str] | None = None) -> 
         ax2.barh(y, p, color=[colours[lab] for lab in er["label"]],
                  xerr=error_bars(er["ci_low"], p, er["ci_high"]), capsize=4, ecolor="black")
         for yi, pi in zip(y, p):
-            ax2.annotate(f"{100 * pi:.1f}%", (pi, yi), xytext=(6, 0), textcoords="offset points",
-                         va="center", fontsize=9)
+            # "none" for an end no game reached, a rare one at the decimals that show it (as the
+            # headline: 6 games in 20,000 are 0.03%, not 0.0%; review s46 #10)
+            digits = next((k for k in (1, 2, 3) if round(100 * pi, k) > 0), 3)
+            ax2.annotate("none" if pi <= 0 else f"{100 * pi:.{digits}f}%", (pi, yi), xytext=(6, 0),
+                         textcoords="offset points", va="center", fontsize=9)
         ax2.set_yticks(y, er["label"].to_list())
         ax2.set_xlim(0, min(1.0, max(float(p.max()) * 1.25, 0.05)))
         ax2.set_xlabel("Share of games (95% intervals)")
