@@ -25,6 +25,7 @@ display names and the columns each game writes).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import tomllib
@@ -361,7 +362,32 @@ def _figure_error(path: Path, problem: str) -> UsageError:
                       "(damaged, or files of different runs mixed); rerun the simulation"[:400])
 
 
+def _replaced_since(run: str | Path, meta: dict) -> bool:
+    """Whether ``run`` holds another run than the one whose run.json gave ``meta`` (its creation
+    time or its integrity record differ, or it has no run.json right now: a ``--force``
+    replacement between its two renames)."""
+    try:
+        now = json.loads((Path(run) / RUN_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return True
+    return (now.get("created_utc"), now.get("integrity")) != (meta.get("created_utc"), meta.get("integrity"))
+
+
 def check_figures(run: str | Path, meta: dict) -> None:
+    """:func:`_check_figures`; a figure that does not hold because another command replaced the
+    run while this one read it (``simulate --out RUN --force``: run.json read before the swap, the
+    tables after) is said as that, not as damage with advice to simulate again (review s46, gate
+    #7: a complete, valid run was called "damaged")."""
+    try:
+        _check_figures(run, meta)
+    except UsageError:
+        if _replaced_since(run, meta):
+            raise UsageError(f"{run}: replaced by another command while this one read it "
+                             "(simulate --force into it); run this command again") from None
+        raise
+
+
+def _check_figures(run: str | Path, meta: dict) -> None:
     """The figures that tie a run's tables together, computed from the files themselves rather
     than taken on trust from their hashes (a table edited by hand with run.json's record written
     again is refused all the same):
