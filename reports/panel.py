@@ -35,6 +35,7 @@ over a panel), :mod:`analysis.stats` (reading order),
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from pathlib import Path
@@ -466,7 +467,10 @@ def effects_figure(effects: pl.DataFrame):
                         fmt="o", ms=4, color="C0")
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_title(f"{p}: {sub['from'][0]} → {sub['to'][0]}", fontsize=9)
-        ax.set_xlabel(f"effect on {sub['label'][0]}" + (" (pp)" if share else f" ({sub['unit'][0]})"), fontsize=8)
+        # wrapped to its panel's width, unit kept whole on the last line (review s46 #11: the
+        # seat imbalance's label ran off the figure, unit included)
+        label = f"effect on {sub['label'][0]}" + (" (pp)" if share else f" ({sub['unit'][0]})")
+        ax.set_xlabel("\n".join(textwrap.wrap(label, width=60, break_on_hyphens=False)), fontsize=8)
     axes[0][0].set_yticks(range(len(cells)), cells)
     axes[0][0].invert_yaxis()
     fig.tight_layout()

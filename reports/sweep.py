@@ -21,8 +21,9 @@ the skill check before adopting a fix tuned on bots that do not search. Both pag
 report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 
 The sweep page leads with which value of each parameter to pick (:func:`which_value_sentence`,
-from :func:`analysis.sweep.tables.which_values`: by the seat imbalance or the first role's share,
-and in a game with a role of several seats by how evenly its seats split its wins) and writes its tables as files beside it
+from :func:`analysis.sweep.tables.which_values`: by the seat imbalance; in a game with roles, what the
+setting does to the sides (:func:`sides_sentence`: no value picked, the split between the sides is the
+designer's call), and in a game with a role of several seats by how evenly its seats split its wins) and writes its tables as files beside it
 (values.csv, effects.csv: :func:`sweep_files`), listed in its section "Tables as files".
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
@@ -428,15 +429,18 @@ def _distance_amount(r: dict, kind: str) -> str:
 
 def which_value_sentence(w: dict) -> str:
     """The lead's answer to "which value of this parameter to pick" (:func:`analysis.sweep.tables.which_value`):
-    the value(s) with the smallest seat imbalance (a game with roles: whose first role's win share
-    is closest to its share if every seat won equally often), with its interval; which other values
-    cannot be told apart from it and which are clearly less fair, each on the page's paired
-    interval (the value-by-value family, adjusted over its pairs of values: the intervals of the
-    tables "Each value against the base value" and "Every two values"); where the response is flat
-    by those intervals, that it no longer changes by more than the smallest difference that
-    matters; and, when the best is the last (or first) value tried with a clear step into it,
-    that a value beyond may do better."""
+    the value(s) with the smallest seat imbalance (or role split gap), with its interval; which
+    other values cannot be told apart from it and which are clearly less fair, each on the page's
+    paired interval (the value-by-value family, adjusted over its pairs of values: the intervals of
+    the tables "Each value against the base value" and "Every two values"); where the response is
+    flat by those intervals, that it no longer changes by more than the smallest difference that
+    matters; and, when the best is the last (or first) value tried with a step into it that is
+    clear and may matter (:func:`analysis.sweep.tables.edge_of`), that a value beyond may do better,
+    or, when the game's rules refuse the next value, that none can be tried. A game with roles
+    gets :func:`sides_sentence` instead (what the setting does to the sides: no value to pick)."""
     name, kind, order = w["parameter"], w["kind"], w["values"]
+    if kind == "sides":
+        return sides_sentence(w)
     held = f" with {w['at']}" if w.get("at") else ""
     best = w["best"]
     p = w["points"][best[0]]
@@ -457,19 +461,8 @@ def which_value_sentence(w: dict) -> str:
         lowest = (f"The largest gap of a {seat} seat from an equal split of {role}' wins is "
                   "smallest at")
         head = f"Most even split of {role}' wins over {name}{held}"
-    else:
-        even = f"{100 * w['even']:.3g}%"
-        role = w["label"].removesuffix(" win share").removesuffix("'s").removesuffix("'")
-        side = "below" if p["estimate"] < w["even"] else "above"
-        number = (f"{_pct_text(p['estimate'], p['low'], p['high'])}, "
-                  f"{100 * p['distance']:.1f} pp {side} {even}")
-        at = f"{who}, at {number}"
-        what, worse, better = w["label"], f"further from {even}", f"come closer to {even}"
-        lowest = f"{w['label'][0].upper()}{w['label'][1:]} is closest to {even} at"
-        head = f"Value of {name}{held} that brings {w['label']} closest to {even}"
     further = [o for o in w["others"] if o["call"] == "further"]
     apart = [o for o in w["others"] if o["call"] in ("apart", "closer")]
-    other_side = [o for o in w["others"] if o["call"] == "other side"]
 
     def listed(rows: list[dict]) -> str:
         """Each value's change with its interval, the verdict once when every row has the same."""
@@ -506,7 +499,7 @@ def which_value_sentence(w: dict) -> str:
         if apart:
             parts.append(f"{_value_runs([o['value'] for o in apart], order)} cannot be told apart "
                          f"from it ({apart_words(apart)}, each interval holding 0)")
-        if not apart and not other_side:
+        if not apart:
             said = f"every other value is clearly {worse}: {listed(further)}"
         elif len(further) == 1:
             o = further[0]
@@ -516,9 +509,6 @@ def which_value_sentence(w: dict) -> str:
             said = (f"{_value_runs([o['value'] for o in further], order)} are clearly {worse}: "
                     f"{listed(further)}")
         parts.append(f"{said} (intervals {adjusted})")
-    if other_side:
-        parts.append(f"{_value_runs([o['value'] for o in other_side], order)} lies on the other side of "
-                     f"{even} (not compared by distance)")
     text = "; ".join(parts) + "."
     flat = w.get("flat")
     if flat is not None:
@@ -530,18 +520,85 @@ def which_value_sentence(w: dict) -> str:
     if edge is not None:
         way = "highest" if edge["last"] else "lowest"
         beyond = "higher" if edge["last"] else "lower"
-        text += (f" {edge['value']} is the {way} value tried and the step into it from "
-                 f"{edge['neighbour']} is clear, so a {beyond} value may {better}.")
+        if edge.get("refused"):
+            # the rules' bound (review s46 #3: "a lower value may be fairer" for start coins of 0)
+            text += (f" {edge['value']} is the {way} value tried and the {way} the rules allow "
+                     f"({_minus(value_text(edge['beyond']))} is refused: {edge['refused']}), so no "
+                     f"{beyond} value can be tried.")
+        else:
+            unknown = ("" if edge.get("checked", True) else
+                       ", if the rules allow one (this sweep was written before sweeps checked)")
+            text += (f" {edge['value']} is the {way} value tried and the step into it from "
+                     f"{edge['neighbour']} is clear, so a {beyond} value may {better}{unknown}.")
     if kind == "split":
         equal = (f" ({100 * w['equal']:.1f}% each)" if w.get("equal") else "")
         text += (f" (The gap: how far a {seat} seat's share of {role}' wins lies from an equal "
                  f"share{equal}, in pp of {role}' wins, the largest over the {seat} seats; 0 when "
                  f"they split them equally. Not their shares of all games, which the seat rows give.)")
-    if kind == "role":
-        role_key = w["metric"].removeprefix("role_win_share_")
-        text += (f" ({even} is {w['label']} if every seat won equally often, not a fair share, "
-                 f"which a game with roles does not have, nor a target; to aim at another share: "
-                 f"balance tune --target role={role_key}:SHARE.)")
+    return text
+
+
+def sides_sentence(w: dict) -> str:
+    """The lead of a sweep of a game with roles (:func:`analysis.sweep.tables.sides_answer`): what
+    the setting does to the sides, not a value to pick (review s46 SG #5: the page led with the
+    value bringing the Seigneur's share "closest to 25%", its seats / P, a share the designer never
+    gave; which split between the sides is right is the designer's call). The first role's win
+    share at every value with its 95% interval, every other value against the reference on the
+    page's paired interval worded by its size, whether the response is flat by those intervals,
+    the other roles (the mirror: "moves by as much the other way"), and how to aim at a share."""
+    name, order, label = w["parameter"], w["values"], w["label"]
+    held = f" with {w['at']}" if w.get("at") else ""
+    ref, why = w["reference"], w["why"]
+
+    def level(v: str, pts: dict) -> str:
+        q = pts[v]
+        return f"{_pct_text(q['estimate'], q['low'], q['high'])} at {v}" + (
+            f" ({why})" if v == ref else "")
+
+    def levels(pts: dict) -> str:
+        shown = [ref] + [v for v in order if v != ref and v in pts]
+        bits = [level(v, pts) for v in shown if v in pts]
+        return bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
+
+    rows = sorted(w["others"], key=lambda o: order.index(o["value"]))
+    words = {verdict_words(o["verdict"]) for o in rows}
+
+    def listed() -> str:
+        if len(rows) > 1 and len(words) == 1:
+            return ("; ".join(f"{o['value']} by {_distance_amount(o, 'sides')}" for o in rows)
+                    + f", each {words.pop()}")
+        return "; ".join(f"{o['value']} by {_distance_amount(o, 'sides')}, {verdict_words(o['verdict'])}"
+                         for o in rows)
+
+    m = w.get("pairs") or 0
+    adjusted = (f"adjusted over the {m} pairs of values" if w.get("family") == "value by value" else
+                f"adjusted over the page's {m} first-vs-last comparison{'s' if m != 1 else ''}")
+    clear = [o for o in rows if o["call"] == "clear"]
+    if clear:
+        moves = (f"against {ref}, it moves clearly at {len(clear)} of {len(rows)} other "
+                 f"value{'s' if len(rows) != 1 else ''}: {listed()} (intervals {adjusted})")
+    else:
+        moves = (f"no other value moves it clearly from {ref}: {listed()} (the intervals hold 0, "
+                 f"{adjusted})")
+    text = (f"What {name}{held} does to the sides: {label} is {levels(w['points'])}; {moves}.")
+    flat = w.get("flat")
+    if flat is not None:
+        a, b = flat
+        small = f"{100 * w['smallest']:g} pp"
+        where = (f"across every value tried ({a} to {b})" if a == order[0] else f"from {a} to {b}")
+        text += (f" {where[0].upper()}{where[1:]} {label} no longer changes by more than the {small} "
+                 f"that matters (every two values' interval within ±{small}).")
+    for tw in w.get("twins") or ():
+        if tw["kin"] == "mirror":
+            text += f" {tw['label'][0].upper()}{tw['label'][1:]} moves by as much the other way."
+        elif tw["kin"] == "same":
+            text += f" {tw['label'][0].upper()}{tw['label'][1:]} is the same number."
+        elif tw["points"]:
+            text += f" {tw['label'][0].upper()}{tw['label'][1:]} is {levels(tw['points'])}."
+    role_key = w["metric"].removeprefix("role_win_share_")
+    text += (" (Which share each side should win is the designer's call: a game with roles has no "
+             "fair share per seat and a sweep takes no target, so no value is picked here; to aim at "
+             f"a share: balance tune --target role={role_key}:SHARE.)")
     return text
 
 
@@ -1030,6 +1087,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     s = sensitivity(sweep_dir, smallest or None)
     sw = s.sweep
     spec = registry.specs().get(sw["game"])
+    over_players = varies_players(sw)
     players = sw.get("players")
     at_players = f" at {players} players" if players else ""
     title = f"{_title(sw['game'])}{f', {players} players' if players else ''}: what each setting changes"
@@ -1039,15 +1097,10 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         ("varied", "; ".join(v["text"] for v in sw["varies"])),
         ("design", sw["mode"]), ("variants", f"{len(sw['variants']) - len(s.missing)} of "
                                              f"{len(sw['variants'])} finished"),
-        ("games per variant", f"{sw['games']:,} (the same games in every variant: "
-                              f"{short_seed(sw['seed'])})"),
-        ("paired game by game", "every variant played the same deals and dice, so a change is "
-                                "the mean of per-game differences; here from exact sums kept as the "
-                                "variants played together (paired_stats.json, no player rows): the "
-                                "same numbers the rows give" if s.source == "stats"
-                                else "every variant played the same deals and dice, so a change is "
-                                "the mean of per-game differences, taken from the variants' "
-                                "player rows"),
+        ("games per variant", f"{sw['games']:,} (" + (
+            f"games 0 to {sw['games'] - 1:,} of the same seed in every variant: "
+            if over_players else "the same games in every variant: ") + f"{short_seed(sw['seed'])})"),
+        ("paired game by game", pairing_words(sw, s.source)),
         ("strategies", strategies_text(sw, spec)),
         ("base rules", sw["rules_name"]), ("also set", ", ".join(sw.get("settings") or []) or "nothing"),
     ])
@@ -1100,8 +1153,16 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                     + " compares the parameter's first and last value (a list of words: "
                     "each value against the first) with the other parameters held where the sentence "
                     "says: at the base rules' value when the grid has it, else at their first value; "
-                    + elsewhere + "Because every variant plays the same games, the "
-                    "difference is measured game by game. A metric that is the same number as another "
+                    + elsewhere + (
+                        "Every difference is measured game by game (game i of one variant against "
+                        "game i of the other, the same random stream); variants at the same player "
+                        "count play the same deals and dice, but between player counts game i is "
+                        "not the same game (other seats, other hands, though some draws may "
+                        "coincide), so there the pairing cancels less of the deals' noise (the "
+                        "intervals stay valid: the pairs of games are independent of each other). "
+                        if over_players else
+                        "Because every variant plays the same games, the difference is measured "
+                        "game by game. ") + "A metric that is the same number as another "
                     "(a one-seat role's win share is its seat's) or its mirror (with two roles, one "
                     "side's share is one minus the other's) is named in the other's sentence. At most "
                     "4 win shares and 2 other metrics per comparison; the rest are counted, and the "
@@ -1202,6 +1263,37 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                     files=files)
 
 
+def varies_players(sw: dict) -> bool:
+    """Whether sweep ``sw`` (sweep.json) varies the player count."""
+    from analysis.sweep.grammar import PLAYERS
+
+    return any(v.get("name") == PLAYERS for v in sw.get("varies") or ())
+
+
+def pairing_words(sw: dict, source: str) -> str:
+    """The header row "paired game by game": what the common random numbers make the same between
+    two variants. Every variant plays games 0 … N−1 of one seed (game i from the stream (seed, i)),
+    which at one player count are the same deals and dice; a sweep over ``players`` compares game i
+    at 2 players with game i at 5, not the same game (review s46 #9: the page said every variant
+    played the same deals and dice), so there the pairing cancels less of the deals' noise, though
+    the intervals stay valid (independent pairs). ``source``: "stats" (the sweep's exact sums) or "rows"."""
+    where = ("here from exact sums kept as the variants played together (paired_stats.json, no "
+             "player rows): the same numbers the rows give" if source == "stats"
+             else "taken from the variants' player rows")
+    if not varies_players(sw):
+        return ("every variant played the same deals and dice, so a change is the mean of "
+                f"per-game differences; {where}" if source == "stats" else
+                f"every variant played the same deals and dice, so a change is the mean of "
+                f"per-game differences, {where}")
+    same = ("variants at the same player count played the same deals and dice; "
+            if len(sw.get("varies") or ()) > 1 else "")
+    return (f"every variant played games 0 to {sw['games'] - 1:,} of the same seed (game i from the "
+            f"same random stream), and a change is the mean of per-game differences, {where}; "
+            f"{same}between player counts game i is not the same game (other seats, other hands, "
+            "though some draws may coincide), so the pairing cancels less of the deals' noise there "
+            "(the intervals stay valid: the pairs of games are independent of each other)")
+
+
 TABLES_AS_FILES = "Tables as files"
 VALUES_FILE = "values.csv"
 EFFECTS_FILE = "effects.csv"
@@ -1253,7 +1345,10 @@ def sweep_files(s, sweep_dir: Path) -> tuple[dict[str, str], list[str]]:
             "metrics), whether it is a value against the base value (the table "
             f"'{VALUES_TABLE}', from the base value), the parameter, from, to, where the others "
             "were held, the metric, its unit, the change (to − from, game by game), its adjusted "
-            "interval (low, high) and its own unadjusted one, the smallest difference that matters, "
+            "interval (low, high) and its own unadjusted one (low_unadjusted, high_unadjusted: the "
+            "same paired interval without the family's adjustment, never wider; for the seat "
+            "imbalance and a role's split gap, simultaneous over only the seats they are built "
+            "from), the smallest difference that matters, "
             "the verdict in the page's words and whether it repeats another metric. Shares and their "
             "changes are fractions (0.01 = 1 pp).")
     return files, listing
@@ -1366,12 +1461,28 @@ def target_metric(targets: list[dict]) -> str | None:
         "game_length" if t["kind"] == "length" else None)
 
 
-def _change_size(before, after) -> float:
+def _change_size(before, after, vary: dict | None = None) -> float:
+    """How large a change of one setting is, on a scale every setting shares: the change as a
+    fraction of the range searched (``vary``: tune.json's, its ``lo``..``hi``, or the spread of a
+    list of numbers), 1 for a change of a word or of a setting without a range. (Review s46 #11: it
+    was the change over the base value, or the change itself where the base was 0, so start coins
+    0 → 6 counted 6 and a base income 3 → 4 counted 0.33, on two scales.)"""
     try:
         b, a = float(before), float(after)
     except (TypeError, ValueError):
         return 0.0 if before == after else 1.0
-    return abs(a - b) / max(abs(b), 1.0)
+    lo, hi = (vary or {}).get("lo"), (vary or {}).get("hi")
+    if lo is None or hi is None:
+        nums = [x for x in (vary or {}).get("values") or ()
+                if isinstance(x, (int, float)) and not isinstance(x, bool)]
+        lo, hi = (min(nums), max(nums)) if len(nums) > 1 else (None, None)
+    try:
+        width = float(hi) - float(lo)
+    except (TypeError, ValueError):
+        width = 0.0
+    if not width > 0:
+        return 0.0 if a == b else 1.0
+    return abs(a - b) / width
 
 
 def best_changes(tune: dict, result: dict) -> str:
@@ -1496,11 +1607,15 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
             row = {"Cell": cell["label"]} if cell is not None else {}
             row |= {"Target": p["target"], "Metric": _metric_name(m["metric"], game),
                    "Estimate": f"{sc * m['estimate']:.{d}f}{'%' if share else ''}",
-                   "95% interval": f"{sc * m['low']:.{d}f} to {sc * m['high']:.{d}f}"}
+                   CONFIRM_INTERVAL: f"{sc * m['low']:.{d}f} to {sc * m['high']:.{d}f}"}
             if band is not None:
                 lo, hi = band
-                row["Band"] = (f"up to {sc * hi:.1f}" if lo == float("-inf")
-                               else f"{sc * lo:.1f} to {sc * hi:.1f}")
+                # the band the target is judged on, printed whole (review s46 #7: seat-balance:1.25
+                # printed "23.8 to 26.2" for 23.75 to 26.25)
+                ends = [sc * x for x in (lo, hi) if x != float("-inf")]
+                b = band_digits(ends, d)
+                row["Band"] = (f"up to {sc * hi:.{b}f}" if lo == float("-inf")
+                               else f"{sc * lo:.{b}f} to {sc * hi:.{b}f}")
                 inside = lo <= m["low"] and m["high"] <= hi
                 row["Interval inside the band"] = "yes" if inside else "no"
                 e = m["estimate"]
@@ -1512,9 +1627,28 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+#: the confirmation table's interval column: simultaneous over every row of every target (review
+#: s46 #11: headed "95% interval", as if each row's own)
+CONFIRM_INTERVAL = "Simultaneous 95% interval"
+
+
+def band_digits(ends, digits: int = 1, most: int = 4) -> int:
+    """The decimals a band's ``ends`` (in the unit shown) print at, so that the band printed is the
+    band the target is judged on (review s46 #7: seat-balance:1.25 printed "23.8 to 26.2" for 23.75
+    to 26.25): the fewest, at least 1, that write every end exactly (23.75 needs 2); an end no
+    decimal writes exactly within ``most`` (1/3 ± 2 pp: 31.333…) gets the row's interval decimals
+    ``digits``, which :func:`analysis.tune.targets.edge_digits` chose so that no printed end lands
+    on the band's edge on the wrong side."""
+    for d in range(1, most + 1):
+        if all(abs(round(x, d) - x) < 1e-9 * max(1.0, abs(x)) for x in ends):
+            return d
+    return max(1, digits)
+
+
 def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
     """The trials that met every target on the full search budget, ordered by fewest settings
-    changed from the base rules, then by the smallest relative change, then by the objective."""
+    changed from the base rules, then by the smallest relative change (each change as a fraction of
+    its range searched, :func:`_change_size`), then by the objective."""
     if trials.height == 0 or "met" not in trials.columns:
         return pl.DataFrame()
     full = trials["games"].cast(pl.Int64, strict=False).max()
@@ -1524,6 +1658,7 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
         return pl.DataFrame()
     base = start_settings(tune)
     names = [v["name"] for v in tune["varies"]]
+    by_name = {v["name"]: v for v in tune["varies"]}
     rows = []
     for r in ok.iter_rows(named=True):
         changes, size = [], 0.0
@@ -1538,7 +1673,7 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
                     except (TypeError, ValueError):
                         pass
                 changes.append(f"{n}: {value_text(before) if before is not None else '?'} → {after}")
-                size += _change_size(before, after)
+                size += _change_size(before, after, by_name.get(n))
         rows.append({"Trial": r["trial"], "Settings changed": "; ".join(changes) or (
             f"(none: the base rules with --set {', '.join(tune['settings'])})" if tune.get("settings")
             else "(none: the base rules)"),
@@ -1547,16 +1682,26 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
     return pl.DataFrame(rows).sort(["Changes", "Relative size", "Objective"])
 
 
+#: trials a fit of "What each setting does to the target" needs beyond its coefficients (its
+#: residual degrees of freedom): with 1 the t quantile of two settings' family is 25.5 (review s46
+#: #5: the main lever of a tune read "within noise", −10.1 to +39.9 turns), with 3 it is 4.2
+SPARE_TRIALS = 3
+
+
 def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dict | None = None
                     ) -> pl.DataFrame:
-    """What each setting does to ``metric`` across its range: a linear fit over the trials that
-    played the full budget. Those trials play the same games (the search's seed, games 0 … N-1), so
-    their differences are paired: noise from the deal cancels, and the fit's residuals measure what
-    is left (noise of the bots' play and curvature). The intervals are the fit's t intervals, one
-    family over the settings (Bonferroni: each at 1 − 0.05/k for k settings, so all hold together
-    at 95 %); ``smallest`` (by kind, over the game's own) is the smallest difference that matters,
-    and ``verdict`` words each effect by it on its simultaneous interval
-    (:func:`analysis.stats.practical`). Rows in reading order: large enough to matter first, then
+    """What each setting does to ``metric`` across the values its fitted trials played: a linear
+    fit over the trials that played the full budget. Those trials play the same games (the search's
+    seed, games 0 … N-1), so their differences are paired: noise from the deal cancels, and the
+    fit's residuals measure what is left (noise of the bots' play and curvature). The intervals are
+    the fit's t intervals, one family over the settings (Bonferroni: each at 1 − 0.05/k for k
+    settings, so all hold together at 95 %); ``smallest`` (by kind, over the game's own) is the
+    smallest difference that matters, and ``verdict`` words each effect by it on its simultaneous
+    interval (:func:`analysis.stats.practical`). Each effect is the slope times the span of the
+    setting's values among the fitted trials (``from``, ``to``: their lowest and highest), never
+    over the range searched beyond them (review s46 #5: "from 2 to 4" where no fitted trial had 2).
+    No fit (an empty frame) with fewer than :data:`SPARE_TRIALS` trials beyond the coefficients
+    (:func:`why_not_fitted` says so). Rows in reading order: large enough to matter first, then
     may matter, then clear but small, then not shown; by size within."""
     names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
     if metric not in trials.columns or not names:
@@ -1568,7 +1713,7 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
     X = np.column_stack([np.ones(d.height)] + [d[n].cast(pl.Float64).to_numpy() for n in names])
     y = d[metric].cast(pl.Float64).to_numpy() * (100.0 if _is_share(metric) else 1.0)
     dof = d.height - X.shape[1]
-    if dof < 1:
+    if dof < SPARE_TRIALS:
         return pl.DataFrame()
     coef, *_ = np.linalg.lstsq(X, y, rcond=None)
     resid = y - X @ coef
@@ -1583,9 +1728,13 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
     small_shown = 100 * small if _is_share(metric) else small
     rows = []
     for i, v in enumerate([v for v in tune["varies"] if v["name"] in names], start=1):
-        span = float(v["hi"]) - float(v["lo"])
+        played = d[v["name"]].cast(pl.Float64)
+        lo, hi = played.min(), played.max()
+        whole = v.get("kind") == "int" or all(float(x).is_integer() for x in (lo, hi))
+        lo, hi = (int(lo), int(hi)) if whole else (float(f"{lo:.4g}"), float(f"{hi:.4g}"))
+        span = float(hi) - float(lo)
         eff, se = coef[i] * span, float(np.sqrt(max(cov[i, i], 0.0))) * span
-        rows.append({"parameter": v["name"], "from": v["lo"], "to": v["hi"], "effect": eff,
+        rows.append({"parameter": v["name"], "from": lo, "to": hi, "effect": eff,
                      "low": eff - tq * se, "high": eff + tq * se, "unit": unit, "trials": d.height,
                      "smallest": small_shown,
                      "verdict": stats.practical(eff, eff - tq * se, eff + tq * se, small_shown)})
@@ -1614,13 +1763,14 @@ def why_not_fitted(trials: pl.DataFrame, tune: dict, metric: str | None) -> str 
         return f"Not fitted: the trials do not record {_metric_name(metric, tune.get('game', ''))}."
     full = trials["games"].cast(pl.Int64, strict=False).max()
     n = trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full).drop_nulls(metric).height
-    need = len(names) + 2               # an intercept, one slope per setting, one residual dof
+    need = len(names) + 1 + SPARE_TRIALS   # an intercept, one slope per setting, the noise's dof
     k = len(names)
     if n < need:
         return (f"Not fitted: {n} trial{'s' if n != 1 else ''} played the full budget for {k} "
-                f"setting{'s' if k != 1 else ''} (a fit needs at least {need}: one more than the "
-                "settings and the intercept, to leave something to measure the noise by); run more "
-                "--trials, or --keep-going.")
+                f"setting{'s' if k != 1 else ''} (a fit needs at least {need}: {SPARE_TRIALS} more "
+                "than the settings and the intercept, to measure the noise by; with fewer, its "
+                "intervals are too wide to tell anything); the "
+                "trials' own numbers are in 'Every trial'. Run more --trials, or --keep-going.")
     return ("Not fitted: the trials that played the full budget do not move the settings "
             "independently (one setting never changes among them, or two change together).")
 
@@ -1751,8 +1901,9 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         secs.append(Section(
             "candidates", "Every candidate that met the targets",
             "The trials that met every target on the full search budget, fewest setting changes from "
-            "the base rules first, then the smallest change (the sum of each change relative to its "
-            "base value), then the objective. Only the best was confirmed on fresh games: confirm "
+            "the base rules first, then the smallest change ('Relative size': the sum of each change "
+            "as a fraction of its range searched, so that settings of different scales add up), "
+            "then the objective. Only the best was confirmed on fresh games: confirm "
             "another with simulate --set … before adopting it.",
             sentences=[f"{cands.height} candidate{'s' if cands.height != 1 else ''} met the targets; the "
                        f"smallest change: {cands['Settings changed'][0]} (trial {cands['Trial'][0]})"
@@ -1795,13 +1946,16 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             secs.append(Section(
                 "effects", "What each setting does to the target",
                 "A linear fit of the target metric on the settings over the trials that played the full "
-                "budget: those trials play the same games (the search's seed), so their differences "
+                "budget, each effect over the values those trials played (from their lowest to their "
+                "highest, not the range searched beyond them): those trials play the same games (the "
+                "search's seed), so their differences "
                 "are paired and the deal's noise cancels; intervals from the fit, simultaneous over the "
                 "settings; each effect worded by the smallest difference that matters. This replaces "
                 "Optuna's importance ranking, which a dozen trials cannot estimate (importance.csv "
                 "keeps it).",
                 figs.add("effects", FS.effects(eff, _metric_name(metric, game)),
-                         "What moving each setting across its range does to the target metric."),
+                         "What moving each setting across the values its fitted trials played does "
+                         "to the target metric."),
                 sentences=lines))
         secs.append(Section("trials", "Every trial",
                             f"Win shares in %, game length in {length_unit(game)}; the objective is the "

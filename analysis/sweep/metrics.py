@@ -651,7 +651,9 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     seat shares: its difference lies between low_b − high_a and high_b − low_a.
 
     Rows: metric, label, unit, share, delta, low, high (simultaneous), low_unadjusted,
-    high_unadjusted (the metric's own 95% interval, shown as such), smallest (the smallest
+    high_unadjusted (the metric's own 95% interval, shown as such: the same paired construction
+    without the family's adjustment, never wider than low/high; for the seat imbalance and a role's
+    split gap, the simultaneous 95% intervals of only the rows they are built from), smallest (the smallest
     difference that matters, :func:`analysis.load.smallest_difference`), verdict
     (:func:`analysis.stats.practical`), same_as and mirror (:func:`same_numbers`: the metric this
     row repeats, or None; whether it is that metric's mirror, moving by as much the other way). Empty when the variants played different games. Between
@@ -673,29 +675,52 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         mean, cov, at_split = _with_splits(mean, cov, len(keys), P, splits, with_balance)
     low, high, _ = stats.simultaneous(mean, cov, level)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+
+    def own(idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The rows ``idx`` of the family's vector with the simultaneous 95% intervals of those
+        rows alone: a metric built from several of them (the seat imbalance, a role's split gap)
+        gets its own interval by the same paired construction without the family's adjustment
+        (review s46 #6: the unpaired difference of the two variants' own intervals, used before,
+        was wider than the adjusted one). Never wider than the family's rows (a
+        subset at a lower level; Monte Carlo noise of the critical value is cut at the family's)."""
+        ix = np.asarray(idx, dtype=int)
+        lo_o, hi_o, _ = stats.simultaneous(mean[ix], cov[np.ix_(ix, ix)], stats.LEVEL)
+        return np.maximum(lo_o, low[ix]), np.minimum(hi_o, high[ix])
+
     rows = []
     if with_balance:
         k = len(keys)
+        Pb = b.n_players
         ba, bb = balance(a)[0], balance(b)[0]
-        la, ha = stats.band_distance_range(low[k:k + P], high[k:k + P], a.fair, a.fair)
-        lb, hb = stats.band_distance_range(low[k + P:], high[k + P:], b.fair, b.fair)
-        ua = stats.max_distance_interval(mean[k:k + P], cov[k:k + P, k:k + P], a.fair, a.fair)
-        ub = stats.max_distance_interval(mean[k + P:], cov[k + P:, k + P:], b.fair, b.fair)
-        lo_b, hi_b = float(lb.max() - ha.max()), float(hb.max() - la.max())
         seat_keys = [f"seat_win_share_{s + 1}" for s in range(P)]
-        if a.fair == b.fair and a.n_players == b.n_players and all(x in keys for x in seat_keys):
-            # the same seats under both: read the largest gap's change on the seats' paired changes
-            # too, in the same family (analysis.stats.max_distance_change, as a tune's race; the
-            # designer review's sweep page called the 0→6 coins' imbalance change "clear" in one
-            # sentence and a 0→1 change of the same size "within noise" in the next, both read on
-            # the two variants' own intervals alone)
-            j = [keys.index(x) for x in seat_keys]
-            il, ih, dl, dh = low[k:k + P], high[k:k + P], low[j], high[j]
-            lo_b, hi_b = stats.max_distance_change(il, ih, dl, dh, np.maximum(low[k + P:], il + dl),
-                                                   np.minimum(high[k + P:], ih + dh), a.fair, a.fair)
+        paired = a.fair == b.fair and a.n_players == b.n_players and all(x in keys for x in seat_keys)
+        j = [keys.index(x) for x in seat_keys] if paired else []
+
+        def imbalance_change(lo_v: np.ndarray, hi_v: np.ndarray) -> tuple[float, float]:
+            """The range of the largest gap's change from intervals on [a's seats, b's seats,
+            (the seats' paired changes)] (in that order)."""
+            il, ih = lo_v[:P], hi_v[:P]
+            bl, bh = lo_v[P:P + Pb], hi_v[P:P + Pb]
+            la, ha = stats.band_distance_range(il, ih, a.fair, a.fair)
+            lb, hb = stats.band_distance_range(bl, bh, b.fair, b.fair)
+            lo_c, hi_c = float(lb.max() - ha.max()), float(hb.max() - la.max())
+            if paired:
+                # the same seats under both: read the largest gap's change on the seats' paired
+                # changes too, in the same family (analysis.stats.max_distance_change, as a tune's
+                # race; the designer review's sweep page called the 0→6 coins' imbalance change
+                # "clear" in one sentence and a 0→1 change of the same size "within noise" in the
+                # next, both read on the two variants' own intervals alone)
+                dl, dh = lo_v[P + Pb:], hi_v[P + Pb:]
+                lo_c, hi_c = stats.max_distance_change(il, ih, dl, dh, np.maximum(bl, il + dl),
+                                                       np.minimum(bh, ih + dh), a.fair, a.fair)
+            return lo_c, hi_c
+
+        idx = list(range(k, k + P + Pb)) + j
+        lo_b, hi_b = imbalance_change(low[idx], high[idx])
+        lo_u, hi_u = imbalance_change(*own(idx))
         rows.append({"metric": "balance", "info": BALANCE, "delta": bb - ba,
                      "low": lo_b, "high": hi_b,
-                     "low_unadjusted": ub[1] - ua[2], "high_unadjusted": ub[2] - ua[1]})
+                     "low_unadjusted": max(lo_u, lo_b), "high_unadjusted": min(hi_u, hi_b)})
     for j, key in enumerate(keys):
         info = a.info[key]
         if key in fair_a and fair_a[key] != fair_b.get(key):
@@ -709,18 +734,26 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         extra = []
         for (info, seats), j in zip(splits, at_split):
             k = len(seats)
-            il, ih = low[j:j + k], high[j:j + k]
-            bl, bh = low[j + k:j + 2 * k], high[j + k:j + 2 * k]
-            dl, dh = low[j + 2 * k:j + 3 * k], high[j + 2 * k:j + 3 * k]
-            lo_s, hi_s = stats.max_distance_change(il, ih, dl, dh, np.maximum(bl, il + dl),
-                                                   np.minimum(bh, ih + dh), 0.0, 0.0)
+
+            def gap_change(lo_v: np.ndarray, hi_v: np.ndarray) -> tuple[float, float]:
+                """The range of the largest gap's change from intervals on [a's gaps, b's gaps,
+                their paired changes]."""
+                il, ih = lo_v[:k], hi_v[:k]
+                bl, bh = lo_v[k:2 * k], hi_v[k:2 * k]
+                dl, dh = lo_v[2 * k:], hi_v[2 * k:]
+                return stats.max_distance_change(il, ih, dl, dh, np.maximum(bl, il + dl),
+                                                 np.minimum(bh, ih + dh), 0.0, 0.0)
+
+            idx = list(range(j, j + 3 * k))
+            lo_s, hi_s = gap_change(low[idx], high[idx])
+            lo_u, hi_u = gap_change(*own(idx))
             ua = next((x for i, x in own_a.items() if i.key == info.key), None)
             ub = next((x for i, x in own_b.items() if i.key == info.key), None)
             if ua is None or ub is None:
                 continue
             extra.append({"metric": info.key, "info": info, "delta": ub[0] - ua[0],
                           "low": lo_s, "high": hi_s,
-                          "low_unadjusted": ub[1] - ua[2], "high_unadjusted": ub[2] - ua[1]})
+                          "low_unadjusted": max(lo_u, lo_s), "high_unadjusted": min(hi_u, hi_s)})
         rows = _after_roles(rows, extra)
     twins = same_numbers(a, b, keys)
     for r in rows:

@@ -82,6 +82,14 @@ def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, 
     """Validate the sweep in every cell of ``panel`` (nothing played). ``smallest``: the smallest
     differences that matter, by kind (``--smallest-difference``), recorded in every cell's
     sweep.json and in panel_sweep.json: the pages word the effects by them."""
+    from analysis.sweep.grammar import parse_varies
+    from analysis.sweep.play import check_compared
+
+    try:
+        parsed = parse_varies(varies)
+    except UsageError:
+        parsed = ()                             # (plan_sweep says why, in its cell's words)
+    check_compared(parsed)                      # one line of its own, not a cell's
     plans = []
     for c in panel.cells:
         try:

@@ -3,7 +3,10 @@
 :func:`plan_sweep` parses ``--vary`` (:mod:`analysis.sweep.grammar`), builds the variants and
 prepares each one with :func:`simcore.runner.prepare` (the rules file with the variant's settings,
 validated by the game's own loader), so a bad path, type or value stops the sweep in a second with
-one line, before any game. :func:`run_sweep` writes ``sweep.json`` (everything needed to play the
+one line, before any game (so does a ``--vary`` of one value, :func:`check_compared`, and a
+fractional step on a whole-number setting is named as such); it also puts the value past each end
+of a numeric range through the loader (:func:`beyond_checks`: the page suggests no value the rules
+refuse). :func:`run_sweep` writes ``sweep.json`` (everything needed to play the
 sweep again: game, seed, games, the base rules text, the ranges and the variants) and plays every
 variant with the same seed (common random numbers: game i of every variant draws from the stream
 (seed, i), so differences between variants are not blurred by different dice) into
@@ -21,7 +24,7 @@ are played, each alone.
 
 May import numpy, the standard library, :mod:`simcore.runner`, :mod:`simcore` (config, errors, rundir,
 atomic, registry), :mod:`analysis.sweep.grammar`, :mod:`analysis.sweep.joint` and, lazily, the
-variant pairs of :mod:`analysis.sweep.metrics`.
+variant pairs and anchors of :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -40,12 +43,13 @@ from simcore import runner
 from simcore.atomic import (check_output_dir, claim_output, mark_dir, ownership_problem, publish_dir,
                             read_marker, recover_leftovers, release_claim, seal_dir, temporary_dir,
                             write_text_atomic)
-from simcore.config import parse_settings
+from simcore.config import format_value, parse_settings
 from simcore.errors import ConfigError, UsageError
 from simcore.options import check_chunk_size, check_seed
 from simcore.rundir import RUN_JSON, damage
 
-from analysis.sweep.grammar import Vary, Variant, check_seats_of, grid, one_at_a_time, parse_varies
+from analysis.sweep.grammar import (PLAYERS, Vary, Variant, check_seats_of, grid, one_at_a_time,
+                                    parse_varies)
 from analysis.sweep.joint import JOINT_FILE, metric_scales
 from analysis.sweep.store import SWEEP_JSON, VARIANTS, read_sweep  # noqa: F401  (API)
 
@@ -77,6 +81,7 @@ class SweepPlan:
     smallest: dict | None = None                # smallest differences that matter, by kind (or the game's)
     player_rows: bool = True                    # keep players.parquet (False: played together, paired_stats.json)
     rows_given: bool = False                    # --raw / --no-raw given (else the default by size)
+    beyond: dict = field(default_factory=dict)  # the loader on the value past each end (beyond_checks)
 
     def variant_dir(self, out: Path, v: Variant) -> Path:
         return Path(out) / VARIANTS / v.id
@@ -98,6 +103,9 @@ class SweepPlan:
             # one at a time: the others held at the base rules' value where listed (metrics.anchors;
             # a sweep written before held them at their first value and has no key)
             **({"held": "base"} if self.mode == "one-at-a-time" else {}),
+            # whether the rules take the value past each end of a numeric range (beyond_checks;
+            # a sweep written before has no key, and its page cannot say)
+            **({"beyond": self.beyond} if self.beyond else {}),
         }
 
 
@@ -124,6 +132,7 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
     spec = registry.get(game)
     check_seed(seed)
     parsed = parse_varies(varies, option)
+    check_compared(parsed, option)
     base = parse_settings(settings)
     for v in parsed:
         if v.is_players and "players" not in spec.takes:
@@ -148,7 +157,40 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                      rows_given=raw is not None)
     for v in variants:
         plan.preps.append(prepare_variant(plan, v, src))
+    plan.beyond = beyond_checks(plan, src)
     return plan
+
+
+def check_compared(varies, option: str = "--vary") -> None:
+    """Every ``--vary`` of a sweep has two values or more: a sweep compares values, and one value
+    has nothing to be compared with (review s46 #11: ``--vary income.palais.base=3..3`` played its
+    games and wrote a page whose "What moves what" was empty). One line, before any game."""
+    for v in varies:
+        if len(v.values) == 1:
+            only = v.value_text(v.values[0])
+            alone = (f"--players {only}" if v.is_players else f"--set {v.name}={only}")
+            raise UsageError(f"{option} {v.text}: one value ({only}), so the sweep has nothing to "
+                             f"compare it with: give two values or more (play it alone with "
+                             f"{alone})")
+
+
+def _step_words(vary: Vary) -> str | None:
+    """Why a range of numbers with a step (``3..5:0.5``) is refused by a setting that takes whole
+    numbers: the step (or an end) is not a whole number, so the range's values are read as decimals
+    (review s46 #11: "must be an integer, got 3.0" named the value, not the step). None for a range
+    of whole numbers or a list."""
+    if vary.kind != "float" or vary.step is None:
+        return None
+    bad = next((x for x in vary.values if float(x) != int(x)), None)
+    if bad is not None:
+        cause = (f"the step {format_value(vary.step)} makes {format_value(bad)}"
+                 if float(vary.lo) == int(vary.lo) else f"the range starts at {format_value(vary.lo)}")
+    else:
+        cause = "the range is written with decimals, so its values are read as decimals"
+    whole = (f"{int(vary.lo)}..{int(vary.hi)}:{max(1, round(vary.step))}"
+             if float(vary.lo) == int(vary.lo) and float(vary.hi) == int(vary.hi) else None)
+    return (f"{vary.name} takes whole numbers, but {cause}"
+            + (f" (in whole numbers: {vary.name}={whole})" if whole else " (give whole numbers)"))
 
 
 def held_at_base(varies, rules_text: str, settings: list[str]) -> list[int]:
@@ -184,6 +226,8 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
                     None)
         if vary is None:
             raise
+        if "integer" in str(exc.problem) and (step := _step_words(vary)) is not None:
+            raise UsageError(f"--vary {vary.text}: {step}") from None
         raise UsageError(f"--vary {vary.text}: variant {v.label(plan.varies)}: {key}: {exc.problem}") \
             from None
     except UsageError as exc:
@@ -194,6 +238,64 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
                              f"{msg.split(': ', 1)[1]}") from None
         raise type(exc)(f"variant {v.label(plan.varies)}: {exc}") if type(exc) is UsageError \
             else exc
+
+
+def _refusal(plan: SweepPlan, values: dict, src=None) -> str | None:
+    """The game's loader's line refusing the variant of ``plan`` with the values ``values`` (name →
+    value, ``players`` the player count), prepared as :func:`prepare_variant` prepares a variant
+    (nothing played); None when it takes them."""
+    if src is None:
+        from simcore.config import parse_toml
+
+        src = parse_toml(plan.rules_text, name=plan.rules_name)
+    sets = [f"{n}={format_value(x)}" for n, x in values.items() if n != PLAYERS]
+    try:
+        runner.prepare(plan.game, rules=src, settings=[*plan.settings, *sets],
+                       players=values.get(PLAYERS, plan.players), strategies=plan.strategies,
+                       rotate_seats=plan.rotate_seats)
+    except ConfigError as exc:
+        return f"{exc.key}: {exc.problem}" if exc.key else str(exc)
+    except UsageError as exc:
+        return str(exc)
+    return None
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def beyond_checks(plan: SweepPlan, src=None) -> dict:
+    """sweep.json ``beyond``: per numeric parameter whose values rise, the next value past each end
+    of its range put through the game's loader, with the other parameters where the page's
+    sentences hold them (:func:`analysis.sweep.metrics.anchors`): ``{name: {"low": {"at", "value",
+    "refused"}, "high": {…}}}``, ``value`` one unit past the end for whole numbers (else the
+    spacing of the two end values), ``refused`` the loader's line for it, None when taken. The page
+    reads it before it suggests a value beyond those tried (review s46 #3: "a lower value may be
+    fairer" for start coins of 0, which cannot go below 0; the tune's range advice does the same,
+    result.json ``edges``). Nothing is played."""
+    from analysis.sweep.metrics import anchors
+
+    held = {name: value for name, (value, _) in anchors(plan.to_json()).items()}
+    out = {}
+    for v in plan.varies:
+        xs = list(v.values)
+        if len(xs) < 2 or not all(_is_number(x) for x in xs) or xs != sorted(xs):
+            continue
+        ints = all(isinstance(x, int) for x in xs)
+        rec = {}
+        for side, at, gap in (("low", xs[0], xs[1] - xs[0]), ("high", xs[-1], xs[-1] - xs[-2])):
+            step = 1 if ints else gap
+            beyond = at - step if side == "low" else at + step
+            beyond = int(beyond) if ints else round(float(beyond), 12)
+            values = {o: x for o, x in held.items() if o != v.name}
+            try:
+                refused = _refusal(plan, {**values, v.name: beyond}, src)
+            except Exception:               # noqa: BLE001 - not the loader's line: nothing said
+                continue
+            rec[side] = {"at": at, "value": beyond, "refused": refused}
+        if rec:
+            out[v.name] = rec
+    return out
 
 
 def keep_recorded_rows(plan, out: str | Path, kind: str = "sweep") -> None:

@@ -13,16 +13,18 @@ metrics). Shares and their changes are fractions (0.25 = 25%), as ``comparison.c
 
 :func:`which_value` answers "which value of this parameter to pick" from the page's own numbers: in
 a game whose seats are alike, the value(s) with the smallest seat imbalance; in a game with roles
-(no seat imbalance, and a sweep's page takes no target), the value(s) whose first role's win share
-is closest to that role's share if every seat won equally often (its seats / P: the share the page
-measures an advantage from, :func:`analysis.sweep.metrics.fair_shares`); and, in a game with a role
+(no seat imbalance, no fair share per seat, and a sweep's page takes no target share), no value:
+what the setting does to the sides (:func:`sides_answer`: the first role's share at every value and
+its paired changes; the split between the sides is the designer's call); and, in a game with a role
 of several seats, the value(s) whose seats of that role split its wins most evenly (the smallest
 split gap, :func:`analysis.sweep.metrics.split_metrics`; :func:`which_values` gives every answer). Whether each other value
 can be told apart from it is read on the paired intervals the page already prints (the
 value-by-value family, :attr:`analysis.sweep.metrics.Sensitivity.value_effects`; a parameter of
 two values: the first-vs-last family), never on a new unadjusted comparison; it also finds where the
 response is flat (every two values from some value on within the smallest difference that matters
-by those intervals: :func:`flat_from`).
+by those intervals: :func:`flat_from`) and, for a best value at the end of the range, whether the
+game's rules allow a value beyond it (:func:`edge_of`: sweep.json ``beyond``, the game's loader run
+when the sweep was planned, :func:`analysis.sweep.play.beyond_checks`).
 
 May import numpy, polars, the standard library, :mod:`simcore` (the registry, rundir),
 :mod:`analysis.stats`, :mod:`analysis.length` (the games stopped at the turn limit) and
@@ -37,7 +39,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.sweep.metrics import against_reference
+from analysis.sweep.metrics import MATTERING, against_reference
 
 #: the page's families of comparisons, as effects.csv names them
 FIRST_VS_LAST = "first vs last value"
@@ -236,52 +238,43 @@ def which_value(s, name: str, sweep_dir: str | Path | None = None, metric: str |
     page has no comparison of its values (one value) or no metric to read it on.
 
     A game whose seats are alike: the value(s) with the smallest seat imbalance (``kind``
-    "balance"). A game with roles: the value(s) whose first role's win share is closest to its
-    share if every seat won equally often (``kind`` "role"; ``even``: that share). With
-    ``metric`` a role's split gap (``role_split_<role>``, ``kind`` "split"): the value(s) whose
-    role's seats split its wins most evenly (the smallest largest gap from an equal split), read as
-    the seat imbalance is. Returns
+    "balance"). With ``metric`` a role's split gap (``role_split_<role>``, ``kind`` "split"): the
+    value(s) whose role's seats split its wins most evenly (the smallest largest gap from an equal
+    split), read as the seat imbalance is. A game with roles has no fair share per seat and a
+    sweep takes no target share, so its first answer picks no value: it says what the setting does
+    to the sides (``kind`` "sides", :func:`sides_answer`; review s46 SG #5: it was the value whose
+    lone Seigneur's share came closest to its seats / P, a share the designer never gave). Returns
     ``kind``, ``metric``, ``label``, ``parameter``, ``best`` (the values with the smallest
     distance by its estimate, several when tied), ``points`` (value → its estimate, low, high and
     distance), ``others``: per other value, the page's paired row best → it (``delta`` as the
     change of the distance, the pair family's interval, ``verdict``) and ``call``: "further"
     (clearly further from fair than the best: the interval excludes 0), "apart" (cannot be told
-    apart), "other side" (a role's share on the other side of the even share than the best's: its
-    distance is not a paired change, so it is not compared), ``flat`` (:func:`flat_from` on the
-    metric itself, or None), ``spread`` (the values from the first of the longest run whose
-    estimates lie within the smallest difference that matters of each other, to the last, when
-    not flat by the intervals), ``edge`` (the best is the first or last value tried and the last
-    step into it is clear toward it: a value beyond may do better), ``family`` and ``pairs``."""
+    apart), ``flat`` (:func:`flat_from` on the metric itself, or None), ``spread`` (the values from
+    the first of the longest run whose estimates lie within the smallest difference that matters
+    of each other, to the last, when not flat by the intervals), ``edge`` (:func:`edge_of`: the best
+    is the first or last value tried of a numeric parameter and the step into it is clear and may
+    matter, with whether the rules allow a value beyond), ``family`` and ``pairs``."""
     curves = s.curves
     if curves.height == 0:
         return None
     has_balance = curves.filter((pl.col("parameter") == name) & (pl.col("metric") == "balance")).height
     if metric is not None:
-        kind, even = "split", None
+        kind = "split"
         equal = _even_share(s, name, metric, sweep_dir, split=True)
     elif has_balance:
-        metric, kind, even = "balance", "balance", None
+        metric, kind, equal = "balance", "balance", None
     else:
         roles = [m for m in dict.fromkeys(curves.filter(pl.col("parameter") == name)["metric"].to_list())
                  if m.startswith("role_win_share_")]
-        if not roles:
-            return None
-        metric, kind = roles[0], "role"
-        even = _even_share(s, name, metric, sweep_dir)
-        if even is None:
-            return None
+        return sides_answer(s, name, roles) if roles else None
     pts = _chain_values(curves, name, metric)
     if len(pts) < 2:
         return None
     values = [str(p["value"]) for p in pts]
-    if kind in ("balance", "split"):
-        dist = {str(p["value"]): p["estimate"] for p in pts}
-    else:
-        dist = {str(p["value"]): abs(p["estimate"] - even) for p in pts}
+    dist = {str(p["value"]): p["estimate"] for p in pts}
     low = min(dist.values())
     best = [v for v in values if dist[v] <= low + 1e-12]
     ref = best[0]
-    side = {str(p["value"]): np.sign(p["estimate"] - even) for p in pts} if kind == "role" else {}
     others, family, pairs, at = [], None, None, ""
     for v in values:
         if v in best:
@@ -292,14 +285,6 @@ def which_value(s, name: str, sweep_dir: str | Path | None = None, metric: str |
         family = r["family"]
         pairs = r.get("pairs") if family == VALUE_BY_VALUE else _family_size(s.effects, ["parameter", "from", "to"])
         at = r.get("at") or ""
-        if kind == "role":
-            if side[v] != side[ref] and side[v] != 0 and side[ref] != 0:
-                others.append({**r, "value": v, "call": "other side"})
-                continue
-            # the same side of the even share: the distance's change is the share's, signed
-            sgn = side[ref] if side[ref] != 0 else -side[v]
-            r = {**r, "delta": sgn * r["delta"],
-                 "low": min(sgn * r["low"], sgn * r["high"]), "high": max(sgn * r["low"], sgn * r["high"])}
         call = "further" if r["low"] > 0 else ("closer" if r["high"] < 0 else "apart")
         others.append({**r, "value": v, "call": call})
     if not others:
@@ -319,20 +304,122 @@ def which_value(s, name: str, sweep_dir: str | Path | None = None, metric: str |
                 spread = {"from": values[k], "to": values[-1], "range": max(est) - min(est),
                           "widest": widest}
                 break
-    edge = None
-    k = values.index(ref)
-    if len(best) == 1 and k in (0, len(values) - 1) and len(values) >= 2:
-        nb = values[1] if k == 0 else values[-2]
-        step = next((o for o in others if o["value"] == nb), None)
-        if step is not None and step["call"] == "further":
-            edge = {"value": ref, "neighbour": nb, "last": k == len(values) - 1}
+    edge = edge_of(s, name, pts, best, others, flat)
     label = pts[0]["label"]
     return {"kind": kind, "metric": metric, "label": label, "parameter": name, "best": best,
             "points": {str(p["value"]): {"estimate": p["estimate"], "low": p["low"], "high": p["high"],
                                         "distance": dist[str(p["value"])]} for p in pts},
-            "values": values, "even": even, "others": others, "flat": flat, "spread": spread,
+            "values": values, "even": None, "others": others, "flat": flat, "spread": spread,
             "edge": edge, "family": family, "pairs": pairs, "smallest": smallest, "at": at,
             "equal": equal if kind == "split" else None}
+
+
+def edge_of(s, name: str, pts: list[dict], best: list[str], others: list[dict], flat
+            ) -> dict | None:
+    """Whether a value beyond those tried may do better: the single best value is the first (or
+    last) of a numeric parameter whose values rise, and the step into it from its neighbour is
+    clear *and may matter* (its interval reaches the smallest difference that matters: review s46
+    #3, a clear but small step beside "no longer changes by more than the 1 pp that matters" read
+    as "look further"), outside a stretch the intervals show flat. ``{"value", "neighbour", "last",
+    "checked", "beyond", "refused"}``: ``beyond`` the next value past it and ``refused`` the game's loader's
+    line refusing it (sweep.json ``beyond``, checked when the sweep was planned,
+    :func:`analysis.sweep.play.beyond_checks`: a setting already at the rules' bound, "coins never
+    go below 0"), None when the rules take it or the sweep did not record it (``checked`` False: a
+    sweep written before). None when no value beyond is worth a word. (The page only reads: the loader ran when
+    the sweep was planned.)"""
+    values = [str(p["value"]) for p in pts]
+    if len(best) != 1 or len(values) < 2:
+        return None
+    ref = best[0]
+    k = values.index(ref)
+    if k not in (0, len(values) - 1):
+        return None
+    xs = [p.get("x") for p in pts]
+    if any(x is None or not np.isfinite(x) for x in xs) or xs != sorted(xs):
+        return None                          # words, or values not in order: nothing lies "beyond"
+    nb = values[1] if k == 0 else values[-2]
+    step = next((o for o in others if o["value"] == nb), None)
+    if step is None or step["call"] != "further" or step.get("verdict") not in MATTERING:
+        return None
+    if flat is not None and values.index(flat[0]) <= min(k, values.index(nb)):
+        return None
+    last = k == len(values) - 1
+    rec = (((s.sweep or {}).get("beyond") or {}).get(name) or {}).get("high" if last else "low")
+    known = rec is not None and rec.get("at") is not None and float(rec["at"]) == float(xs[k])
+    return {"value": ref, "neighbour": nb, "last": last, "checked": known,
+            "beyond": rec["value"] if known else None, "refused": rec.get("refused") if known else None}
+
+
+def sides_answer(s, name: str, roles: list[str]) -> dict | None:
+    """What parameter ``name`` does to the sides of a game with roles (``kind`` "sides"), for the
+    page's lead in place of a value to pick: a sweep takes no target share and the split between
+    the sides is the designer's call (review s46 SG #5). The first role's win share at every value
+    (``points``), every other value against the reference (the base rules' value when tried, else
+    the first: ``reference``, ``why``), each on the page's paired interval (``others``: the
+    value-by-value family, or the first-vs-last one for two values; ``call`` "clear" when it
+    excludes 0, else "apart"), whether the response is flat by those intervals (``flat``), and the
+    other roles (``twins``: each with whether it is the same number or the mirror of the first,
+    :func:`analysis.sweep.metrics.same_numbers`, else its own points). None for a sweep of
+    ``players`` (shares of different player counts: the page compares their advantages there) or
+    with no comparison."""
+    from analysis.sweep.grammar import PLAYERS
+
+    if name == PLAYERS:
+        return None
+    metric = roles[0]
+    pts = _chain_values(s.curves, name, metric)
+    if len(pts) < 2:
+        return None
+    values = [str(p["value"]) for p in pts]
+    ref, why = _reference(s, name, values)
+    others, family, pairs, at = [], None, None, ""
+    for v in values:
+        if v == ref:
+            continue
+        r = _pair_row(s, name, metric, ref, v)
+        if r is None:
+            continue
+        family = r["family"]
+        pairs = r.get("pairs") if family == VALUE_BY_VALUE else _family_size(s.effects, ["parameter", "from", "to"])
+        at = r.get("at") or ""
+        others.append({**r, "value": v, "call": "clear" if r["low"] > 0 or r["high"] < 0 else "apart"})
+    if not others:
+        return None
+    twins = []
+    for m in roles[1:]:
+        o = _pair_row(s, name, m, ref, others[0]["value"])
+        f = _pair_row(s, name, metric, ref, others[0]["value"])
+        kin = None
+        for row, other in ((o, metric), (f, m)):
+            if row is not None and row.get("same_as") == other:
+                kin = "mirror" if row.get("mirror") else "same"
+                break
+        mp = _chain_values(s.curves, name, m)
+        twins.append({"metric": m, "label": mp[0]["label"] if mp else m, "kin": kin,
+                      "points": {str(p["value"]): {"estimate": p["estimate"], "low": p["low"],
+                                                   "high": p["high"]} for p in mp}})
+    return {"kind": "sides", "metric": metric, "label": pts[0]["label"], "parameter": name,
+            "values": values, "reference": ref, "why": why,
+            "points": {str(p["value"]): {"estimate": p["estimate"], "low": p["low"], "high": p["high"]}
+                       for p in pts},
+            "others": others, "flat": flat_from(s, name, metric, values), "twins": twins,
+            "family": family, "pairs": pairs, "smallest": others[0]["smallest"], "at": at,
+            "best": [], "edge": None}
+
+
+def _reference(s, name: str, values: list[str]) -> tuple[str, str]:
+    """The value of ``name`` the others are set against and why (as the page's value sentences,
+    :func:`analysis.sweep.metrics.reference`): the base rules' value when it was tried, else the
+    first value."""
+    from analysis.sweep.metrics import _text, base_value
+
+    refs = getattr(s, "references", None) or {}
+    if name in refs and str(refs[name][0]) in values:
+        return str(refs[name][0]), refs[name][1]
+    base = base_value(s.sweep, name) if "rules_text" in (s.sweep or {}) else None
+    if base is not None and _text(base) in values:
+        return _text(base), "the base rules' value"
+    return values[0], "its first value"
 
 
 def _even_share(s, name: str, metric: str, sweep_dir, split: bool = False) -> float | None:
@@ -365,4 +452,4 @@ def _even_share(s, name: str, metric: str, sweep_dir, split: bool = False) -> fl
 
 
 __all__ = ["FIRST_VS_LAST", "VALUE_BY_VALUE", "OTHER_SLICES", "values_rows", "effect_rows",
-           "which_value", "which_values", "flat_from"]
+           "which_value", "which_values", "flat_from", "edge_of", "sides_answer"]

@@ -35,7 +35,7 @@ def test_a_tune_with_too_few_full_budget_trials_says_why_it_has_no_fit(tmp_path)
     tune_dir.mkdir()
     (tune_dir / "tune.json").write_text(json.dumps(TUNE), encoding="utf-8")
     TRIALS.write_csv(tune_dir / "trials.csv")
-    want = ("Not fitted: 3 trials played the full budget for 3 settings (a fit needs at least 5")
+    want = ("Not fitted: 3 trials played the full budget for 3 settings (a fit needs at least 7")
     assert why_not_fitted(TRIALS, TUNE, "role_win_share_seigneur").startswith(want)
     from undrawn_figures import figures_undrawn
 

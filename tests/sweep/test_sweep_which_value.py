@@ -1,6 +1,6 @@
 """A sweep's page leads with which value of a parameter to pick: the value(s) with the smallest
-seat imbalance (in a game with roles, whose first role's win share is closest to its share if every
-seat won equally often), whether each other value can be told apart from it on the page's own
+seat imbalance (a game with roles: what the setting does to the sides, no value picked, review s46
+SG #5), whether each other value can be told apart from it on the page's own
 adjusted paired intervals (never a new unadjusted comparison), and, only when those intervals show
 it, that the response no longer changes by more than the smallest difference that matters.
 
@@ -178,16 +178,18 @@ def test_the_middle_ages_answer_names_the_smallest_imbalance_computed_from_the_r
         assert "these games cannot tell" in lead and "no other value is clearly less fair" in lead
 
 
-def test_the_seigneurial_answer_names_the_share_closest_to_an_even_share_from_the_rows(sg):
+def test_the_seigneurial_answer_says_what_the_setting_does_to_the_sides_from_the_rows(sg):
+    # (review s46 SG #5: it named the value whose Seigneur's share was closest to 25%, seats / P, a
+    # share the designer never gave; it now says what the setting does to the sides, no value picked)
     sw, rep, printed = sg
     share = {}
     for value, vid in _by_value(sw).items():
         p = pl.read_parquet(sw / "variants" / vid / "players.parquet", columns=["game", "role", "win_share"])
         share[value] = float(p.filter(pl.col("role") == "seigneur")["win_share"].sum() / p["game"].n_unique())
-    best = min(share, key=lambda v: abs(share[v] - 0.25))
-    lead = next(x for x in printed.splitlines() if "track.start_square that brings" in x).strip()
-    m = re.search(r"closest to 25%: (?:these games cannot tell\. The Seigneur's win share is closest "
-                  r"to 25% at )?(\d+)(?: and \d+)*(?: \(the same estimate\))?, (?:at )?(\d+\.\d)%", lead)
-    assert m, lead
-    assert m.group(1) == best and float(m.group(2)) == pytest.approx(100 * share[best], abs=0.051)
-    assert "not a fair share" in lead and "balance tune --target role=seigneur:SHARE" in lead
+    lead = next(x for x in printed.splitlines() if "What track.start_square does to the sides" in x).strip()
+    assert "closest to" not in lead
+    for value, x in share.items():
+        m = re.search(rf"(\d+\.\d+)% \([\d.]+ to [\d.]+\) at {value}\b", lead)
+        assert m, (value, lead)
+        assert float(m.group(1)) == pytest.approx(100 * x, abs=0.051)
+    assert "designer's call" in lead and "balance tune --target role=seigneur:SHARE" in lead
