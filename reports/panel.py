@@ -256,11 +256,20 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
 
     table = _turn_limit_column(_cell_metric_table(t.cells, t.calls, t.calls_title, length_unit(t.game)), t)
     tables = _seat_tables(table) if not t.roles else _role_tables(table, t.calls_title)
-    secs = [Section("cells", "Every cell", intro, tables=tables), figure]
+    lead = t.lead or [t.finding]          # the analysis layer's lead, as it is (analysis.panel)
+    # the cell-by-cell paragraph (each cell's finding seat and largest other gap) opens "Every
+    # cell", beside the table of those shares, not the page's "In short", which it made a second
+    # copy of the table (review s45: "the In short block repeats its table"); the command line,
+    # which prints no table, keeps it
+    from analysis.panel import largest_gaps
+
+    gaps = largest_gaps(t.cells, t.smallest) if not t.roles else ""
+    page_lead = [x for x in lead if x != gaps] if gaps and gaps in lead else lead
+    secs = [Section("cells", "Every cell", intro, tables=tables,
+                    sentences=[gaps] if page_lead is not lead else []), figure]
     runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
                   ("rules", "; ".join(_rules_of(runs))), ("runs", "; ".join(runs))])
-    lead = t.lead or [t.finding]          # the analysis layer's lead, as it is (analysis.panel)
     files = {}
     if targets:
         # the designer's targets, cell by cell, after the sides' (the seats') answer
@@ -291,6 +300,8 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
         files["targets.csv"] = csv_ready(judged.drop("budget").rename({"budget_outcome": "outcome"})).write_csv()
     if answers is not None:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]
+    if page_lead is not lead:
+        lead = [x for x in lead if x != gaps]
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg, files=files)
 
 
