@@ -6,7 +6,10 @@ Thin shell over :mod:`analysis.tune.search` (Optuna, imported only when this com
 racing from ``--min-games`` to ``--max-games`` per candidate, the study in SQLite (``--storage``,
 default ``DIR/study.db``: the same command resumes an interrupted tune). Ends with
 ``DIR/best_rules.toml``, a confirmation run on a fresh seed and a sentence saying whether the target
-is met; ``balance report DIR`` writes the page of the search.
+is met; ``balance report DIR`` writes the page of the search. A target the tune cannot answer stops
+before any game (exit 2), a confirmation only just too small for it is a warning line first
+(:func:`analysis.tune.targets.check_reachable`); the ``balance skill`` commands printed last play the
+tune's own line-up or panel at the player counts it confirmed.
 
 ``--panel NAME|FILE`` (or ``--players 3,4,5`` with ``--lineup``, repeatable) judges every candidate
 on every cell of a panel (:mod:`strategies.panels`): the objective is the worst cell
@@ -95,6 +98,9 @@ def tune(
     from simcore.options import check_sqlite_storage
 
     storage = check_sqlite_storage(storage)
+    # the line-up as given (several --players with --strategies make a panel of that line-up):
+    # the printed balance skill commands name it (review s46 #2)
+    asked_strategies = strategies
     the_panel, players = options_panel(game, panel=panel, players=players, lineups=lineup,
                                        strategies=strategies)
     if the_panel is not None:
@@ -112,6 +118,8 @@ def tune(
     from analysis.sweep.play import prepare_out
 
     console = Console(stderr=True, quiet=quiet)
+    for line in plan.warnings:      # a confirmation that may be too small for the target (s46 #4)
+        typer.echo(line, err=True)
     from strategies.common import strategy_files
     from simcore.atomic import input_paths
 
@@ -144,7 +152,7 @@ def tune(
     typer.echo(result["sentence"] + _tied(out, result))
     typer.echo(f"{rules_line(result, out)}; {report_hint(out)}")
     for line in follow_up_lines(result, game, out, vary, target, players=players,
-                                strategies=strategies, panel=panel, lineup=lineup, rules=rules,
+                                strategies=asked_strategies, panel=panel, lineup=lineup, rules=rules,
                                 settings=settings or (), repeats=int(result.get("repeats") or 0)):
         typer.echo(line)
 
@@ -170,8 +178,11 @@ def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=No
     games the second command plays) and what they cost (revE #8, #9). A fix that missed the target
     gets no such advice (review L #7): there is no fix to adopt, and the line names the closest
     candidate and how far it was (:func:`analysis.tune.advice.adopt_advice`). ``repeats``: the
-    proposals that repeated settings already played (review L #8), said when there were any."""
-    from analysis.tune.advice import adopt_advice, confirmed_outcome
+    proposals that repeated settings already played (review L #8), said when there were any.
+    The commands play the line-up or panel given (``strategies``: --strategies as typed) at the
+    player counts the confirmation played, whatever ``players`` was (review s46 #2), and the
+    cautions of result.json come before them (start coins tuned with heuristic bots: s46 #10)."""
+    from analysis.tune.advice import adopt_advice, cautions, confirmed_outcome
     from analysis.tune.targets import parse_target
 
     lines = []
@@ -188,13 +199,18 @@ def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=No
             varies = json.loads((Path(out) / "tune.json").read_text(encoding="utf-8")).get("varies")
         except (OSError, ValueError):
             varies = None
-        return lines + adopt_advice(result, targets=targets, varies=varies)
+        return lines + adopt_advice(result, targets=targets, varies=varies, tune_dir=out)
     counts = [int(c["players"]) for c in result["confirm"].get("cells") or []] or \
         [int(result["confirm"]["players"])]
     n = follow_up_games(game, target, counts)
-    hint = skill_against_hint(game, out, vary, players=players, strategies=strategies,
-                              panel=panel, lineup=lineup, rules=rules, settings=settings or (),
-                              targets=target, games=n)
+    # the player counts the tune confirmed on, always written out (review s46 #2): balance skill
+    # reads a missing --players as 4, which kept 4 players of a panel, or played 4 players with a
+    # --lineup tuned at 2 and 3; so the commands play the cells the tune played, those the cost
+    # below is summed over
+    hint = skill_against_hint(game, out, vary, players=",".join(map(str, sorted(set(counts)))),
+                              strategies=strategies, panel=panel, lineup=lineup, rules=rules,
+                              settings=settings or (), targets=target, games=n)
+    lines += cautions(result, out)     # start coins tuned with heuristic bots (review s46 #10)
     if hint:
         who = result["confirm"].get("label") or "its panel"
         cost = follow_up_cost(n, game=game, players=counts)

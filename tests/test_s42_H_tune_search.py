@@ -33,7 +33,7 @@ def tunes(tmp_path_factory):
     root = tmp_path_factory.mktemp("s42h_tune")
     mv = _tune(root, "mv", game="medievallons", players=2, varies=["setup.hand_size[1]=6..9"],
                targets=["seat-balance:2"], trials=4, min_games=1000, max_games=2000, eta=2,
-               confirm_games=1000)
+               confirm_games=2400)
     sg = _tune(root, "sg", game="seigneurial", players=4,
                varies=["track.start_square=0..3", "improvements.forced_draws_after=1..4"],
                targets=["role=seigneur:0.30:10"], trials=5, min_games=1000, max_games=2000, eta=2,

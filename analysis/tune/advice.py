@@ -31,7 +31,9 @@ tuned ones, and which other trials were as good as the best.
 
 * :func:`adopt_advice` — what to do with the answer (the terminal's follow-up and the page's
   sentence after the verdict): check a met or undecided fix as play gets stronger; for a fix that
-  missed, say there is none to adopt and how far the closest candidate was (:func:`how_far`).
+  missed, say there is none to adopt and how far the closest candidate was (:func:`how_far`);
+  then the cautions result.json carries (:func:`start_coins_caution`: Middle-Ages start coins
+  tuned with heuristic bots measure the bots' openings as much as the coins).
 
 Reads files' contents and per-game samples only; plays nothing (reports use it). May import numpy,
 polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.rules_diff` (flatten, value
@@ -44,6 +46,7 @@ import copy
 import re
 import tomllib
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -51,7 +54,7 @@ import polars as pl
 from analysis import stats
 from analysis.rules_diff import flatten, value_text
 from analysis.sweep.grammar import SEAT_LISTS, seat_index
-from analysis.tune.targets import cell_outcome, signed
+from analysis.tune.targets import cell_outcome, pp_digits, signed
 from simcore.config import parse_setting, set_in
 from simcore.errors import UsageError
 
@@ -160,7 +163,9 @@ def _band_words(m: dict, target: dict | None, players: int | None) -> str:
         a, b, scale, unit, gap = 1.0 / players - tol, 1.0 / players + tol, 100.0, "%", "pp"
     else:
         return ""
-    d = 1
+    # the band at the decimals its tolerance and aim were typed with (review s46 #7: ± 1.25 pp
+    # printed "23.8 to 26.2", not the band judged)
+    d = 1 if kind == "length" else pp_digits(tol, *([float(target["aim"])] if kind == "role" else []))
     text = (f"{signed(scale * est, d)}{unit} ({signed(scale * lo, d)} to {signed(scale * hi, d)}) "
             f"against the band {signed(scale * a, d)} to {signed(scale * b, d)}{unit}")
     if est < a:
@@ -267,14 +272,24 @@ def edge_words(result: dict, varies) -> str:
 
 
 def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
-                 commands_printed: bool = False, targets=None, varies=None) -> list[str]:
+                 commands_printed: bool = False, targets=None, varies=None,
+                 tune_dir=None) -> list[str]:
     """What to do with the tune's answer, after its verdict, for the terminal and the page (review
     L #7): only a confirmed fix (target met) or an undecided one is worth checking as play gets
     stronger (the ``balance skill`` commands, ``cost`` their price in words); a fix that missed the
     target is no fix to adopt, and the sentence names the closest candidate and how far it was.
     ``has_search_bot``: the game has bots that search (else no skill check is advised).
     ``commands_printed``: the commands follow on the next line (the terminal) rather than having
-    been printed by ``balance tune`` (the page). ``targets``: tune.json's (for :func:`how_far`)."""
+    been printed by ``balance tune`` (the page). ``targets``: tune.json's (for :func:`how_far`).
+    Every outcome is followed by result.json's cautions (:func:`cautions`: start coins tuned with
+    heuristic bots, review s46 #10; ``tune_dir``: the tune's directory, to name its rules file)."""
+    return (_advice(result, has_search_bot, cost, commands_printed, targets, varies)
+            + cautions(result, tune_dir))
+
+
+def _advice(result: dict, has_search_bot: bool, cost: str, commands_printed: bool, targets,
+            varies) -> list[str]:
+    """:func:`adopt_advice` without the cautions."""
     confirm = result.get("confirm") or {}
     cells = confirm.get("cells") or []
     who = (f"the {len(cells)} cells of its panel" if len(cells) > 1 else
@@ -312,6 +327,60 @@ def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
                 f"further, {run}{what} to see whether it holds as play gets stronger{price}."]
     return [f"Tuned and confirmed with {who} only, bots that do not search: before adopting the "
             f"fix, {run}{what}; stronger play can undo a fix (docs/sweep.md){price}."]
+
+
+#: the games whose shipped heuristic bots misjudge one seat's start coins (docs/sweep.md, "Caution:
+#: one seat's start coins"), and the per-seat setting that gives them
+START_COINS_GAMES = {"middle-ages": "setup.start_coins"}
+
+
+#: how a caution names the tune's rules file: relative to the tune's directory, as result.json names
+#: its files (the same tune under another --out writes the same result.json); :func:`cautions`
+#: names the file by its path when it knows the directory (the terminal)
+IN_TUNE_DIR = ", in the tune's directory"
+
+
+def start_coins_caution(game: str, varies, rules_text: str, counts, heuristic) -> str:
+    """The caution a tune of one seat's start coins carries when its line-ups hold heuristic bots
+    (review s46 #10; docs/sweep.md, "Caution: one seat's start coins"): Middle-Ages' heuristics
+    price a Moulin or Caserne by what each opponent can pay *now*, so a seat given start coins
+    makes the *other* seats' bots open on those tiles; a compensation tuned with them measures
+    those openings as much as the coins. Said when a ``--vary`` names the game's start coins, the
+    tuned rules (``rules_text``, best_rules.toml's) give the seats of some played count
+    (``counts``) different coins, and ``heuristic`` (the line-ups' heuristic bots) is not empty;
+    else "". The checks it suggests name best_rules.toml in the tune's directory."""
+    path = START_COINS_GAMES.get(game)
+    if path is None or not heuristic or not any(
+            re.sub(r"\[\d+\]$", "", str(v)) == path for v in varies):
+        return ""
+    try:
+        coins = base_value(tomllib.loads(rules_text), path)
+    except tomllib.TOMLDecodeError:
+        return ""
+    if not isinstance(coins, list) or not any(len(set(coins[:n])) > 1 for n in counts):
+        return ""
+    bots = ", ".join(sorted(heuristic))
+    players = ",".join(str(n) for n in sorted(set(counts)))
+    return (f"Caution: the tuned rules give the seats different start coins ({path} = "
+            f"{value_text(coins)}), and they were tuned with heuristic bots ({bots}). Those bots "
+            "judge a Moulin or a Caserne by what each opponent can pay at that moment, so against "
+            "a seat that starts with coins the other seats open on those tiles far more often and "
+            "take its income: the win shares measure the bots' openings as much as the coins "
+            "(docs/sweep.md, \"Caution: one seat's start coins\"). Before relying on these coins, "
+            f"check them with bots that ignore coins, random (simulate --game {game} --players "
+            f"{players} --strategies random --rules best_rules.toml{IN_TUNE_DIR}), or with the "
+            f"search bot (balance skill --game {game} --players {players} --rules best_rules.toml).")
+
+
+def cautions(result: dict, tune_dir=None) -> list[str]:
+    """The cautions result.json carries (:func:`start_coins_caution`), one line each; with
+    ``tune_dir``, the tune's rules file named by its path (a command to paste as it is)."""
+    out = [str(x) for x in result.get("cautions") or [] if x]
+    if tune_dir is None:
+        return out
+    path = str(Path(tune_dir) / "best_rules.toml")
+    return [x.replace(IN_TUNE_DIR, "").replace("--rules best_rules.toml", f"--rules {path}")
+            for x in out]
 
 
 def panel_outcome(judged) -> str:
@@ -592,6 +661,6 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
             "'Settings as good as the best').")
 
 
-__all__ = ["SEAT_LISTS", "adopt_advice", "edge_suggestions", "edge_words", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
+__all__ = ["SEAT_LISTS", "adopt_advice", "cautions", "start_coins_caution", "edge_suggestions", "edge_words", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome", "start_settings", "start_value", "same_value",
            "is_start_rules", "tied_trials", "tied_with_best"]

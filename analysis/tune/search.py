@@ -21,7 +21,10 @@ The study lives in SQLite (``--storage``, default ``DIR/study.db``): the same co
 directory resumes an interrupted tune (a trial cut short is forgotten and played again under its own
 number, :func:`forget_cut_trials`; the sampler is seeded from the seed and the number of trials
 finished, so the resumed search suggests, numbers and plays what an uninterrupted one would have).
-The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``), a confirmation run
+A target the tune cannot answer (met by every rule set, or not confirmable on ``confirm_games``) is
+refused by :func:`plan_tune` before any game (:func:`analysis.tune.targets.check_reachable`).
+The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``; over several player
+counts the largest count's, which every count takes: :func:`best_rules_text`), a confirmation run
 ``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
 sentence, ``DIR/trials.csv`` (every candidate: settings, games, objective and interval, what
@@ -42,7 +45,9 @@ family over every cell and metric. When the best candidate is the start rules (e
 the start value, by value, however its rules text writes it: :func:`same_as_start`), they are not
 played and ``start`` / ``start_cells`` is null. result.json ``as_good`` holds each other
 full-budget trial whose own objective estimate meets the target, its objective difference from the
-best paired game by game on the search's games (:func:`as_good_pairs`). Per-seat settings are named
+best paired game by game on the search's games (:func:`as_good_pairs`; a resumed tune plays again
+the games of the trials an earlier run played). result.json ``cautions``: what the advice adds
+(:func:`bot_cautions`: start coins tuned with heuristic bots). Per-seat settings are named
 by seat in the verdict (:meth:`TunePlan.seat_label`; the seat from the game's spec, so Seigneurial's
 ``resources.start_cards[2]`` is seat 4's), and a per-seat entry no played cell seats is refused
 before any game (:func:`analysis.sweep.grammar.check_seats_of`). result.json ``edges``: the ranges
@@ -93,8 +98,8 @@ from analysis.tune.advice import (base_value, is_start_rules, panel_outcome, sea
                                   seat_response, seat_response_from_moments)
 from analysis.tune.ends import flagged, qualified_verdict, turn_limit, turn_limit_warning
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
-from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_bounds, race_cells, sentence,
-                                   tightened)
+from analysis.tune.targets import (Target, cell_outcome, check_lineup, check_reachable, evaluate, parse_targets, race,
+                                   race_bounds, race_cells, sentence, tightened)
 
 TUNE_JSON = "tune.json"
 TRIALS_CSV = "trials.csv"
@@ -314,6 +319,9 @@ class TunePlan:
     games_per_deal: int = 1
     panel: Panel | None = None
     aggregate: str = "worst"
+    #: warning lines printed before any game (:func:`analysis.tune.targets.check_reachable`: a
+    #: confirmation that may be a little too small for the target); not part of tune.json
+    warnings: tuple[str, ...] = ()
 
     @property
     def rungs(self) -> list[int]:
@@ -494,6 +502,11 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     for n, what in ((min_games, "--min-games"), (max_games, "--max-games")):
         if n % plan.games_per_deal:
             raise UsageError(f"{what} {n}: with --rotate-seats it must be a multiple of the players")
+    # a target every rule set meets, or one the confirmation's games cannot confirm: one line
+    # before any game (review s46 #4); every line-up played, with its distinct bots (the family)
+    lineups = ([(c.players, len(set(c.lineup))) for c in panel.cells] if panel is not None else
+               [(int(n), len(set(plan.strategy_names))) for n in counts])
+    plan.warnings = tuple(check_reachable(tgs, lineups, confirm_games, game))
     return plan
 
 
@@ -756,8 +769,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     weights = [c.weight for c in plan.cells] if plan.multi else [1.0]
     kept: dict = {}         # the incumbent's games (trial number → one VariantData per cell), for racing
     # the games of every full-budget trial whose own objective estimate meets the target (≤ 1), to
-    # pair it with the best at the end (result.json as_good, revF #3); a resumed search has only
-    # the trials it played itself (the page says the others are compared unpaired)
+    # pair it with the best at the end (result.json as_good, revF #3); those a resumed tune did
+    # not play itself are played again on the search seed before as_good is written
     near: dict = {}
 
     def incumbent_games(best):
@@ -765,19 +778,27 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         kept from when it was judged, or (a resumed search) played again on its seed — the very
         same games, so a resumed search races exactly as one never interrupted."""
         if best.number not in kept:
-            try:
-                preps = plan.prepare_cells(_values_of(plan, best.params))
-            except (UsageError, KeyError):
+            data = search_games(best)
+            if data is None:
                 return None
-            data = []
-            for prep in preps:
-                played = runner.collect(prep, games=plan.max_games, seed=plan.seed, threads=threads,
-                                        columns=columns, executor=executor)
-                data.append(from_tables(plan.game, prep.n_players, played.players, played.games,
-                                        games_per_deal=prep.games_per_deal))
             kept.clear()
-            kept[best.number] = data[0] if not plan.multi else data
+            kept[best.number] = data
         return kept[best.number]
+
+    def search_games(trial):
+        """A full-budget trial's games played again on the search seed (the very same games: one
+        VariantData, or one per cell), or None when its rules no longer prepare."""
+        try:
+            preps = plan.prepare_cells(_values_of(plan, trial.params))
+        except (UsageError, KeyError):
+            return None
+        data = []
+        for prep in preps:
+            played = runner.collect(prep, games=plan.max_games, seed=plan.seed, threads=threads,
+                                    columns=columns, executor=executor)
+            data.append(from_tables(plan.game, prep.n_players, played.players, played.games,
+                                    games_per_deal=prep.games_per_deal))
+        return data[0] if not plan.multi else data
 
     def objective(trial):
         t0 = time.perf_counter()
@@ -999,7 +1020,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
               if (t := turn_limit(d_k)) is not None]
     text = qualified_verdict(text, limits)
     write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text, limits)
-                      + prep.rules_text, force=True)
+                      + best_rules_text(preps), force=True)
     cells = plan.cells if plan.multi else (None,)
     confirm = {"seed": cseed, "games": plan.confirm_games,
                "dir": str(confirm_dir.relative_to(out)),
@@ -1052,6 +1073,19 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
               "games_played_in_search": int(sum(t.user_attrs.get("games_played",
                                                                   t.user_attrs.get("games", 0)) or 0
                                                 for t in study.get_trials(deepcopy=False)))}
+    # start coins tuned with heuristic bots measure the bots' openings (review s46 #10)
+    result["cautions"] = [c for c in [bot_cautions(plan, preps)] if c]
+    # the trials within the target that an earlier run of this tune played (resumed after an
+    # interruption): their games played again on the search seed, so as_good pairs them as an
+    # uninterrupted tune does (review s46 #8)
+    for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)):
+        if (t.number not in near and t.number != best.number and DUPLICATE_OF not in t.user_attrs
+                and t.user_attrs.get("games") == plan.max_games
+                and t.user_attrs.get("worst", t.value) is not None
+                and t.user_attrs.get("worst", t.value) <= 1.0):
+            data = search_games(t)
+            if data is not None:
+                near[t.number] = data
     result["as_good"] = as_good_pairs(plan, best, near, kept, incumbent_games, weights)
     # the ranges beyond an edge the advice suggests, put through the game's loader (review D #7)
     try:
@@ -1384,6 +1418,38 @@ def load_confirmation(d: Path):
 BEST_RULES_HEAD = "balance tune: the best rules found"
 
 
+def bot_cautions(plan: TunePlan, preps) -> str:
+    """The caution of a tune of one seat's start coins played with heuristic bots
+    (:func:`analysis.tune.advice.start_coins_caution`), or "": the line-ups' bots of kind
+    "heuristic" as the game's strategies loader reads them."""
+    from analysis.tune.advice import start_coins_caution
+
+    spec = registry.get(plan.game)
+    if spec.strategies is None:
+        return ""
+    loader = registry.import_hook(spec.strategies)
+    names = {n for p in preps for n in p.strategy_names}
+    heuristic = []
+    for name in sorted(names):
+        try:
+            if getattr(loader.lookup(name), "kind", None) == "heuristic":
+                heuristic.append(name)
+        except UsageError:
+            continue
+    return start_coins_caution(plan.game, [v.name for v in plan.varies], best_rules_text(preps),
+                               [p.n_players for p in preps], heuristic)
+
+
+def best_rules_text(preps) -> str:
+    """The rules text best_rules.toml holds: the one the cell with the most players played (review
+    s46 #1). A per-seat setting (``setup.hand_size[1]=6`` on a single value) is expanded at each
+    cell's own player count, so the 2-player cell's rules list 2 seats, which a 3-player game
+    refuses; the largest count's list names every seat of every cell, and a list longer than a
+    game's players is taken (its seats past the player count do not exist), its first seats the
+    values a smaller cell played."""
+    return max(preps, key=lambda p: p.n_players).rules_text
+
+
 def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str,
                       limits: list[dict] = ()) -> str:
     """The comment lines heading best_rules.toml: what changed (the tuned settings and the ``--set``
@@ -1544,6 +1610,8 @@ def tune(game: str, *, varies: list[str], targets: list[str], out: str | Path, p
     name or file; ``options`` as :func:`plan_tune` takes them (seed, trials, min_games, …)."""
     plan = plan_tune(game, varies=varies, targets=targets, panel=panel, aggregate=aggregate,
                      **options)
+    for line in plan.warnings:      # a confirmation that may be too small (balance tune prints it)
+        warnings.warn(line, stacklevel=2)
     return run_tune(plan, out, storage=storage, force=force, threads=threads, executor=executor)
 
 

@@ -21,7 +21,10 @@ against the incumbent on the same games, its error spent across the rungs; :func
 the same over a panel, paired per cell (worst cell or weighted mean). A rotated-seat run
 (``--rotate-seats``) is read over its deals, its independent units
 (:func:`analysis.sweep.metrics.by_deal`). Every malformed
-target, or one the game cannot measure, is a one-line :class:`~simcore.errors.UsageError`.
+target, or one the game cannot measure, is a one-line :class:`~simcore.errors.UsageError`; so is,
+before any game, one every rule set meets or one the confirmation's games cannot confirm
+(:func:`check_reachable`). A tolerance or an aim prints at the decimals it was typed with
+(:func:`pp_text`).
 
 May import numpy, the standard library, :mod:`simcore` (registry, errors), :mod:`analysis.stats`
 and :mod:`analysis.sweep.metrics`.
@@ -178,6 +181,120 @@ def check_lineup(targets: tuple[Target, ...], strategy_names: list[str], option:
         if t.kind == "no-dominant-strategy" and len(set(strategy_names)) < 2:
             raise UsageError(f"{option} {t.text}: the line-up has one strategy "
                              f"({strategy_names[0]}); give several with --strategies")
+
+
+#: An estimated confirmation interval up to this many times the tolerance is a warning, not a
+#: refusal: the estimate is the interval of a share exactly at its aim with a binomial variance
+#: p(1 − p) (no shared wins: every shipped game), and a game whose wins are shared sometimes
+#: has a smaller one.
+REACH_SLACK = 1.1
+
+
+def family_critical(targets: tuple[Target, ...], players: int, strategies: int,
+                    level: float = stats.LEVEL) -> tuple[float, int]:
+    """(c, columns): the max-|t| critical value of a confirmation's family at ``players`` players
+    (:func:`analysis.stats.simultaneous`: every column of every target), from the correlation its
+    columns have at the aim, and the number of columns. A seat-balance target's seats, each at
+    1/P and one winner a game, correlate at −1/(P − 1) (2 seats: one column's worth, c = 1.96);
+    any other column is taken as independent (a larger c: the estimate errs wide)."""
+    blocks = []
+    for t in targets:
+        if t.kind == "seat-balance":
+            r = -1.0 / (players - 1) if players > 1 else 0.0
+            b = np.full((players, players), r)
+            np.fill_diagonal(b, 1.0)
+            blocks.append(b)
+        else:
+            blocks.append(np.eye(max(strategies, 1) if t.kind == "no-dominant-strategy" else 1))
+    k = sum(len(b) for b in blocks)
+    corr, at = np.zeros((k, k)), 0
+    for b in blocks:
+        corr[at:at + len(b), at:at + len(b)] = b
+        at += len(b)
+    return float(stats.max_abs_normal_quantile(corr, level)), k
+
+
+def at_aim_half_width(p: float, games: int, c: float) -> float:
+    """The half-width (the larger side) of a win share's confirmation interval when the share is
+    exactly ``p`` on ``games`` games: the Wilson interval at the per-column level 2Φ(c) − 1 the
+    family's critical value ``c`` stands for, as :func:`share_intervals` builds it."""
+    lo, hi = stats.wilson(p * games, games, math.erf(c / math.sqrt(2.0)))
+    return float(max(p - lo, hi - p))
+
+
+def games_to_confirm(p: float, tol: float, c: float) -> int:
+    """The confirmation games at which a share at ``p`` gets an interval of half the tolerance
+    either side, the sizing balance tune prints for its skill commands
+    (:func:`cli.tune.follow_up_games`), n = z²·p(1−p)/(tol/2)², here with the confirmation's own
+    critical value ``c`` as z, rounded up to a thousand: a share within half the tolerance of its
+    aim then reads met."""
+    return int(math.ceil(c * c * p * (1 - p) / (tol / 2) ** 2 / 1000.0)) * 1000
+
+
+def check_reachable(targets: tuple[Target, ...], cells, confirm_games: int, game: str,
+                    option: str = "--target") -> list[str]:
+    """Refuse, before any game, a target the tune cannot answer (review s46 #4), in one line
+    (:class:`~simcore.errors.UsageError`): one every rule set meets (its band holds every share
+    it judges: a seat-balance band reaching 0%, which a seat that never wins meets; a role's band
+    holding 0 to 100%; a strategy's reaching 100%), or one ``confirm_games`` cannot confirm (a
+    share exactly at its aim gets a confirmation interval wider than the band:
+    :func:`at_aim_half_width`, so the verdict could only read unclear or not met), naming the
+    ``--confirm-games`` that would (:func:`games_to_confirm`). ``cells``: (players, distinct
+    strategies) of every line-up the tune plays (the size of each confirmation's family).
+    Returns the warning lines of a borderline confirmation (the interval wider than the band by
+    at most :data:`REACH_SLACK` times: shared wins may make it narrower than estimated). A length
+    target is not checked (its spread is not known before games)."""
+    spec = registry.get(game)
+    wide: dict[str, tuple] = {}     # per target: the cell where its confirmation is widest
+    counts = {x[0] for x in cells}
+    for players, strategies in sorted(set(cells)):
+        fair = 1.0 / players
+        c = family = None
+        for t in targets:
+            what = f"{option} {t.text}"
+            at = f"at {players} players " if len(counts) > 1 or t.kind != "role" else ""
+            if t.kind == "seat-balance" and t.tol >= fair:
+                raise UsageError(
+                    f"{what}: {at}the band {100 * fair:.1f}% ± {pp_text(t.tol)} pp runs from "
+                    f"{signed(100 * (fair - t.tol), 1)}% to {100 * (fair + t.tol):.1f}%: it reaches "
+                    "0%, so a seat that never wins meets it and it cannot tell a balanced table "
+                    f"from a broken one; give a tolerance below {100 * fair:.1f} pp (the default "
+                    f"is {DEFAULT_TOL:g})")
+            if t.kind == "role" and t.aim - t.tol <= 0 and t.aim + t.tol >= 1:
+                raise UsageError(
+                    f"{what}: the band {pp_text(t.aim)}% ± {pp_text(t.tol)} pp holds every win "
+                    f"share from 0 to 100%, so every rule set meets it; give a tolerance below "
+                    f"{100 * max(t.aim, 1 - t.aim):.1f} pp")
+            if t.kind == "no-dominant-strategy" and fair + t.tol >= 1:
+                raise UsageError(
+                    f"{what}: {at}the band's top, {100 * fair:.1f}% + {pp_text(t.tol)} pp, is 100% "
+                    "or more, so every rule set meets it; give a tolerance below "
+                    f"{100 * (1 - fair):.1f} pp")
+            if t.kind not in ("seat-balance", "role"):
+                continue
+            p = fair if t.kind == "seat-balance" else t.aim
+            if c is None:
+                c, family = family_critical(targets, players, strategies)
+            half = at_aim_half_width(p, confirm_games, c)
+            if half <= t.tol or (t.text in wide and half / t.tol <= wide[t.text][0]):
+                continue
+            who = (f"a seat at exactly {100 * fair:.1f}%" if t.kind == "seat-balance" else
+                   f"the {next((r.display for r in spec.roles if r.name == t.role), t.role)} side "
+                   f"at exactly {pp_text(t.aim)}%")
+            said = (f"{what}: {at}{who} gets a confirmation interval of about ± {100 * half:.2f} pp "
+                    f"on --confirm-games {confirm_games:,} ("
+                    + (f"95% together over the {family} shares judged" if family > 1 else "95%")
+                    + f"), wider than the target's ± {pp_text(t.tol)} pp")
+            wide[t.text] = (half / t.tol, games_to_confirm(p, t.tol, c), said)
+    refused = [w for w in wide.values() if w[0] > REACH_SLACK]
+    if refused:
+        _, n, said = max(refused, key=lambda w: w[1])
+        raise UsageError(f"{said}, so the confirmation can only read unclear or not met; give "
+                         f"--confirm-games {n:,} or more (a share within half the tolerance of its "
+                         "aim then reads met) or a wider tolerance")
+    return [f"Warning: {said}, so even rules exactly at the aim would read unclear (a warning, not a "
+            "refusal: the estimate assumes no shared wins, which would narrow it); --confirm-games "
+            f"{n:,} would tell" for _, n, said in wide.values()]
 
 
 def _columns(v: VariantData, t: Target) -> list[str]:
@@ -565,6 +682,23 @@ def interval_text(est: float, low: float, high: float, edges, scale: float = 100
     return f"{signed(scale * est, d)}{unit} ({signed(scale * low, d)} to {signed(scale * high, d)})"
 
 
+def pp_digits(*shares: float, least: int = 1, most: int = 4) -> int:
+    """The decimals at which every one of ``shares`` (fractions) prints exactly in percent (points),
+    at least ``least``, at most ``most``: a tolerance or an aim printed at the decimals it was typed
+    with ("± 1.25 pp", "± 0.01 pp", "45.25%"; "± 2.0 pp" as before), so the band printed is the
+    band judged (review s46 #7: ``seat-balance:1.25`` read "± 1.2 pp", ``0.01`` "± 0.0 pp")."""
+    for d in range(least, most + 1):
+        if all(abs(round(100 * x, d) - 100 * x) < 1e-9 for x in shares):
+            return d
+    return most
+
+
+def pp_text(share: float) -> str:
+    """A tolerance or an aim (a fraction) in percent (points) at :func:`pp_digits`' decimals:
+    0.0125 → "1.25", 0.02 → "2.0", 0.0001 → "0.01"."""
+    return f"{100 * share:.{pp_digits(share)}f}"
+
+
 def signed(x: float, d: int) -> str:
     """``x`` with ``d`` decimals and a true minus sign ("−0.4", as the pages print it)."""
     return f"{x:.{d}f}".replace("-", "\u2212")
@@ -582,12 +716,12 @@ def target_bits(j: Judgement, targets: tuple[Target, ...], fair: float | None) -
             edges = (fair - t.tol, fair + t.tol)
             shown = "; ".join(f"seat {i + 1} {interval_text(r['estimate'], r['low'], r['high'], edges)}"
                               for i, r in enumerate(ms))
-            bits.append(f"every seat within {100 * fair:.1f}% ± {100 * t.tol:.1f} pp: {said} ({shown})")
+            bits.append(f"every seat within {100 * fair:.1f}% ± {pp_text(t.tol)} pp: {said} ({shown})")
         elif t.kind == "role":
             r = ms[0]
             shown = interval_text(r["estimate"], r["low"], r["high"], (t.aim - t.tol, t.aim + t.tol))
             bits.append(f"the {t.role.title()} side's win share {shown} "
-                        f"against {100 * t.aim:.1f}% ± {100 * t.tol:.1f} pp: {said}")
+                        f"against {pp_text(t.aim)}% ± {pp_text(t.tol)} pp: {said}")
         elif t.kind == "length":
             r = ms[0]
             shown = interval_text(r["estimate"], r["low"], r["high"], (t.lo, t.hi), 1.0, " turns")
@@ -597,7 +731,7 @@ def target_bits(j: Judgement, targets: tuple[Target, ...], fair: float | None) -
             shown = "; ".join(f"{r['metric'].removeprefix('strategy_win_share_')} "
                               f"{100 * r['estimate']:.{(d := edge_digits([100 * r['estimate'], 100 * r['high']], [top]))}f}% "
                               f"(up to {100 * r['high']:.{d}f})" for r in ms)
-            bits.append(f"no strategy above {100 * fair:.1f}% + {100 * t.tol:.1f} pp: {said} ({shown})")
+            bits.append(f"no strategy above {100 * fair:.1f}% + {pp_text(t.tol)} pp: {said} ({shown})")
     return bits
 
 

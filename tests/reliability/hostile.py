@@ -281,7 +281,7 @@ def make_workspace(root: Path) -> Path:
     _run(["balance", "sweep", "--game", "middle-ages", "--players", "4", "--vary",
           "setup.extra_coin_tokens=[6,8]", "--games", "200", "--out", "sw", "-q"], ws)
     _run(["balance", "tune", "--game", "middle-ages", "--players", "2", "--strategies", "random",
-          "--vary", "setup.start_coins[0]=0..4:2", "--target", "seat-balance:50", "--trials", "2",
+          "--vary", "setup.start_coins[0]=0..4:2", "--target", "seat-balance:40", "--trials", "2",
           "--min-games", "200", "--max-games", "400", "--confirm-games", "400", "--out", "tu", "-q"], ws)
     _run(["balance", "report", "runs/demo", "--questions-games", "0", "--out", "rep"], ws)
     _run(["balance", "baseline", "runs/demo", "--out", "base.toml", "--tolerance", "40",

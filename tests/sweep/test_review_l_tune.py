@@ -30,7 +30,7 @@ SETTING = "setup.start_coins[0]"
 
 def _plan(trials: int, seed: int = 1, values: str = "0..3", **kw):
     return plan_tune("middle-ages", varies=[f"{SETTING}={values}"], targets=["seat-balance:3"], seed=seed,
-                     trials=trials, min_games=100, max_games=200, eta=2, confirm_games=200,
+                     trials=trials, min_games=100, max_games=200, eta=2, confirm_games=1100,
                      players=2, strategies="random", stop_when_met=False, **kw)
 
 

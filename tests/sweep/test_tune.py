@@ -88,7 +88,7 @@ def test_a_tune_varying_the_player_count_races_candidates_of_different_counts(tm
     error); it is raced on the two objectives' intervals, and the verdict names its count."""
     plan = plan_tune("middle-ages", varies=["players=2..5", "setup.start_coins[0]=0..4"],
                      targets=["seat-balance:3"], seed=2, trials=3, min_games=100, max_games=200,
-                     eta=2, confirm_games=200, strategies="random", stop_when_met=False)
+                     eta=2, confirm_games=1500, strategies="random", stop_when_met=False)
     result = run_tune(plan, tmp_path / "t")
     rows = (tmp_path / "t" / "trials.csv").read_text().splitlines()[1:]
     assert len({r.split(",")[2] for r in rows}) > 1          # several player counts were tried

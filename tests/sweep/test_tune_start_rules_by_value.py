@@ -36,7 +36,7 @@ def test_a_best_candidate_at_the_start_values_plays_no_start_rules(tmp_path, mon
         panel = from_options("middle-ages", players=",".join(map(str, players)), lineups=["random"])
     if not rows:
         monkeypatch.setattr(runner, "RAW_LIMIT", 100)
-    plan = plan_tune("middle-ages", varies=["setup.start_coins[0]=[0]"], targets=["seat-balance:40"],
+    plan = plan_tune("middle-ages", varies=["setup.start_coins[0]=[0]"], targets=["seat-balance:30"],
                      seed=3, trials=1, min_games=200, max_games=200, eta=2, confirm_games=200,
                      players=None if panel else players, strategies=None if panel else "random",
                      panel=panel, stop_when_met=False)

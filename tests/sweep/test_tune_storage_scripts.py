@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (d
 
 def _plan(seed: int):
     return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..1"], targets=["seat-balance:3"],
-                     seed=seed, trials=1, min_games=100, max_games=100, eta=2, confirm_games=100,
+                     seed=seed, trials=1, min_games=100, max_games=100, eta=2, confirm_games=1100,
                      players=2, strategies="random", stop_when_met=False)
 
 

@@ -75,7 +75,7 @@ def case_without_rows(tmp_path_factory):
     # candidate at their values would not play (tests/sweep/test_tune_start_rules_by_value.py)
     pytest.param(["no-dominant-strategy:20"], ["setup.start_coins=10"], "balanced,random,random", 3,
                  marks=pytest.mark.slow),
-    pytest.param(["seat-balance:40"], (), "random", (2, 3), marks=pytest.mark.slow),
+    pytest.param(["seat-balance:30"], (), "random", (2, 3), marks=pytest.mark.slow),
 ])
 def test_a_confirmation_without_rows_gives_the_same_result(tmp_path, monkeypatch, request, targets, settings,
                                                            strategies, players):
