@@ -7,8 +7,9 @@ sequential test of :mod:`analysis.check.decision`, played by :func:`analysis.che
 ``--against-rules OLD.toml`` plays the old rules on the same deals and tests the paired differences;
 ``balance check --baseline FILE RUN`` judges an existing run directory in one look
 (:func:`analysis.check.run.check`). It prints the result (:mod:`analysis.check.presentation`) and
-exits 0 (pass), 1 (a metric moved beyond its tolerance), 3 (undecided at the maximum number of games)
-or 2 (usage or config error). Everything is callable from Python: :func:`run_check`.
+exits 0 (pass), 1 (a metric moved beyond its tolerance), 3 (undecided at the maximum number of games),
+2 (usage or config error) or 4 (a problem of the machine, :data:`EXIT_MACHINE`). Everything is
+callable from Python: :func:`run_check`.
 
 ``balance baseline --panel NAME --out DIR`` (with ``--rules``/``--set``) records every cell of a
 panel (a directory of one baseline per cell, :mod:`analysis.check.panel`), and ``balance check
@@ -38,6 +39,39 @@ from simcore.errors import UsageError
 from simcore.games import DEFAULT_GAME
 
 from cli.sweep import LINEUP_HELP, PANEL_HELP, SMALLEST_HELP
+
+
+#: ``balance check``'s exit code for a problem of the machine (a full disk, a file that cannot be
+#: read or written, no memory left): not a verdict. Every other command says it with exit 1, which
+#: for a check is a regression (review s46 #4: a PASS whose JUnit file met a full disk exited 1, and
+#: a CI step reported a regression); 2 stays a usage or config error, 3 undecided.
+EXIT_MACHINE = 4
+
+
+def machine_errors(command):
+    """``command`` (a Typer command's function, its signature kept for Typer) with a problem of the
+    machine said in one line, ``error: …``, as the command line says it for every command, but
+    exiting :data:`EXIT_MACHINE`. A broken pipe is left to the command line (a closed stdout ends
+    quietly); ``BALANCE_DEBUG=1`` shows the traceback."""
+    import functools
+    import os
+
+    @functools.wraps(command)
+    def wrapped(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (OSError, MemoryError) as exc:
+            if isinstance(exc, BrokenPipeError) or os.environ.get("BALANCE_DEBUG"):
+                raise
+            if isinstance(exc, MemoryError):
+                line = "out of memory (try fewer games per look: --batch)"
+            else:
+                where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+                line = where + (exc.strerror or str(exc))
+            print("error: " + str(line).replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)
+            raise SystemExit(EXIT_MACHINE) from None
+
+    return wrapped
 
 
 def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games: int | None = None,
@@ -275,11 +309,49 @@ def _same_file(a, b) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def _check_report_files(junit, summary, force: bool, read: list) -> None:
+def _overlap(a, b) -> str | None:
+    """How path ``a`` meets path ``b``: "the same path as", "inside", "around" (``b`` lies inside
+    ``a``), or None. Through links and names not written yet (:func:`os.path.realpath`)."""
+    import os
+
+    ra, rb = os.path.realpath(a), os.path.realpath(b)
+    if ra == rb or _same_file(a, b):
+        return "the same path as"
+    if ra.startswith(rb.rstrip(os.sep) + os.sep):
+        return "inside"
+    if rb.startswith(ra.rstrip(os.sep) + os.sep):
+        return "around"
+    return None
+
+
+def _check_save_run_apart(junit, summary, save_run) -> None:
+    """``--junit``/``--summary`` and ``--save-run`` compared before anything is claimed or played
+    (review s46 #2: the same path printed PASS after every game, then "is a directory", exit 2; a
+    report file inside the save-run directory made its lock files there first, and the save-run
+    check then refused "directory exists and is not empty" about a directory that did not
+    exist)."""
+    if save_run is None:
+        return
+    for option, path in (("--junit", junit), ("--summary", summary)):
+        if path is None or path == "-":
+            continue
+        how = _overlap(path, save_run)
+        if how is None:
+            continue
+        said = {"the same path as": f"is the same path as --save-run {save_run}",
+                "inside": f"is inside --save-run {save_run}, the run directory the check replays its games into",
+                "around": f"is a folder above --save-run {save_run}, and a file is written there"}[how]
+        raise UsageError(f"{option} {path}: {said}; give the {option[2:]} file a path of its own, "
+                         "outside that directory")
+
+
+def _check_report_files(junit, summary, force: bool, read: list, save_run=None) -> None:
     """Where ``--junit`` and ``--summary`` write, checked before the check plays (for one baseline
-    file or a panel: ``read`` are the inputs they must not overwrite)."""
+    file or a panel: ``read`` are the inputs they must not overwrite; ``save_run``: the directory
+    the check's games are saved in, which neither may be nor lie in)."""
     from simcore.atomic import check_output_file
 
+    _check_save_run_apart(junit, summary, save_run)
     if junit is not None and summary is not None and _same_file(junit, summary):
         # (review AB #1: the Markdown summary appended to the JUnit XML, which no longer parsed)
         raise UsageError(f"--summary {summary}: the same file as --junit {junit}; give each its own "
@@ -298,9 +370,14 @@ def _check_report_files(junit, summary, force: bool, read: list) -> None:
         check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN,
                           replaces=JUNIT_FILE)
     if summary is not None and summary != "-":           # ("-": standard output)
-        from simcore.atomic import MARKDOWN_FILE
+        from simcore.atomic import MARKDOWN_FILE, check_output_path, reserve_output
 
-        check_output_file(summary, False, "--summary", inputs=read, append=True, replaces=MARKDOWN_FILE)
+        # checked now, locked only around the append (simcore.atomic.append_text: review s46 #9,
+        # a second check appending to the same $GITHUB_STEP_SUMMARY stopped at once while the
+        # first played); counted as not yet written, so a closed stdout still says so
+        check_output_path(summary, kind="file", force=False, option="--summary", inputs=read,
+                          append=True, replaces=MARKDOWN_FILE, claim=False)
+        reserve_output(summary)
 
 
 def register(app: typer.Typer) -> None:
@@ -416,6 +493,7 @@ def register(app: typer.Typer) -> None:
         _print_tolerances(path)
 
     @app.command("check")
+    @machine_errors
     def check(
         run: Optional[Path] = typer.Argument(
             None, help="Run directory to check (default: play the baseline's configuration now).",
@@ -477,7 +555,8 @@ def register(app: typer.Typer) -> None:
             None, "--score-tolerance", hidden=True, help="Refused: an option of balance baseline."),
     ) -> None:
         """Compare win shares and scores with a baseline, playing until every metric is decided: exit 0
-        pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
+        pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error, 4 a problem of
+        the machine (a full disk)."""
         for option, given in (("--tolerance", tolerance), ("--score-tolerance", score_tolerance)):
             if given is not None:
                 raise UsageError(f"{option} is an option of balance baseline: a check reads the "
@@ -495,7 +574,7 @@ def register(app: typer.Typer) -> None:
         if batch is not None:         # the same words whether the baseline is a file or a panel
             from analysis.check.play import check_batch
 
-            check_batch(batch, 1)
+            check_batch(batch, 1, paired=against_rules is not None)
         if baseline.is_dir() and not is_panel_baseline(baseline) \
                 and any(baseline.glob("cell-*.toml")):
             raise UsageError(f"--baseline {baseline}: an unfinished panel baseline (cell baselines "
@@ -568,7 +647,7 @@ def register(app: typer.Typer) -> None:
         n = parse_games(games) if games is not None else None
         sets = parse_settings(settings)
         read = [baseline, *(p for p in (run, rules) if p is not None)]
-        _check_report_files(junit, summary, force, read)
+        _check_report_files(junit, summary, force, read, save_run)
         log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
         from simcore.cluster import executor_for
 

@@ -1014,7 +1014,13 @@ def record_entry(target: str | Path, name: str, role: str) -> None:
         claim_output(absolute)
     claim = _CLAIMS[absolute]
     claim.entries[name] = role
-    claim.save(absolute)
+    try:
+        claim.save(absolute)
+    except OSError as exc:
+        claim.entries.pop(name, None)      # not made: nothing to clean up under that name
+        if no_space(exc):
+            raise out_of_space(target) from None
+        raise
 
 
 def forget_entry(target: str | Path, name: str) -> None:
@@ -1075,6 +1081,8 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             lock = _try_lock(absolute)
         except OSError as exc:
             _remove_created(created)
+            if no_space(exc):
+                raise _no_room_to_claim(target, option) from None
             raise UsageError(f"{option} {show(target)}: cannot create a lock file in "
                              f"{show(absolute.parent)}: {exc.strerror}") from None
         if lock is None:
@@ -1094,8 +1102,24 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             claim.entries = {}
         except OSError:
             pass                              # kept in the record: the next command finishes it
-    claim.save(absolute)
+    try:
+        claim.save(absolute)
+    except OSError as exc:
+        # (review s46 #4: a full disk said "error: No space left on device", no option, no path)
+        release_claim(absolute, published=False)
+        if no_space(exc):
+            raise _no_room_to_claim(target, option) from None
+        raise OSError(exc.errno, f"{option} {show(target)}: cannot write its claim record "
+                                 f"{record_path_for(absolute).name} ({exc.strerror or exc})") from None
     recover_leftovers(absolute.parent, holding=absolute, already=done)
+
+
+def _no_room_to_claim(target: str | Path, option: str) -> OSError:
+    """The one line for a disk too full for even the lock beside ``target``: a problem of the
+    machine (an :class:`OSError`), naming the option and the path; nothing was written."""
+    return OSError(errno.ENOSPC, f"{option} {show(target)}: no space left on the device to start "
+                                 "writing it (its lock files beside it could not be written); nothing "
+                                 "was written (free some space or write somewhere else)")
 
 
 @contextmanager
@@ -1378,30 +1402,96 @@ def write_text_atomic(out: str | Path, text: str, force: bool = False, option: s
     return Path(out)
 
 
+#: How long :func:`append_text` waits for another command appending to the same file (its lock
+#: is held only around its append, a few milliseconds).
+APPEND_WAIT = 30.0
+
+
+def reserve_output(target: str | Path) -> None:
+    """Count ``target`` among this command's outputs not yet written (:data:`UNFINISHED`) without
+    claiming it: an output claimed only when it is written (:func:`append_text`), so that a
+    command whose stdout closes before then still says it stopped short (exit 141)."""
+    if str(target) != "-":
+        UNFINISHED.add(Path(os.path.abspath(target)))
+
+
+def _claim_to_append(out: str | Path, option: str) -> Path:
+    """:func:`check_output_file` for an append, waiting up to :data:`APPEND_WAIT` seconds while
+    another command holds the file's lock (it appends for milliseconds: review s46 #9, two checks
+    appending to one ``$GITHUB_STEP_SUMMARY`` stopped the second with "another command is writing
+    it right now")."""
+    absolute = Path(os.path.abspath(out))
+    deadline = time.monotonic() + APPEND_WAIT
+    while True:
+        try:
+            return check_output_file(out, False, option, append=True, replaces=MARKDOWN_FILE)
+        except UsageError as exc:
+            # another command's lock, held now or released since the attempt: wait and try again;
+            # anything else (a file in the way, a folder that cannot be written) is said at once
+            busy = _held_by_another(absolute) is not None or "is held)" in str(exc)
+            if absolute in _CLAIMS or not busy or time.monotonic() > deadline:
+                raise
+        time.sleep(0.02)
+
+
 def append_text(out: str | Path, text: str, option: str) -> Path:
     """Append UTF-8 text to ``out`` (created if missing), as ``$GITHUB_STEP_SUMMARY`` expects, on a
     line of its own (a newline first when the file's last line is not ended); only
     to a Markdown or text file (review Q #1: a rules TOML or a Parquet file given as --summary was
     appended to and no longer read). ``-`` is standard output, as for most command lines (it
-    was a file named "-")."""
+    was a file named "-").
+
+    The file's lock is taken for the append alone (:func:`_claim_to_append`). All or nothing: the
+    file's size is noted first and, when the write fails (a disk that fills, review s46 #3: a
+    partial append cut a character in two, and the file was no longer UTF-8), the file is cut back
+    to it, as it was, and the error is the machine's (an :class:`OSError` naming the option and
+    the path: exit 1, or 4 for balance check), not a usage error."""
     if str(out) == "-":
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         sys.stdout.flush()
         return Path("-")
-    out = check_output_file(out, False, option, append=True, replaces=MARKDOWN_FILE)
+    out = _claim_to_append(out, option)
+    size = None
+    fd = -1
+    existed = os.path.lexists(out)
     try:
-        with open(out, "a+b") as fh:    # (review AB #8: a heading ran on after a last line unended)
-            size = fh.seek(0, os.SEEK_END)
-            unended = False
-            if size:
-                fh.seek(size - 1)
-                unended = fh.read(1) != b"\n"
-            fh.write((("\n" if unended else "") + text).encode("utf-8"))   # (append: at the end)
-        PUBLISHED.append(out)
-        release_claim(out, True)
+        fd = os.open(out, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o666)
+        size = os.fstat(fd).st_size
+        unended = size > 0 and os.pread(fd, 1, size - 1) != b"\n"   # (review AB #8: a heading ran on)
+        data = (("\n" if unended else "") + text).encode("utf-8")
+        done = 0
+        while done < len(data):                                      # (append: at the end)
+            done += os.write(fd, data[done:])
+        os.fsync(fd)
     except OSError as exc:
+        cut = ""
+        if fd >= 0 and size is not None:
+            try:
+                os.ftruncate(fd, size)        # nothing of the failed append is left
+                cut = f"; nothing was added and {show(out)} is as it was"
+            except OSError:
+                cut = f"; {show(out)} may end with part of the text"
+        if fd >= 0:
+            os.close(fd)
+            fd = -1
+        if not existed and size == 0:         # made by this append: not left behind, empty
+            try:
+                os.unlink(out)
+                cut = f"; nothing was written under {show(out)}"
+            except OSError:
+                pass
         release_claim(out, os.path.exists(out))
-        raise UsageError(f"{option} {show(out)}: cannot write ({exc.strerror})") from None
+        if no_space(exc):
+            raise OSError(errno.ENOSPC, f"{option} {show(out)}: the disk ran out of space while "
+                                        f"appending to it{cut} (free some space or write somewhere "
+                                        "else)") from None
+        raise OSError(exc.errno, f"{option} {show(out)}: cannot append to it "
+                                 f"({exc.strerror or exc}){cut}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    PUBLISHED.append(out)
+    release_claim(out, True)
     return out
 
 

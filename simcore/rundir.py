@@ -48,13 +48,32 @@ def default_run_dir(game: str, root: str | Path = "runs") -> Path:
     """Where a run without ``--out`` goes: :func:`stamped_run_dir`, or, when a run of the same
     second has it already or is writing it (its lock), ``…-2``, ``…-3`` …: two quick runs in a row
     must not collide (the second was refused, "use --force to replace it", advice that would
-    lose the first)."""
+    lose the first).
+
+    The name is claimed here (:func:`simcore.atomic.claim_output`: its lock taken, as the run's own
+    output check would take it, which finds it this process's), not only looked at: two commands
+    started in the same second both saw ``…Z`` free and the second then stopped, "another command
+    is writing it right now", about a name it was never given (review s46 #6). A candidate whose
+    lock another command holds (or a file of that name is in the way), that exists, or that this
+    process has claimed already, is passed over for the next suffix."""
+    from simcore.atomic import _CLAIMS, claim_output, lock_path_for
+
     base = stamped_run_dir(game, root)
     candidate, k = base, 1
-    while os.path.lexists(candidate) or os.path.lexists(candidate.parent / f".{candidate.name}.lock"):
+    while True:
+        absolute = Path(os.path.abspath(candidate))
+        if not os.path.lexists(candidate) and absolute not in _CLAIMS:
+            try:
+                claim_output(candidate, "--out")
+            except UsageError:
+                if not os.path.lexists(lock_path_for(absolute)):
+                    raise                      # not taken: a folder that cannot be written, say
+            else:
+                if not os.path.lexists(candidate):
+                    return candidate
+                release_claim(candidate, published=False)   # made meanwhile, by a run now done
         k += 1
         candidate = base.with_name(f"{base.name}-{k}")
-    return candidate
 
 
 # Columns that count up game by game (every value new, or repeated once per seat): Parquet's

@@ -123,7 +123,7 @@ class Baseline:
         if self.check_games is not None:
             return self.check_games
         return plan_games(self.metrics, self.tolerances(), self.alpha, self.beta, paired,
-                          game=self.game).max_games
+                          game=self.game, games=self.games).max_games
 
 
 def default_tolerances(game: str | None, smallest: dict | None = None) -> dict[str, float]:
@@ -197,7 +197,8 @@ def power_caveat(baselines: Sequence[tuple[str, "Baseline"]]) -> str:
     for name, b in baselines:
         # a panel's cells are checked at alpha / cells (review AB #3: planned at alpha, the advice
         # said 81,000 games where the panel check itself then asked for 94,000)
-        plan = plan_games(b.metrics, b.tolerances(), b.alpha / len(baselines), b.beta, game=b.game)
+        plan = plan_games(b.metrics, b.tolerances(), b.alpha / len(baselines), b.beta, game=b.game,
+                          games=b.games)
         if plan.limited:
             by_metrics.setdefault(metric_names(plan.limited), []).append(name)
             need = max(need, plan.baseline_games or 0)
@@ -288,7 +289,8 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     rules = rules_entry(meta, out)
     games = int(meta.get("games") or 0)
     tols = [m.tolerance if m.tolerance is not None else tol[m.metric] for m in metrics]
-    plan = plan_games(metrics, tols, alpha if plan_alpha is None else plan_alpha, beta, game=meta.get("game"))
+    plan = plan_games(metrics, tols, alpha if plan_alpha is None else plan_alpha, beta, game=meta.get("game"),
+                      games=games)
     check_games = int(check_games or plan.max_games)
     out_name = Path(out).as_posix()
     src = source or "runs/baseline"
@@ -504,7 +506,15 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                          f"{m.get('defender')} points, {m.get('terrain')}): balance check does not "
                          "replay a matchup, so it keeps no baseline of it; compare two runs of the same "
                          "matchup with balance report BASE VARIANT (paired when they share the seed)")
-    check_seed(meta.get("seed", 0) + seed_offset, "--seed-offset")   # the seed a check will play
+    run_seed = meta.get("seed", 0)
+    try:                                      # the seed a check will play
+        check_seed(run_seed + seed_offset, "--seed-offset")
+    except UsageError:
+        # what was typed and what it makes (review s46 #8: "--seed-offset -976: must be a whole
+        # number from 0 …" for --seed-offset -3000, the sum under the option's name)
+        raise UsageError(f"--seed-offset {seed_offset}: seed {run_seed} (the run's) + seed_offset "
+                         f"{seed_offset} = {run_seed + seed_offset} is out of range (a seed is a "
+                         "whole number from 0 to 2**63 - 1)") from None
     check_output_file(out, force, inputs=[run], replaces=BASELINE_FILE)
     measured = measured_rules_path(out) if published_as is None and meta.get("settings") else None
     if measured is not None:

@@ -28,17 +28,22 @@ that reads or writes files.
 old rules on the same deals) with standard error s (√(s_run² + s_base²) against a baseline, whose
 own error stays in every look; s_run of a win share with fewer than
 :data:`~analysis.check.measure.FEW_UNITS` units won or not won is floored at a smoothed share's,
-:func:`~analysis.check.measure.tested_se`), and information I = 1/s². For the upward direction, H0: Δ = δ (the
+:func:`~analysis.check.measure.tested_se`, and every s_run pooled with the baseline's per-unit
+error, :func:`run_error`; a paired difference few units carry is floored, :func:`paired_error`),
+and information I = 1/s². For the upward direction, H0: Δ = δ (the
 tolerance) against H1: Δ = 2δ; the log-likelihood ratio of the normal model is
 LLR⁺ = I · δ · (d − 1.5 δ), and LLR⁻ = I · δ · (−d − 1.5 δ) for the downward one. A direction
 *rejects* H0 when its LLR reaches log(2m/α) (m metrics) and *accepts* it when its LLR falls to
 log β; each direction stops at its first crossing. The metric fails when a direction rejects,
 passes when both accepted. Because d after n games has the joint law of a Brownian motion in the
 information scale (also with the baseline's fixed error inside every d), the LLR is a likelihood
-ratio martingale and Ville's inequality bounds the errors whatever the batch sizes and the
-stopping: P(fail | |Δ| ≤ δ) ≤ α/(2m) per direction, so ≤ α for the whole check (union over the 2m
-directions); P(pass | Δ ≥ 2δ) ≤ β for that metric. Between δ and 2δ (the indifference zone, as in
-fishtest between elo0 and elo1) either answer is acceptable.
+ratio martingale and Ville's inequality bounds the errors whatever the stopping: P(fail | |Δ| ≤ δ)
+≤ α/(2m) per direction, so ≤ α for the whole check (union over the 2m directions); P(pass | Δ ≥
+2δ) ≤ β for that metric. Between δ and 2δ (the indifference zone, as in fishtest between elo0 and
+elo1) either answer is acceptable. That holds for a normal d of known error; the errors are
+estimated from the games, and d is near normal only over enough of them, so a look reads at least
+:data:`MIN_UNITS` units and the errors are floored (review s46 #1: looks of one or two games broke
+both rates; measured there).
 """
 
 from __future__ import annotations
@@ -116,14 +121,143 @@ class MetricResult:
         return KINDS[self.metric]
 
 
+MIN_UNITS = 30
+"""The fewest units (games, or deals with rotated seats) a check reads at a look: ``--batch``,
+``[check] batch``, ``--games`` and a RUN below it are refused (one line, exit 2, before any game;
+paired, :data:`MIN_PAIRED_UNITS`).
+
+The test reads each metric's change as normal with a standard error estimated from the games
+themselves; over a handful of games neither holds (one game has no error at all, a few give an
+error that is often far too small), and looks every game or two failed identical rules and passed
+a change of ten times the tolerance (review s46 #1). Measured on real Middle-Ages games resampled
+into checks look by look as :mod:`analysis.check.play` makes them, against a baseline of 20,000
+games, with the test as it was (no floors): identical rules FAILED 100/100 checks at looks of 1
+game, 29/100 at 2, 3/100 at 3, 1/100 at 5 and 0/100 at 10, 20, 30, 50 and 100; paired, a change of
+every seat's mean score by about ten times its tolerance (an event paying 40 coins a tile instead
+of 3) PASSED 76/100 at 1, 64/100 at 2, 47/100 at 3, 18/100 at 5, 59/1,000 at 10, 3/1,000 at 20
+and 0/1,000 at 30 and 50. 30 is the smallest look at which both held without the floors; with
+them (:func:`run_error`, :func:`paired_error`) identical rules failed 0 of 40 checks at looks of 1,
+2, 3, 5 and 10 games and the change passed 0 of 200 at 1 to 30."""
+
+MIN_PAIRED_UNITS = 500
+"""The fewest units a look of paired mode reads (``--against-rules``; :data:`MIN_UNITS`
+otherwise). A paired difference is mostly exact zeros where a change touches few games, and a look
+that happened to see none of them reads an error near 0; a change of twice the tolerance carried by
+a few percent of the games then passes more often than β at small looks, floors or not (measured
+on synthetic games, 200 checks each, with the floors of :func:`paired_error`: carried by 3% of the
+games, 14.5% passed at looks of 30 units, 8% at 100, 2.5% at 200, 1.5% at 500, 1% at 1,000; by
+1%, 56%, 40%, 16.5%, 3.5% and 1%; by 10% or more, at most 2% from 30 on). 500 is the smallest look
+at which each held β (5%); the default look, a fiftieth of the maximum and at least 1,000 games,
+is as large or larger. A change carried by fewer games still can pass unseen at the first looks
+(a change no game of the look has shown is invisible to any test of those games)."""
+
+#: One-sided 95 % upper limits of a Poisson count of k = 0 … 29 events, ½ χ²(0.95; 2k + 2): how
+#: many units a change may touch while k were seen touched (:func:`paired_error`).
+POISSON_UPPER = (2.9957, 4.7439, 6.2958, 7.7537, 9.1535, 10.513, 11.8424, 13.1481, 14.4346, 15.7052,
+                 16.9622, 18.2075, 19.4426, 20.6686, 21.8865, 23.0971, 24.3012, 25.4992, 26.6918,
+                 27.8792, 29.062, 30.2404, 31.4148, 32.5854, 33.7524, 34.9161, 36.0766, 37.2342,
+                 38.3889, 39.541)
+#: Below this many units that changed, a paired difference's error is floored (:func:`paired_error`).
+FEW_CHANGED = len(POISSON_UPPER)
+
+
 def llr(d: float, se: float, tol: float) -> tuple[float, float]:
-    """(LLR⁺, LLR⁻): log-likelihood ratios of Δ = ±2δ against Δ = ±δ for a normal estimate d ± se."""
+    """(LLR⁺, LLR⁻): log-likelihood ratios of Δ = ±2δ against Δ = ±δ for a normal estimate d ± se.
+
+    An error that is not a positive number (nan: one unit; 0: no unit varied) is no information,
+    not certainty: (0, 0), no bound crossed (review s46 #1: a first look of one game, or a paired
+    batch the change never touched, crossed a bound at once). :meth:`SequentialTest.look` floors
+    the errors it reads (:func:`run_error`, :func:`paired_error`) so that a metric that varies
+    never reaches here with 0; a metric that never varied in at least :data:`MIN_UNITS` units is
+    read exactly there (:func:`exact_llr`)."""
+    if not (se > 0 and math.isfinite(se)):
+        return 0.0, 0.0
     up_mid, down_mid = d - 1.5 * tol, -d - 1.5 * tol
-    if not se > 0:
-        sign = lambda x: math.copysign(math.inf, x) if x != 0 else 0.0  # noqa: E731
-        return sign(up_mid), sign(down_mid)
     info = 1.0 / (se * se)
     return info * tol * up_mid, info * tol * down_mid
+
+
+def exact_llr(d: float, tol: float) -> tuple[float, float]:
+    """The LLRs of a change measured without error (a metric every unit of which had one value, in
+    the baseline and in the run): ±∞ by the side of 1.5δ the change lies on, 0 on it."""
+    sign = lambda x: math.copysign(math.inf, x) if x != 0 else 0.0  # noqa: E731
+    return sign(d - 1.5 * tol), sign(-d - 1.5 * tol)
+
+
+PRIOR_UNITS = MIN_UNITS
+"""How many of the run's own units the baseline's per-unit variance counts as in the error the
+test reads for the run (:func:`run_error`): 30, the fewest a look reads."""
+
+
+def run_error(b: Measurement, r: Measurement, base_units: float | None = None) -> float:
+    """The error of the run's ``r`` the test reads against the baseline's ``b``: the run's
+    per-unit variance (its own, :func:`~analysis.check.measure.tested_se`, a rare share's floored)
+    pooled with the baseline's, which counts as :data:`PRIOR_UNITS` units of the run,
+    s² = (30 · s_b² + (n − 1) · s_r²) / (30 + n − 1), over the run's n units: √(s² / n), and never
+    below the run's own error (so only ever raised: a rare share keeps its floor). s_b² is
+    b.se² · U_b, ``base_units`` U_b being the baseline's units in the run's unit (games, or deals:
+    the baseline's games over the games of a deal); None: ``b.n``, for a run measured as the
+    baseline was (a RUN directory).
+
+    Review s46 #1: a run's plug-in error is nan after one unit and often far too small after a
+    few, and read as exact it failed identical rules at once. Pooled, one unit is read on the
+    baseline's variance (what an unchanged configuration has), a handful of units mostly on it,
+    and thousands on their own (30 of 6,000: half a percent of the weight), so the committed
+    baseline's check still decides where it did (a floor at the baseline's whole error, tried
+    first, moved it from 6,000 to 9,000 games); a change that makes a metric vary less moves the
+    pooled variance down as its units accrue. A larger error only makes the test more careful (a
+    smaller information scales both LLRs down: Ville's bounds still hold). (A baseline whose every
+    unit was alike, s_b = 0, adds nothing: the run's own error.) A bot on several seats of a
+    baseline recorded over player rows brings its rows' variance per seat, above its variance per
+    game (its seats' shares are negatively correlated): careful, not bold."""
+    own = tested_se(r)
+    n = r.n
+    units = b.n if base_units is None else base_units
+    if not (b.se > 0 and math.isfinite(b.se) and units > 0 and n > 0):
+        return own
+    prior = b.se * b.se * units                               # the baseline's per-unit variance
+    if not (n > 1 and own == own and math.isfinite(own)):     # one unit: no variance of its own
+        return math.sqrt(prior / n)
+    pooled = (PRIOR_UNITS * prior + (n - 1) * own * own * n) / (PRIOR_UNITS + n - 1)
+    return max(own, math.sqrt(pooled / n))     # never below its own (a rare share's floor kept)
+
+
+def paired_error(old: Measurement, new: Measurement, diff: Measurement) -> float:
+    """The error of a paired difference the test reads: its own, but while fewer than
+    :data:`FEW_CHANGED` (30) units changed (``diff.changed``, k) at least the error of a difference
+    carried by as many units as a change may touch when k were seen touched (U(k),
+    :data:`POISSON_UPPER`: 3.0 when none was), each differing as much as two independent plays of
+    the unit do (the two sides' per-unit variances added) or as the largest difference seen
+    (``diff.largest``), whichever is more: √(max(s_old² + s_new², largest²) · U(k)) / n.
+
+    A difference few units carry is far from normal (mostly exact zeros, a few large values), and
+    its own error is small exactly when the look happened to see few of them: measured on a
+    change of twice the tolerance carried by 3% of the games (+133 coins each, synthetic games),
+    a floor at 5 units changed and the two sides' variances alone passed it 26% of the time at
+    looks of 30 games and 6.5% at 500; at 30 units and the largest difference, 14.5% and 1.5%
+    (paired looks read at least :data:`MIN_PAIRED_UNITS` units, measured there).
+
+    Review s46 #1: a paired batch that the change never touched has differences of exactly 0, an
+    error of 0, and passed at once a change of ten times the tolerance that the next batch would
+    have shown. With the floor a change must have been missed by many units before it passes:
+    identical rules (no unit ever changes) still pass at the first look of a thousand games (the
+    floor is then s·√6/n: 0.1 pp for a win share, a tenth of its 1 pp tolerance), while looks of a
+    few units do not.
+    ``diff.changed`` None (a difference measured elsewhere): no unit changed when the difference
+    is 0 with no error, every unit when it has an error or is not 0."""
+    own, n = diff.se, diff.n
+    if not n >= 1:
+        return own
+    k = diff.changed
+    if k is None:
+        k = 0 if (diff.value == 0 and not own > 0) else n
+    if k >= FEW_CHANGED:
+        return own
+    var = sum(m.se * m.se * m.n for m in (old, new) if m.n > 1 and m.se == m.se)   # per-unit s²
+    if diff.largest is not None and diff.largest == diff.largest:
+        var = max(var, diff.largest * diff.largest)
+    floor = math.sqrt(var * POISSON_UPPER[int(k)]) / n
+    return floor if not own >= floor else own
 
 
 def _bounds(alpha: float, beta: float, m: int) -> tuple[float, float]:
@@ -154,10 +288,14 @@ class SequentialTest:
         return "pass" if st == ["accept", "accept"] else "undecided"
 
     def look(self, baseline: Sequence[Measurement], run: Sequence[Measurement], tolerances: Sequence[float],
-             games: int, diff: Sequence[Measurement] | None = None) -> list[MetricResult]:
+             games: int, diff: Sequence[Measurement] | None = None,
+             base_units: float | None = None) -> list[MetricResult]:
         """One look after ``games`` games. ``baseline[i]`` is matched with the run metric of the same
         (metric, key); ``diff`` (paired mode) gives the paired differences, whose own error is the
-        whole error (the ``baseline`` then holds the old rules' values on the same deals)."""
+        whole error (the ``baseline`` then holds the old rules' values on the same deals).
+        ``base_units``: the baseline's units (games, or deals) when the run's metrics are measured
+        per unit of played games (:func:`run_error`). The errors read are floored
+        (:func:`run_error`, :func:`paired_error`): a nan or 0 error is never certainty."""
         if len(baseline) != self.m:
             raise ValueError("one baseline metric per tested metric")
         by_key = {(m.metric, m.key): m for m in run}
@@ -173,11 +311,14 @@ class SequentialTest:
                 raise UsageError(f"{b.label}: tolerance {tol:g}: the sequential check needs a tolerance > 0")
             if by_diff is not None:
                 dm = by_diff[(b.metric, b.key)]
-                d, se = dm.value, dm.se
+                d, se, units = dm.value, paired_error(b, r, dm), dm.n
             else:
-                # a rare share's run error floored for the test alone (tested_se): review S #3
-                d, se = r.value - b.value, math.hypot(tested_se(r), b.se)
-            ups = llr(d, se, tol)
+                # a rare share's run error floored for the test alone (tested_se: review S #3), and
+                # every run error pooled with the baseline's per-unit one (run_error: s46 #1)
+                d, se, units = r.value - b.value, math.hypot(run_error(b, r, base_units), b.se), r.n
+            # 0 left after the floors: a metric that never varied, in the baseline and in at least
+            # MIN_UNITS units of the run (or a paired difference every unit of which is the same)
+            ups = exact_llr(d, tol) if se == 0 and units >= MIN_UNITS else llr(d, se, tol)
             for j in (0, 1):
                 if self.state[i][j] != "open":
                     continue
@@ -272,15 +413,43 @@ class BaselineTooSmall(UsageError):
     games that would do: its error half the room; ``metric`` its kind)."""
 
     def __init__(self, message: str, *, metric: str, label: str, se: float, n: int,
-                 tolerance: float, games_hint: int) -> None:
+                 tolerance: float, games_hint: int, counted: str | None = None) -> None:
         super().__init__(message)
         self.metric, self.label, self.se, self.n, self.tolerance = metric, label, se, n, tolerance
         self.games_hint = games_hint
+        # what n counts, in games: "14,000 games", or "3,500 deals of 14,000 games" (a strategy's
+        # share over rotated seats), "40,000 player rows of 20,000 games" (a bot on two seats)
+        self.counted = counted if counted is not None else f"{n:,} games"
+
+
+def games_per_unit(b: Measurement, games: int | None) -> float:
+    """Games per unit of ``b.n`` in a baseline of ``games`` games (review s46 #5): 1 for a seat's or
+    a role's metric (n counts games), the games of a deal for a strategy's share over rotated
+    seats (n counts deals), 1/k for a bot on k seats measured over its player rows; 1 when
+    ``games`` is not known. The power calculation's figures are turned into games with it."""
+    if not games or not b.n > 0:
+        return 1.0
+    return float(games) / float(b.n)
+
+
+def counted(b: Measurement, games: int | None) -> str:
+    """What ``b.n`` counts, said in games: "14,000 games", "3,500 deals of 14,000 games",
+    "40,000 player rows of 20,000 games"."""
+    g = games_per_unit(b, games)
+    if abs(g - 1.0) < 1e-9 or not games:
+        return f"{b.n:,} games"
+    return f"{b.n:,} {'deals' if g > 1 else 'player rows'} of {int(games):,} games"
 
 
 def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alpha: float = DEFAULT_ALPHA,
-               beta: float = DEFAULT_BETA, paired: bool = False, game: str | None = None) -> GamePlan:
+               beta: float = DEFAULT_BETA, paired: bool = False, game: str | None = None,
+               games: int | None = None) -> GamePlan:
     """The default maximum number of games of a check, from a power calculation on the baseline.
+
+    ``games``: the baseline's games. Every figure of the plan is in games: a metric whose ``n``
+    counts other units (deals of rotated seats, player rows of a bot on several seats) is turned
+    into games by :func:`games_per_unit` (review s46 #5: a rotated baseline of 14,000 games, 3,500
+    deals, was told to record "about 13,705 games"); without it, ``n`` is taken for games.
 
     For every metric, the per-unit standard deviation is the baseline's se·√n; the fixed-size test
     of the same hypotheses needs information :func:`fixed_information` (error α at the tolerance,
@@ -298,33 +467,35 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
         if not tol > 0:
             raise UsageError(f"{b.label}: tolerance {tol:g}: the sequential check needs a tolerance > 0")
         sd = b.se * math.sqrt(max(b.n, 1))
+        g = games_per_unit(b, games)        # games per unit of n (the check's units are the same)
         base_se = 0.0 if paired else b.se
         info_fix = fixed_information(tol, alpha, beta, m)
         n_fix = games_for_information(info_fix, sd, base_se)
         if math.isfinite(n_fix):
-            fixed.append(n_fix)
-            need.append((n_fix, False))
+            fixed.append(g * n_fix)
+            need.append((g * n_fix, False))
             continue
         n_pass = games_for_information(pass_information(tol, beta, m), sd, base_se)
         if not math.isfinite(n_pass):
             # a baseline whose error is at most half the room 1/I_pass leaves the other half to the
             # run; above the room itself an unchanged configuration can pass at all (review V #10:
             # "at least 21,815 games" read as the minimum, and a 20,000-game baseline was accepted)
-            hint = _games_hint(b, tol, beta, m)
-            least = int(math.floor(b.n * b.se ** 2 * pass_information(tol, beta, m))) + 1
+            hint = _games_hint(b, tol, beta, m, games)
+            least = int(math.floor(g * b.n * b.se ** 2 * pass_information(tol, beta, m))) + 1
             unit = diff_unit_of(b.metric, game)
+            said = counted(b, games)
             raise BaselineTooSmall(
                 f"{b.label}: the baseline's own standard error ({b.se:.3g} {unit}, "
-                f"{b.n:,} games) is too large for a tolerance of ±{tol:g} {unit}: even an unchanged "
+                f"{said}) is too large for a tolerance of ±{tol:g} {unit}: even an unchanged "
                 f"configuration could not pass; record a baseline of about {hint:,} games (it needs "
                 f"more than {least - 1:,} to be accepted at all; {hint:,} leave the check's own games "
                 "half the room) or raise the tolerance", metric=b.metric, label=b.label, se=b.se, n=b.n,
-                tolerance=tol, games_hint=hint)
+                tolerance=tol, games_hint=hint, counted=said)
         limited.append(b.label)
         # the baseline games whose error is half the room 1/I_fix: then the fixed-size power is
-        # reached (sd² = n·se², the baseline's per-game variance)
-        lift.append(2 * b.n * b.se ** 2 * info_fix)
-        need.append((n_pass, True))
+        # reached (sd² = n·se², the baseline's per-unit variance; g games a unit)
+        lift.append(g * 2 * b.n * b.se ** 2 * info_fix)
+        need.append((g * n_pass, True))
     basis, basis_limited = max(need) if need else (500.0, False)
     worst = MAX_GAMES_FACTOR * basis
     return GamePlan(int(math.ceil(worst / 1000.0)) * 1000, int(math.ceil(max(fixed))) if fixed else None,
@@ -332,14 +503,16 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
                     int(math.ceil(max(lift) / 1000.0)) * 1000 if lift else None)
 
 
-def _games_hint(b: Measurement, tol: float, beta: float, m: int) -> int:
+def _games_hint(b: Measurement, tol: float, beta: float, m: int, games: int | None = None) -> int:
     """The baseline games :class:`BaselineTooSmall` asks for: its own error half the room an
-    unchanged configuration needs to pass at ``tol`` (:func:`pass_information`)."""
-    return int(math.ceil(2 * b.n * b.se ** 2 * pass_information(tol, beta, m)))
+    unchanged configuration needs to pass at ``tol`` (:func:`pass_information`), in games
+    (``games``: the baseline's, :func:`games_per_unit`)."""
+    return int(math.ceil(games_per_unit(b, games) * 2 * b.n * b.se ** 2 * pass_information(tol, beta, m)))
 
 
 def baseline_games_for(baseline: Sequence[Measurement], tolerances: Sequence[float],
-                       alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> dict[int, int]:
+                       alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA,
+                       games: int | None = None) -> dict[int, int]:
     """Which of these tolerances ``balance baseline`` refuses on these measurements, by the rule
     :func:`plan_games` applies (an unchanged configuration could not pass: :class:`BaselineTooSmall`):
     {index of the metric: the baseline games it asks for}, empty when it accepts them all (a
@@ -352,7 +525,7 @@ def baseline_games_for(baseline: Sequence[Measurement], tolerances: Sequence[flo
         if any(math.isfinite(games_for_information(info, sd, b.se))
                for info in (fixed_information(tol, alpha, beta, m), pass_information(tol, beta, m))):
             continue
-        refused[i] = _games_hint(b, tol, beta, m)
+        refused[i] = _games_hint(b, tol, beta, m, games)
     return refused
 
 
@@ -404,11 +577,12 @@ def planned_baseline_games(players: int, tolerance: float, beta: float = DEFAULT
     return 0.5 * var_fair * info, 2.0 * var_fair * info
 
 
-def default_batch(max_games: int, games_per_deal: int = 1) -> int:
+def default_batch(max_games: int, games_per_deal: int = 1, least_units: int = MIN_UNITS) -> int:
     """Games per look: about a fiftieth of the maximum, in whole thousands (at least 1,000), and a
-    multiple of the games of one deal (rotated seats)."""
+    multiple of the games of one deal (rotated seats); at least ``least_units`` units (the fewest a
+    look may read: :data:`MIN_UNITS`, paired :data:`MIN_PAIRED_UNITS`)."""
     b = max(1000, int(math.ceil(max_games / 50 / 1000.0)) * 1000)
-    return int(math.ceil(b / games_per_deal)) * games_per_deal
+    return max(int(math.ceil(b / games_per_deal)), int(least_units)) * games_per_deal
 
 
 @dataclass
@@ -452,7 +626,8 @@ class CheckResult:
 
     @property
     def exit_code(self) -> int:
-        """0 pass, 1 regression, 3 undecided at the maximum number of games (2 is a usage error)."""
+        """0 pass, 1 regression, 3 undecided at the maximum number of games (2 is a usage error,
+        4 a problem of the machine: :data:`cli.check.EXIT_MACHINE`)."""
         return {"pass": 0, "fail": 1, "undecided": 3}[self.verdict]
 
     @property
@@ -562,4 +737,6 @@ __all__ = ["BaselineTooSmall", "CheckResult", "baseline_games_for", "game_title"
            "MAX_GAMES_FACTOR", "MetricResult", "ON_INCONCLUSIVE", "SequentialTest", "VERDICTS",
            "check_configuration", "check_notes", "check_seed_differs", "limited_note", "metric_names",
            "compare", "default_batch", "fixed_information", "fixed_n_verdict", "games_for_information", "llr",
-           "pass_information", "plan_games", "planned_baseline_games", "shifted"]
+           "pass_information", "plan_games", "planned_baseline_games", "shifted", "MIN_UNITS", "POISSON_UPPER",
+           "exact_llr", "paired_error", "run_error", "counted", "games_per_unit", "PRIOR_UNITS",
+           "FEW_CHANGED", "MIN_PAIRED_UNITS"]

@@ -17,7 +17,7 @@ this module for its types (as :mod:`analysis.check.decision` does) reads nothing
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -74,6 +74,11 @@ class Measurement:
     se: float
     n: int
     tolerance: float | None = None   # per-metric override from a baseline file
+    # paired differences only (:class:`PairedMeasure`): the units whose difference is not 0 and
+    # the largest difference of one unit (in absolute value), which the test's floor of a paired
+    # error reads (:func:`analysis.check.decision.paired_error`); None elsewhere
+    changed: int | None = None
+    largest: float | None = None
 
     @property
     def kind(self) -> Kind:
@@ -122,12 +127,24 @@ def measure(rs, keep_copies: bool = False) -> list[Measurement]:
                                r["mean_score"], r["score_ci_low"], r["score_ci_high"],
                                _se(r["score_ci_low"], r["score_ci_high"]), int(r["games"])))
     if has_matchups(rs):
-        for r in strategy_table(rs).iter_rows(named=True):
+        acc = _matchups(rs)
+        names = list(rs.strategies)
+        for r in strategy_table(rs, acc).iter_rows(named=True):
             if ("strategy_win_share", r["strategy"]) in copies:
                 continue
+            value, low, high, units = r["win_share"], r["ci_low"], r["ci_high"], int(r["units"])
+            i = names.index(r["strategy"])
+            if not acc.paired and acc.s_n[i] > 0 and acc.rows[i] > acc.s_n[i]:
+                # a bot on several seats of a game, seats not rotated: its share per game (the mean
+                # of its seats', what a played check measures, measure.unit_values) over the games,
+                # not a Wilson interval over its player rows as if they were independent (review
+                # s46 #5: its seats' shares are negatively correlated; balanced on two seats of
+                # greedy,random,balanced,balanced had 0.241 pp over rows, 0.156 pp per game)
+                mean, sd = acc.s_mom.mean_sd()
+                lo, hi = stats.share_mean_interval(mean[i], sd[i], acc.s_n[i])
+                low, high, units = float(lo), float(hi), int(acc.s_n[i])
             out.append(Measurement("strategy_win_share", r["strategy"], f"{r['strategy']} win share",
-                                   k * r["win_share"], k * r["ci_low"], k * r["ci_high"],
-                                   k * _se(r["ci_low"], r["ci_high"]), int(r["units"])))
+                                   k * value, k * low, k * high, k * _se(low, high), units))
     if roles is not None:
         for r in roles.iter_rows(named=True):
             if ("role_win_share", r["role"]) in copies:
@@ -136,6 +153,20 @@ def measure(rs, keep_copies: bool = False) -> list[Measurement]:
                                    k * r["win_share"], k * r["ci_low"], k * r["ci_high"],
                                    k * _se(r["ci_low"], r["ci_high"]), int(r["games"])))
     return out
+
+
+def _matchups(rs):
+    """The strategies' accumulator of ``rs`` (:class:`analysis.matchups.MatchupAccumulator`: from
+    the statistics when the run set is read from them, else one pass over its rows), as
+    :func:`analysis.matchups.strategy_table` builds it, so that its per-game moments are at hand."""
+    from analysis.load import run_pass
+    from analysis.matchups import MatchupAccumulator, accumulator_from_stats
+
+    if rs.from_stats:
+        return accumulator_from_stats(rs)
+    acc = MatchupAccumulator(rs)
+    run_pass(rs, [acc])
+    return acc
 
 
 def _copies(rs, roles) -> tuple[list[str], set[tuple[str, str]]]:
@@ -319,6 +350,8 @@ class PairedMeasure:
         self.new = UnitMeasure(wanted, labels)
         self.old = UnitMeasure(wanted, labels)
         self.diff = UnitMeasure(wanted, labels, differences=True)
+        self.changed = np.zeros(len(self.diff.wanted), dtype=np.int64)
+        self.largest = np.zeros(len(self.diff.wanted))
 
     @property
     def games(self) -> int:
@@ -327,7 +360,20 @@ class PairedMeasure:
     def add(self, new: np.ndarray, old: np.ndarray, games: int) -> None:
         self.new.add(new, games)
         self.old.add(old, games)
-        self.diff.add(new - old, games)
+        d = new - old
+        self.diff.add(d, games)
+        # the units the change touched, per metric (a nan unit, a bot absent from a game, is none)
+        if d.size:
+            seen = np.abs(np.nan_to_num(d, nan=0.0))
+            self.changed += (seen != 0).sum(axis=0).astype(np.int64)
+            self.largest = np.maximum(self.largest, seen.max(axis=0))
+
+    def differences(self) -> list[Measurement]:
+        """The paired differences new − old, each with the units whose difference is not 0 and the
+        largest difference of one unit (``changed``, ``largest``: the test floors the error of a
+        difference that few units carry, :func:`analysis.check.decision.paired_error`)."""
+        return [replace(m, changed=int(k), largest=float(x))
+                for m, k, x in zip(self.diff.measurements(), self.changed, self.largest)]
 
 
 __all__ = ["DEFAULT_TOLERANCE", "FEW_UNITS", "KINDS", "Kind", "Measurement", "PairedMeasure", "UnitMeasure", "Z95",

@@ -161,7 +161,7 @@ def _too_small(exc, games: int, cell: str, out: Path, game: str) -> UsageError:
     unit = diff_unit_of(exc.metric, game)
     option = "--tolerance" if unit == "pp" else "--score-tolerance"
     return UsageError(f"--games {games:,}: too few for a baseline of {cell}: {exc.label} has a "
-                      f"standard error of {exc.se:.3g} {unit} ({exc.n:,} games), too large for "
+                      f"standard error of {exc.se:.3g} {unit} ({exc.counted}), too large for "
                       f"a tolerance of ±{exc.tolerance:g} {unit} (even an unchanged configuration "
                       "could not pass a check); this shows only once the cell is played (how much "
                       f"its results vary), and nothing was written to --out {out}; use --games "
@@ -286,7 +286,7 @@ def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | No
     ``seed``, ``batch`` and ``smallest`` (--seed, --batch, --smallest-difference) apply to every
     cell as to a single baseline's check; each is checked for every cell before any game."""
     from analysis.check.baseline import check_settings
-    from analysis.check.play import check_batch, check_play_seed, play_check
+    from analysis.check.play import check_batch, check_games_enough, check_play_seed, play_check
 
     path = Path(path)
     recorded, bases = read_panel_baseline(path)
@@ -298,6 +298,14 @@ def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | No
         check_settings(b.alpha if alpha is None else alpha, b.seed_offset, {},
                        b.beta if beta is None else beta)
         check_play_seed(b, seed)
+        # a look of too few games, from the command line or a cell's file (a deal's games: per
+        # cell, when it is prepared)
+        if batch is None and b.batch:
+            check_batch(b.batch, 1, f"{b.path}: check.batch")
+        if games is not None:
+            check_games_enough(games, 1)
+        elif b.check_games:
+            check_games_enough(b.check_games, 1, f"{b.path}: check.games")
         if smallest:                  # --smallest-difference: over the baseline's own
             b.smallest = {**b.smallest, **smallest}
     family = bases[0].alpha if alpha is None else alpha

@@ -28,8 +28,8 @@ from typing import Callable
 import numpy as np
 
 from analysis.check.baseline import Baseline, check_settings, rules_changes, without_goal_scores
-from analysis.check.decision import (CheckResult, SequentialTest, check_notes, default_batch, limited_note,
-                                     plan_games)
+from analysis.check.decision import (MIN_PAIRED_UNITS, MIN_UNITS, CheckResult, SequentialTest, check_notes,
+                                     default_batch, limited_note, plan_games)
 from analysis.check.measure import PairedMeasure, UnitMeasure, unit_values
 from simcore.errors import UsageError
 
@@ -142,22 +142,60 @@ def _batch_values(prep, start: int, n: int, seed: int, wanted, chunk: int,
     return np.concatenate(parts, axis=0)
 
 
-def check_batch(step: int, gpd: int) -> int:
-    """``step`` (--batch), or one :class:`UsageError` line: at least 1, and a multiple of the games
-    of one deal ``gpd`` when a deal is several games (rotated seats); "a multiple of 1" said
-    nothing (revC #10)."""
-    if step < 1 or step % gpd:
-        need = "at least 1" if gpd == 1 else f"a positive multiple of {gpd} (games per deal)"
-        raise UsageError(f"--batch {step}: must be {need}")
+def _least_units(paired: bool) -> int:
+    return MIN_PAIRED_UNITS if paired else MIN_UNITS
+
+
+def _why(paired: bool) -> str:
+    return ("the normal approximation behind the check's error rates" if not paired else
+            "paired differences (a change carried by few games passes unseen too often)")
+
+
+def check_batch(step: int, gpd: int, option: str = "--batch", paired: bool = False) -> int:
+    """``step`` (--batch, or ``option``: the baseline file's ``[check] batch``), or one
+    :class:`UsageError` line: at least :data:`~analysis.check.decision.MIN_UNITS` units (games, or
+    deals of ``gpd`` games with rotated seats: then a multiple of ``gpd``; "a multiple of 1" said
+    nothing, revC #10), ``paired`` :data:`~analysis.check.decision.MIN_PAIRED_UNITS`. Fewer units a
+    look are too few for the normal approximation the test's error rates rest on (review s46 #1:
+    looks of 1 game failed identical rules every time, and paired passed a change of ten times the
+    tolerance)."""
+    units = _least_units(paired)
+    least = units * gpd
+    if step < least or step % gpd:
+        need = (f"at least {least}" if gpd == 1 else
+                f"a multiple of {gpd} (games per deal) of at least {least} ({units} deals)")
+        mode = " in paired mode (--against-rules)" if paired else ""
+        raise UsageError(f"{option} {step}: must be {need}{mode}: a look at fewer games is too few "
+                         f"for {_why(paired)}")
     return step
+
+
+def check_games_enough(max_games: int, gpd: int, option: str = "--games", paired: bool = False) -> None:
+    """A maximum below one look of :data:`~analysis.check.decision.MIN_UNITS` units (``paired``:
+    :data:`~analysis.check.decision.MIN_PAIRED_UNITS`) is refused in one line (its only look would
+    read too few units: :func:`check_batch`)."""
+    units = _least_units(paired)
+    least = units * gpd
+    if max_games < least:
+        what = f"{least} games" if gpd == 1 else f"{least} games ({units} deals of {gpd})"
+        mode = " in paired mode (--against-rules)" if paired else ""
+        raise UsageError(f"{option} {max_games}: must be at least {what}{mode}: a check that stops "
+                         f"at fewer reads too few for {_why(paired)}")
 
 
 def check_play_seed(baseline: Baseline, seed: int | None, paired: bool = False) -> int:
     """The seed a check of ``baseline`` plays (``seed``, --seed, default the baseline's seed +
     seed_offset), or one :class:`UsageError` line: out of range, or the baseline's own seed when
     not paired."""
-    seed = baseline.check_seed if seed is None else seed
-    if seed < 0 or seed >= 2 ** 63:
+    if seed is None:
+        seed = baseline.check_seed
+        if seed < 0 or seed >= 2 ** 63:
+            # the seed was not typed: it is the file's seed + seed_offset (review s46 #8: "--seed
+            # -976: must be between …" named an option and a value nobody typed)
+            raise UsageError(f"{baseline.path}: check.seed_offset: seed {baseline.seed} + seed_offset "
+                             f"{baseline.seed_offset} = {seed} is out of range (a seed is a whole "
+                             "number from 0 to 2**63 - 1); edit seed_offset, or give --seed")
+    elif seed < 0 or seed >= 2 ** 63:
         raise UsageError(f"--seed {seed}: must be between 0 and 2**63 - 1")
     if seed == baseline.seed and not paired:
         # game i draws from the stream (seed, i): the check's first games would be the baseline's own,
@@ -201,15 +239,20 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     old = _prepare(baseline, old_rules) if paired else None
     baseline, set_aside = without_goal_scores(baseline, prep.rules_text, old.rules_text if paired else None)
     tolerances = baseline.tolerances()
-    plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired, game=baseline.game)
+    plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired, game=baseline.game,
+                      games=baseline.games)
     wanted = _wanted(baseline, prep)
     gpd = prep.games_per_deal
     max_games = games if games is not None else (baseline.check_games or plan.max_games)
     if max_games < 1:
         raise UsageError(f"--games {max_games}: must be at least 1")
+    check_games_enough(max_games, gpd, "--games" if games is not None else
+                       (f"{baseline.path}: check.games" if baseline.check_games else "--games"), paired)
     max_games = int(math.ceil(max_games / gpd)) * gpd
-    step = batch if batch is not None else (baseline.batch or default_batch(max_games, gpd))
-    check_batch(step, gpd)
+    step = batch if batch is not None else (baseline.batch or
+                                            default_batch(max_games, gpd, _least_units(paired)))
+    check_batch(step, gpd, "--batch" if batch is not None or not baseline.batch
+                else f"{baseline.path}: check.batch", paired)
     chunk = max(gpd, (prep.default_chunk or runner.DEFAULT_CHUNK) // gpd * gpd)
     if log is not None and announce:
         log(announce)
@@ -231,9 +274,12 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
         played += n
         if paired:
             test.look(measure.old.measurements(), measure.new.measurements(), tolerances, played,
-                      diff=measure.diff.measurements())
+                      diff=measure.differences())
         else:
-            test.look(baseline.metrics, measure.measurements(), tolerances, played)
+            # the run's errors pooled with the baseline's per unit (decision.run_error): its units
+            # are games, or deals of gpd games
+            test.look(baseline.metrics, measure.measurements(), tolerances, played,
+                      base_units=baseline.games / gpd)
         if log is not None:
             _, failed, passed, open_ = test.looks[-1]
             log(f"  {played:>10,} games: {failed} failed, {passed} passed, {open_} open")

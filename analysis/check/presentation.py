@@ -316,7 +316,8 @@ def halved_baseline_games(res: CheckResult, r: MetricResult, short: bool = False
             tols.append(half if m is own else t)
         else:
             tols.append(half if m.metric in kinds and m.tolerance is None else t)
-    refused = baseline_games_for(metrics, tols, getattr(base, "alpha", res.alpha), res.beta)
+    refused = baseline_games_for(metrics, tols, getattr(base, "alpha", res.alpha), res.beta,
+                                 games=getattr(base, "games", None))
     if not refused:
         return None
     # this metric's own need when it is refused (what balance baseline names, refusing it), else

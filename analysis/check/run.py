@@ -19,9 +19,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis.check.baseline import Baseline, check_settings, rules_changes, without_goal_scores
-from analysis.check.decision import (CheckResult, check_configuration, check_notes, check_seed_differs,
-                                     compare, limited_note, plan_games)
+from analysis.check.decision import (MIN_UNITS, CheckResult, check_configuration, check_notes,
+                                     check_seed_differs, compare, limited_note, plan_games)
 from analysis.check.measure import measure_run
+from simcore.errors import UsageError
 from simcore.rundir import read_meta
 
 
@@ -33,11 +34,13 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
     meta = read_meta(run)
     check_configuration(baseline, meta)
     check_seed_differs(baseline, meta, f"RUN {run}")       # before the run is measured
+    check_run_size(meta, run)
     alpha = baseline.alpha if alpha is None else alpha
     beta = baseline.beta if beta is None else beta
     check_settings(alpha, baseline.seed_offset, {}, beta)
     baseline, set_aside = without_goal_scores(baseline, meta.get("rules_text"))
-    plan = plan_games(baseline.metrics, baseline.tolerances(), alpha, beta, game=baseline.game)
+    plan = plan_games(baseline.metrics, baseline.tolerances(), alpha, beta, game=baseline.game,
+                      games=baseline.games)
     # every row, copies too: the baseline's rows decide what is tested (one written before the
     # copies were left out holds them)
     _, measured = measure_run(run, keep_copies=True)
@@ -52,5 +55,19 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
                        baseline_games_needed=plan.baseline_games)
 
 
+def check_run_size(meta: dict, run) -> None:
+    """Refuse, in one line, a run of fewer than :data:`~analysis.check.decision.MIN_UNITS` units
+    (games, or deals with rotated seats): its one look would read too few for the normal
+    approximation behind the check's error rates (review s46 #1: a 1-game run FAILED unchanged
+    rules)."""
+    games = int(meta.get("games") or 0)
+    gpd = int(meta.get("players") or 1) if meta.get("rotate_seats") else 1
+    if games // max(gpd, 1) < MIN_UNITS:
+        least = (f"{MIN_UNITS} games" if gpd == 1 else
+                 f"{MIN_UNITS * gpd} games ({MIN_UNITS} deals of {gpd})")
+        raise UsageError(f"RUN {run}: {games:,} game{'s' if games != 1 else ''}: too few for a check "
+                         f"(at least {least}: fewer are too few for the normal approximation behind "
+                         "its error rates); simulate more games")
 
-__all__ = ["check"]
+
+__all__ = ["check", "check_run_size"]

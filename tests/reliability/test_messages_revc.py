@@ -131,12 +131,13 @@ def test_an_unwritable_place_says_read_only_file_system_or_permission_denied(tmp
 def test_batch_says_at_least_1_when_a_deal_is_one_game():
     from analysis.check.play import check_batch
 
+    # (review s46 #1: at least 30 games a look, 30 deals with rotated seats)
     with pytest.raises(UsageError) as e:
         check_batch(0, 1)
-    assert str(e.value) == "--batch 0: must be at least 1"
-    with pytest.raises(UsageError, match=r"^--batch 3: must be a positive multiple of 2 \(games per deal\)$"):
-        check_batch(3, 2)
-    assert check_batch(4, 2) == 4
+    assert str(e.value).startswith("--batch 0: must be at least 30: ")
+    with pytest.raises(UsageError, match=r"^--batch 63: must be a multiple of 2 \(games per deal\) of at least 60 \(30 deals\)"):
+        check_batch(63, 2)
+    assert check_batch(64, 2) == 64
 
 
 def test_a_per_seat_index_past_the_last_seat_names_the_index():
