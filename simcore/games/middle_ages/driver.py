@@ -50,7 +50,7 @@ from simcore.games.middle_ages.rules import (
 )
 from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS, TURN_COLS
 from simcore.blocks import play_blocks
-from simcore.games.middle_ages.search import policy_rows, search_choice
+from simcore.games.middle_ages.search import policy_rows, redeal, search_choice
 from simcore.search import MAX_OPTIONS
 from simcore.rng import next_u64, stream_state
 
@@ -107,6 +107,9 @@ def pack_rules(rules) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # One game, and the rollout bot (MA-11)
 # ---------------------------------------------------------------------------------------------
+ROLLOUT_WORLD = 1 << 20        # rollout worlds' keys: above every playout's j * 256 + k (j < 4096)
+
+
 @njit(cache=True, _nrt=False)
 def rollout_choice(ws, scratch, P):
     """The ``rollout`` bot's Lord move: for each legal move, k playouts to the end of the game
@@ -115,6 +118,10 @@ def rollout_choice(ws, scratch, P):
 
     One draw of the game's stream seeds the playouts (so the main stream advances by exactly one
     draw per decision, as for every strategy); playout j, k uses stream_state(that draw, j*256+k).
+    Before it plays, each playout re-deals what no player can see (the order of the face-down pile
+    and of the orange stack, MA-7: :func:`.search.redeal`) from stream_state(that draw, WORLD + k),
+    the same world for every move (common random numbers); the bot played out the true order
+    before (review s46: reordering only the unseen tiles changed 248 of 900 of its moves).
     """
     st, _, strat = views(ws)
     st2 = scratch.view(np.uint64)
@@ -134,6 +141,8 @@ def rollout_choice(ws, scratch, P):
                 # strategy rows at the end of the workspace were copied once per block)
                 scratch[i] = ws[U(i)]
             scratch[G_TRACE_N] = MAX_TRACE   # playouts record nothing
+            st2[G_RNG] = stream_state(base_seed, ROLLOUT_WORLD + rep)
+            redeal(scratch)
             st2[G_RNG] = stream_state(base_seed, j * 256 + rep)
             advance(scratch, P, False, j, True)
             mine = scratch[W_PL + p * PLS + X_COINS]
