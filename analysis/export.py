@@ -146,7 +146,11 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         return pl.concat([pl.concat([sides, nulls], how="horizontal"),
                           pl.concat([seats, extra], how="horizontal")])
     if what == "summary":
-        return _seat_labels_with_roles(metric_vector(analyse(rs)), rs)
+        # a row measured on no count of its own (a tile's slope, fitted on every player row) has a
+        # null n: 0 read as "measured on nothing" (review s46 export #10)
+        vec = metric_vector(analyse(rs))
+        vec = vec.with_columns(pl.when(pl.col("kind") == "slope").then(None).otherwise(pl.col("n")).alias("n"))
+        return _seat_labels_with_roles(vec, rs)
     raise UsageError(unknown_what(what))
 
 

@@ -941,6 +941,20 @@ def _replay_cost(rs: RunSet, rows: bool) -> str:
             f"to find it (the same games{about}); --game N plays one.")
 
 
+def _paired_named(about) -> str:
+    """The paired metrics a before/after's table holds, named as a designer reads them: "the seats'
+    win shares, their scores, the game's length, its ends" where the game records those, and only
+    those it does (review s46 export #11: Middle-Ages has no length or end-reason metric)."""
+    have = set(about.table.filter(pl.col("paired"))["metric"].to_list()) \
+        if about is not None and "paired" in about.table.columns else set()
+    names = [w for m, w in (("seat_win_share", "the seats' win shares"), ("seat_mean_score", "their scores"),
+                            ("mean_turns", "the game's length"), ("end_reason_share", "its ends"))
+             if m in have]
+    if not names:
+        return "the seats' win shares"
+    return ", ".join(names)
+
+
 def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) -> list[str]:
     """The before/after's first sentence: the rule settings the variant changes (its rules diff,
     :func:`reports.rules_diff.diff_sentences`), so a comparison leads with what changed before what
@@ -969,9 +983,8 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
                      f"common random numbers, game N of each starts from the same random stream"
                      + ("; where the new rules change what is dealt or drawn, the cards differ from there on"
                         if changes else "")
-                     + "), so the metrics the table marks “paired” (among them the seats' win shares, "
-                     "their scores, the game's length, its ends) are compared deal by deal; the others, as "
-                     "independent samples.")
+                     + f"), so the metrics the table marks “paired” (among them {_paired_named(about)}) "
+                     "are compared deal by deal; the others, as independent samples.")
     else:
         deals = pairing_sentence(rs.metas, variant.metas, rs.label, vlabel, same_rules=changes == [])
     return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]
