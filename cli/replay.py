@@ -13,14 +13,20 @@ where seat 1 loses with the highest score": ``--find 'seat=1 loses max score'``)
 players.parquet (above 1e5 games by default) is replayed all the same: its rows are played again
 by the kernel (game N alone for ``--game N``; every game for ``--find``, with a notice and progress
 on stderr: a million short games take seconds), the same rows since every game draws from its own
-stream, and the replayed game is also checked against games.parquet. The log goes to stdout, or
+stream, and the replayed game is also checked against games.parquet. Like every reader, it first
+checks the run directory (:func:`analysis.load.check_run`: run.json's integrity record, the
+tables' columns and the figures that tie them), so a damaged run, or one with another run's table
+copied in or a table deleted, is the one line ``balance export`` and ``balance report`` give, exit
+code 2, before anything is played (review s46 #4: it was replayed and said to differ, or --find
+chose from the other run's rows). The log goes to stdout, or
 to ``--out FILE`` (written atomically, never over an existing file without ``--force``). Exit
 code 1 when the replay differs from the run's row. Bad input (not a run: a panel, sweep or tune
 directory is named as such, with the run to give, as ``balance export`` does; a game out of range, a
 game without a reference engine, a query the grammar does not take, ``role=`` on a game without
 roles) is one line, exit code 2.
 
-May import typer, rich (progress), the standard library, :mod:`cli.progress` and :mod:`simcore`.
+May import typer, rich (progress), the standard library, :mod:`cli.progress`, :mod:`simcore` and
+:mod:`analysis.load` (the readers' check of a run directory).
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ def replay(
     if (game is None) == (find is None):
         raise UsageError("give --game N or --find QUERY (one of them)")
     meta = R.read_meta(run)
+    check_run_directory(run)             # every reader's check, before anything else (review s46 #4)
     R.check_replayable(meta, game)
     if strategies is not None:           # before any game is played again (review G #5)
         check_strategies(meta, strategies)
@@ -79,6 +86,17 @@ def replay(
     if result.row is not None and not result.matches:
         typer.echo("the replay differs from the run's records (see the CHECK FAILED lines)", err=True)
         raise typer.Exit(1)
+
+
+def check_run_directory(run: Path) -> None:
+    """The check every reader of a run makes (:func:`analysis.load.check_run`: run.json's fields,
+    its integrity record of every file's size and sha256, the tables' columns, the figures that tie
+    them), with its one-line messages (exit code 2). players.parquet's own checks are made when the
+    run kept it; a run written without it (``--no-raw``, above 1e5 games) is replayed all the same,
+    its rows played again, but a players.parquet run.json lists and the directory lacks is damage."""
+    from analysis.load import check_run
+
+    check_run(run, players=(Path(run) / "players.parquet").is_file())
 
 
 def _file_spec(item: str) -> bool:

@@ -8,12 +8,18 @@ committed file to a fresh rendering ('' when identical), so a rules or engine ch
 readable diff.
 
 :func:`decision_line` is the one line a decision is logged as, here and in ``balance replay``
-(:mod:`simcore.replay`): ``[Corvée: target] P0 chooses P2  (options: P1, P2, P3)``. The decision is
+(:mod:`simcore.replay`): ``[Corvée: target] P1 chooses P3  (options: P2, P3, P4)``. The decision is
 named in the game's words, its reference engine's optional ``DECISION_WORDS`` (decision kind →
 words; a kind it does not name, or an engine without the dict, shows the kind itself), and each
 option in the words of its optional ``option_text(kind, option)`` (or ``option_text(kind, option,
-state)`` when the words need the table: Middle-Ages shows a column with its tile). May import the
-standard library and :mod:`simcore.atomic`.
+state)`` when the words need the table: Middle-Ages shows a column with its tile).
+
+Seats are printed as a person reads them, from 1 (``P1`` is seat 1), in a golden playthrough as in
+``balance replay``, the reports and ``--find`` (:func:`people_seats`, :func:`people_log`; review s46
+#7: the golden log printed the engines' own 0-based ``P0`` with no word of it, so in Seigneurial
+"P1" was the Seigneur in a replay and the first Censitaire in the golden log). The engines keep
+0-based seats; only what is printed is renumbered. May import the standard library and
+:mod:`simcore.atomic`.
 """
 
 from __future__ import annotations
@@ -21,11 +27,32 @@ from __future__ import annotations
 import argparse
 import difflib
 import inspect
+import re
 import sys
 from pathlib import Path
 from typing import Callable
 
 from simcore.atomic import write_text_atomic
+
+
+_SEAT = re.compile(r"\bP(\d)\b")
+
+#: The line under a golden playthrough's first line (the engine's own header): how seats are
+#: numbered, as ``balance replay``'s header says it.
+SEATS_NOTE = "Seats are numbered from 1 (P1 is seat 1), as in balance replay and the reports."
+
+
+def people_seats(line: str) -> str:
+    """``P0`` … of a reference engine's log as a person reads seats: ``P1`` is seat 1 (``P0`` →
+    ``P1``, ``P3`` → ``P4``), as the reports, ``balance replay`` and ``--find`` number them."""
+    return _SEAT.sub(lambda m: f"P{int(m.group(1)) + 1}", line)
+
+
+def people_log(lines: list[str]) -> list[str]:
+    """A reference engine's log (its header first) with seats numbered from 1
+    (:func:`people_seats`) and :data:`SEATS_NOTE` under the header."""
+    out = [people_seats(x) for x in lines]
+    return out[:1] + [SEATS_NOTE] + out[1:]
 
 
 def decision_words(reference, kind: str) -> str:
@@ -47,8 +74,8 @@ def decision_line(reference, kind: str, options, chosen: int, seat: int, state=N
                   shown: int = 8) -> str:
     """The log line of one decision: ``      [words] P<seat> chooses <option>  (options: …)``, the
     words of :func:`decision_words`, the options of :func:`option_words` (the first ``shown`` of
-    them, then how many in all). ``seat`` as the engine numbers it (0-based: ``balance replay``
-    renumbers the whole log from 1)."""
+    them, then how many in all). ``seat`` as the engine numbers it (0-based: ``balance replay`` and
+    the golden playthroughs renumber the whole log from 1, :func:`people_seats`)."""
     listed = ", ".join(option_words(reference, kind, o, state) for o in options[:shown])
     more = f", … ({len(options)} in all)" if len(options) > shown else ""
     return (f"      [{decision_words(reference, kind)}] P{seat} chooses "
@@ -71,12 +98,13 @@ def logged_random(reference, log: list, shown: int):
 def logged_playthrough(reference, rules, n_players: int, seed: int, game: int, table_title: str,
                        shown: int) -> str:
     """The golden text of a reference engine with logged random bots: its log of game ``game`` (every
-    decision, ``debug`` invariants on), then ``table_title`` and its final table."""
+    decision, ``debug`` invariants on), then ``table_title`` and its final table, seats numbered
+    from 1 (:func:`people_log`)."""
     log: list[str] = []
     bots = [logged_random(reference, log, shown) for _ in range(n_players)]
     record = reference.play_game(rules, n_players, seed, game, strategies=bots, log=log, debug=True)
     lines = log + ["", table_title] + reference.record_table(record)
-    return "\n".join(lines) + "\n"
+    return "\n".join(people_log(lines)) + "\n"
 
 
 def diff(render: Callable[[], str], path: Path) -> str:

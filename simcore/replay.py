@@ -11,10 +11,15 @@ as the kernel spends it) and writing its readable log: every decision with its o
 draw, the scores turn by turn, then the final table. A decision is one line
 (:func:`simcore.golden.decision_line`) in the game's words: its reference engine's optional
 ``DECISION_WORDS`` name the decision ("[Corvée: target]"; the kind itself for a game without
-them) and its ``option_text`` the options. The reference's final figures are then checked against
-the run's rows in ``players.parquet`` (score, win share, rank and every per-seat column both know),
-and a clear line says whether they agree, naming the figures as the reports do ("the final coins,
-win share, rank, Graveyard and penalty of every seat match the run's records").
+them) and its ``option_text`` the options. The reference's record of the game is then checked
+against the run's rows: every column of players.parquet (the seats' rows) and of games.parquet (the
+game's row) that the record gives, as the game's own adapter turns a reference engine's record into
+the run's columns (:func:`record_columns`: Middle-Ages' tile counts, event gains, coins per turn
+and event ids included; review s46 #5: only the per-seat figures of shape (P,) were compared), and
+a clear line says whether they agree, naming the columns compared as the reports do ("the final
+coins, win share, rank, Champs … Palais tiles, … of every seat match the run's records, and so do
+the game's event 1 … event 4 and reshuffles (37 per-seat columns and 5 of the game's)"); a
+difference names the seat, the column, the replayed and the recorded value.
 After the final table a line says how the game was decided (:func:`ending_lines`), where the game's
 reference engine says it (``ending_words``: which tie-break of its ending rule gave the win, or that
 the win was shared, in the rule's words).
@@ -32,8 +37,15 @@ and defender); in a game whose seats all play alike it is one line saying the ga
 and what to give instead. The sentence it answers with gives the value with its unit and what
 the game was chosen among: "(221 coins; among the 16,052 games seat 1 lost)".
 
-Seats in the log are printed 1-based (``P1`` is seat 1), as in the reports; the reference engines'
-own golden files keep their 0-based ``P0``.
+Seats in the log are printed 1-based (``P1`` is seat 1), as in the reports and the golden
+playthroughs (:func:`simcore.golden.people_seats`). With rotated seats the reference engine plays
+the deal's stream, and its header, which names the game it played, says both numbers: "game 5 of
+the run: deal 1, rotation 1" (review s46 #8: it said "game 1" under a header saying game 5).
+
+Like every reader, :func:`replay` and :func:`find_game` first check the run directory against
+run.json's integrity record (:func:`simcore.rundir.verify_integrity`: a file of another run copied
+in, a file deleted, is one line naming it, not a replay that "differs"; review s46 #4);
+``balance replay`` runs the whole reader's check first (:func:`analysis.load.check_run`).
 
 A run written without players.parquet (above ``runner.RAW_LIMIT`` games, or ``--no-raw``) is
 replayed all the same: the rows it needs are played again by the runner (:func:`prepare_run`:
@@ -44,8 +56,8 @@ and every game for ``--find`` (reduced chunk by chunk, so memory stays flat; it 
 kernel time of the run).
 
 May import numpy, pyarrow, polars, the standard library and :mod:`simcore` (the runner, to play a
-row-less run's games again; the game's modules and its strategy loader through the registry's
-module names, as :mod:`simcore.runner` does; :mod:`strategies.common`, whose recorded strategy
+row-less run's games again; the game's modules, its adapter (:func:`record_columns`) and its
+strategy loader through the registry's module names, as :mod:`simcore.runner` does; :mod:`strategies.common`, whose recorded strategy
 files a replay reads instead of the disk). What a reader needs without playing (which games can
 be replayed) is in :mod:`simcore.replayable`, which imports no runner.
 """
@@ -53,6 +65,7 @@ be replayed) is in :mod:`simcore.replayable`, which imports no runner.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,9 +74,10 @@ import pyarrow.parquet as pq
 
 from simcore import games as registry
 from simcore.errors import UsageError
-from simcore.golden import decision_line
+from simcore.golden import decision_line, people_seats  # noqa: F401  (people_seats: its home before)
 from simcore.reference_strategies import ReplayStrategy
 from simcore.replayable import can_replay, run_hook  # noqa: F401  (their home before)
+from simcore.rundir import verify_integrity
 from strategies.common import using_recorded_files
 
 FIND_GRAMMAR = "[seat=N | role=NAME | strategy=NAME] [wins | loses] (max | min | median) COLUMN"
@@ -93,6 +107,7 @@ class Replay:
     row: dict[str, list] | None                    # column → per-seat values (players.parquet)
     differences: list[str] = field(default_factory=list)
     played: bool = False          # ``row`` played again by the kernel (the run kept no rows)
+    game_figures: dict = field(default_factory=dict)   # column → value (reference engine)
 
     @property
     def matches(self) -> bool:
@@ -158,14 +173,6 @@ class _LoggedReplay(ReplayStrategy):
         return i
 
 
-_SEAT = re.compile(r"\bP(\d)\b")
-
-
-def people_seats(line: str) -> str:
-    """``P0`` … of a reference log as the reports number seats: ``P1`` is seat 1."""
-    return _SEAT.sub(lambda m: f"P{int(m.group(1)) + 1}", line)
-
-
 def _row(run: Path, game: int, n_players: int) -> dict[str, list] | None:
     path = run / "players.parquet"
     if not path.is_file():
@@ -187,6 +194,62 @@ def _games_row(run: Path, game: int) -> dict | None:
     if table.num_rows != 1:
         return None
     return {c: table.column(c)[0].as_py() for c in table.column_names}
+
+
+# ---------------------------------------------------------------------------------------------
+# The columns the replayed game's record gives, as the game writes them
+# ---------------------------------------------------------------------------------------------
+
+#: Columns that place a row (its game, seat, bot, deal, rotation) rather than say what was played:
+#: a replay takes them from the run, so they are not checked.
+_PLACE = ("game", "seat", "strategy", "deal", "rotation")
+#: Column roles that follow from the seat or the player count alone, not from the game played
+#: (Seigneurial's ``role``, every game's ``n_players``): not checked either.
+_PLACE_ROLES = ("seat_role", "player_count")
+
+
+@contextmanager
+def _handing_back(reference, record):
+    """While the block runs, the reference engine's ``play_game`` hands back ``record`` (whatever it
+    is asked to play); its own ``play_game`` again afterwards, however the block ends."""
+    own = reference.play_game
+    reference.play_game = lambda *args, **kwargs: record
+    try:
+        yield
+    finally:
+        reference.play_game = own
+
+
+def _values(v) -> list:
+    return v.to_pylist() if hasattr(v, "to_pylist") else np.asarray(v).tolist()
+
+
+def record_columns(spec, meta: dict, reference, record, game: int) -> tuple[dict[str, list], dict]:
+    """The players.parquet columns (column → per-seat values, seats in order) and games.parquet
+    columns (column → value) that the reference engine's ``record`` of game ``game`` gives, exactly
+    as the run would have written them had the reference engine played it (``simulate --engine
+    reference``): the game's own adapter (``spec.adapter``, ``prepare(engine="reference")``, under
+    the run's rules) turns the record into columns through its reference chunk (its names, dtypes
+    and groups: Middle-Ages' eight tile counts, four event gains, sixteen coins per turn and four
+    event ids; Médiévallons' guilds founded and powers of the types that have one; Seigneurial's
+    resources and winner's role), so the replay checks every column that mapping gives without a
+    copy of it. That chunk asks the reference engine to play its game: while it runs, the engine's
+    ``play_game`` hands back ``record``, the game the replay played with the bots' recorded
+    choices (:func:`_handing_back`; a command plays one game at a time). The columns that place a
+    row (:data:`_PLACE`, and those of a role in :data:`_PLACE_ROLES`) are left out."""
+    from simcore.config import parse_toml
+
+    P, seed = int(meta["players"]), int(meta["seed"])
+    text = meta.get("rules_text")
+    source = parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else None
+    adapter = registry.import_hook(spec.adapter)
+    with _handing_back(reference, record):
+        chunk = adapter.prepare(players=P, engine="reference", rules_path=source).play(game, 1, seed)
+    skip = set(_PLACE) | {c.name for c in (*spec.player_columns, *spec.game_columns)
+                          if c.role in _PLACE_ROLES}
+    players = {c: _values(v) for c, v in chunk.players.items() if c not in skip}
+    games = {c: _values(v)[0] for c, v in chunk.games.items() if c not in skip}
+    return players, games
 
 
 # ---------------------------------------------------------------------------------------------
@@ -288,19 +351,18 @@ def _replay_by_hook(run: Path, meta: dict, spec, game: int, hook) -> Replay:
     diffs = _differences(spec, figures, row, P)
     if played:
         diffs += _games_differences(spec, kernel_games, grow)
-    if grow is not None:
-        for c, v in result.game_figures.items():
-            if c in grow and not abs(float(v) - float(grow[c])) <= 1e-6 * max(1.0, abs(float(grow[c]))):
-                diffs.append(f"the game's {_words(spec, c)}: the replay has {v}, the run {grow[c]}")
+    diffs += _game_differences(spec, result.game_figures, grow)
     extra = [c for c in result.game_figures if grow is not None and c in grow]
     lines += _check_lines(spec, figures, row, diffs, extra, played=played)
-    return Replay(game, lines, figures, row, diffs, played=played)
+    return Replay(game, lines, figures, row, diffs, played=played,
+                  game_figures=dict(result.game_figures))
 
 
 def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
     """Replay game ``game`` of the run in ``run`` (see the module docstring)."""
     run = Path(run)
     meta = read_meta(run)
+    verify_integrity(run, meta)           # a damaged or mixed directory is one line (review s46 #4)
     check_replayable(meta, game)
     spec = registry.get(meta["game"])
     hook = run_hook(spec)
@@ -326,7 +388,10 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
     player = _LoggedReplay(trace, reference, log)
     deal = game // n_rot
     record = reference.play_game(rules, P, seed, deal, strategies=[player] * P, log=log)
+    if rotate and log:                   # the engine played the deal: say the run's game too
+        log[0] = _the_runs_game(log[0], game, deal, game % n_rot)
     row = _row(run, game, P)
+    grow = _games_row(run, game)
     played = row is None and not (run / "players.parquet").is_file()
     if played:        # no rows kept: the run's row as the kernel plays the game again
         row, kernel_games = played_rows(meta, game, strategies)
@@ -341,8 +406,7 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
         who = seat_bots[s] if seat_bots else names.split(",")[s if "," in names else 0]
         role = f" ({roles[s]})" if roles else ""
         head.append(f"  seat {s + 1}{role}: {who}")
-    figures = {k: v.tolist() for k, v in vars(record).items()
-               if isinstance(v, np.ndarray) and v.shape == (P,)}
+    figures, game_figures = record_columns(spec, meta, reference, record, game)
     lines = head + [""] + [people_seats(x) for x in log]
     lines += ["", "Final table"] + [people_seats(x) for x in reference.record_table(record)]
     lines += ending_lines(spec, reference, rules, record, P)
@@ -351,9 +415,20 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
         diffs.append(f"the replay took {player.pos} of the {len(player.choices)} decisions the "
                      f"simulator made")
     if played:
-        diffs += _games_differences(spec, kernel_games, _games_row(run, game))
-    lines += _check_lines(spec, figures, row, diffs, played=played)
-    return Replay(game, lines, figures, row, diffs, played=played)
+        diffs += _games_differences(spec, kernel_games, grow)
+    diffs += _game_differences(spec, game_figures, grow)
+    checked_games = [c for c in game_figures if grow is not None and c in grow]
+    lines += _check_lines(spec, figures, row, diffs, checked_games, played=played, counted=True)
+    return Replay(game, lines, figures, row, diffs, played=played, game_figures=game_figures)
+
+
+def _the_runs_game(header: str, game: int, deal: int, rotation: int) -> str:
+    """The reference engine's header line, which names the game it played (``… seed 0, game 1``),
+    as a run with rotated seats numbers it: the engine played the deal's stream, so ``game 1``
+    becomes ``game 5 of the run: deal 1, rotation 1`` (review s46 #8: the log said "game 1" under a
+    header saying game 5). A header that does not end with the deal is left as it is."""
+    return re.sub(rf"\bgame {deal}$", f"game {game} of the run: deal {deal}, rotation {rotation}",
+                  header, count=1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,44 +460,90 @@ def _listed(words: list[str]) -> str:
 
 
 def _check_lines(spec, figures: dict, row, diffs: list[str], game_columns: list[str] = (),
-                 played: bool = False) -> list[str]:
+                 played: bool = False, counted: bool = False) -> list[str]:
     """The closing lines of a replay log: a blank line, then no record to compare with, the
-    differences from the run's records, or the figures that agree, in the reports' words ("the
-    final coins, win share, rank, Graveyard and penalty of every seat match the run's records").
-    ``game_columns``: the game's own figures also checked against the run's record of the game
-    (games.parquet: a Fief combat's winner, rounds …). ``played``: the run kept no players.parquet,
-    so its per-seat record is the simulator's, played again (:func:`played_rows`), and that game's
-    record was checked against games.parquet."""
+    differences from the run's records, or the columns that agree, in the reports' words ("the
+    final coins, win share, rank, Champs … Palais tiles, … of every seat match the run's records",
+    a run of columns of one group by its first and last), and how many were compared.
+    ``game_columns``: the game's own columns also checked against the run's record of the game
+    (games.parquet: Middle-Ages' event ids, a Fief combat's winner, rounds …). ``played``: the run
+    kept no players.parquet, so its per-seat record is the simulator's, played again
+    (:func:`played_rows`), and that game's record was checked against games.parquet.
+    ``counted``: the line ends with how many columns were compared ("(37 per-seat columns and 5
+    of the game's)"), for a replay that compares every column the record gives
+    (:func:`record_columns`)."""
     if row is None:
         return ["", "Check: the run holds no per-seat record of this game; nothing to compare with."]
     compared = ("the game played again by the simulator (the run kept no per-seat records)"
                 if played else "the run's records")
     if diffs:
         return ["", f"CHECK FAILED: the replay differs from {compared}:"] + [f"  {d}" for d in diffs]
-    checked = _listed([_words(spec, c) for c in figures if c in row])
+    seat_columns = [c for c in figures if c in row]
+    checked = _listed(_column_words(spec, seat_columns))
     game = (f", and so do the game's {_game_figures(spec, game_columns)}" if game_columns else "")
+    count = "" if not counted else (
+        f" ({len(seat_columns)} per-seat column{'s' if len(seat_columns) != 1 else ''}"
+        + (f" and {len(game_columns)} of the game's)" if game_columns else ")"))
     if played:
         return ["", f"Check: the final {checked} of every seat match the game played again by the "
                     f"simulator (the run kept no per-seat records), whose record of the game "
-                    f"matches the run's{game}."]
-    return ["", f"Check: the final {checked} of every seat match the run's records{game}."]
+                    f"matches the run's{game}{count}."]
+    return ["", f"Check: the final {checked} of every seat match the run's records{game}{count}."]
+
+
+def _column_words(spec, columns) -> list[str]:
+    """``columns`` as the reports name them (:func:`_words`), in order, four or more in a row of one
+    group (a type, event or turn each) said as the first and the last: "Champs … Palais tiles"
+    (the group's unit added when it is the group itself and no label says it), "coins after turn
+    1 … coins after turn 16"."""
+    def col(c):
+        try:
+            return spec.column(c)
+        except KeyError:
+            return None
+    cols = [(c, col(c)) for c in columns]
+    out, i = [], 0
+    while i < len(cols):
+        first = cols[i][1]
+        j = i
+        while (first is not None and first.group and j + 1 < len(cols) and cols[j + 1][1] is not None
+               and cols[j + 1][1].group == first.group):
+            j += 1
+        if j - i >= 3:
+            unit = first.unit if first.unit == first.group and first.unit not in first.label else ""
+            out.append(f"{first.label} … {cols[j][1].label}" + (f" {unit}" if unit else ""))
+        else:
+            out += [_words(spec, c) for c, _ in cols[i:j + 1]]
+        i = j + 1
+    return out
 
 
 def _game_figures(spec, columns) -> str:
-    """The game's figures a replay checked, in words: its measures listed, then each yes-or-no
-    column as "whether it ended by the loser's surrender (mercy granted)" (Fief's ``by_mercy``,
-    FF-3), which read as a noun in mid-list before."""
+    """The game's figures a replay checked, in words: its measures listed (:func:`_column_words`),
+    then each yes-or-no column as "whether it ended by the loser's surrender (mercy granted)"
+    (Fief's ``by_mercy``, FF-3), which read as a noun in mid-list before."""
     def flag(c):
         try:
             return spec.column(c).dtype == "bool"
         except KeyError:
             return False
-    words = [_words(spec, c) for c in columns if not flag(c)]
+    words = _column_words(spec, [c for c in columns if not flag(c)])
     words += [f"whether it {_words(spec, c)}" for c in columns if flag(c)]
     return _listed(words)
 
 
+def _same(a, b) -> bool:
+    """A replayed value and the recorded one agree: numbers to a millionth (win shares are float32
+    in the files), anything else (a role's name) exactly."""
+    if isinstance(a, str) or isinstance(b, str) or a is None or b is None:
+        return a == b
+    a, b = float(a), float(b)
+    return abs(a - b) <= 1e-6 * max(1.0, abs(b))
+
+
 def _differences(spec, figures: dict[str, list], row: dict[str, list] | None, P: int) -> list[str]:
+    """Every seat and column where the replay's record differs from the run's row: "seat 1 Champs:
+    the replay has 0, the run 5 (tiles_champs)"."""
     if row is None:
         return []
     out = []
@@ -430,10 +551,19 @@ def _differences(spec, figures: dict[str, list], row: dict[str, list] | None, P:
         if c not in row:
             continue
         for s in range(P):
-            a, b = float(ref[s]), float(row[c][s])
-            if not (abs(a - b) <= 1e-6 * max(1.0, abs(b))):
-                out.append(f"seat {s + 1} {_words(spec, c)}: the replay has {ref[s]}, the run {row[c][s]}")
+            if not _same(ref[s], row[c][s]):
+                out.append(f"seat {s + 1} {_words(spec, c)}: the replay has {ref[s]}, the run "
+                           f"{row[c][s]} ({c})")
     return out
+
+
+def _game_differences(spec, figures: dict, stored: dict | None) -> list[str]:
+    """Every column where the replay's record of the game differs from games.parquet's row: "the
+    game's event 1: the replay has 1, the run 7 (event_1)"."""
+    if stored is None:
+        return []
+    return [f"the game's {_words(spec, c)}: the replay has {v}, the run {stored[c]} ({c})"
+            for c, v in figures.items() if c in stored and not _same(v, stored[c])]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -457,6 +587,7 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
     chunk."""
     run = Path(run)
     meta = read_meta(run)
+    verify_integrity(run, meta)           # not another run's rows (review s46 #4)
     P = int(meta["players"])
     spec = registry.get(meta["game"])
     m = _FIND.match(query)

@@ -105,8 +105,11 @@ def test_middle_ages_replay_lists_the_options_of_every_decision(runs):
 def test_the_check_line_and_the_find_note_are_in_the_reports_words(runs):
     run = runs["middle-ages"]
     last = replay(run, 0).lines[-1]
-    assert last == ("Check: the final coins, win share, rank, Graveyard and penalty of every seat "
-                    "match the run's records."), last
+    assert last == ("Check: the final coins, win share, rank, Champs … Palais tiles, Graveyard, penalty, "
+                    "event 1 gain … event 4 gain, coins before event 1 … coins before event 4 and "
+                    "coins after turn 1 … coins after turn 16 of every seat match the run's records, "
+                    "and so do the game's event 1 … event 4 and reshuffles (37 per-seat columns and "
+                    "5 of the game's)."), last          # every column compared (review s46 #5)
     df = pl.read_parquet(run / "players.parquet")
     lost = df.filter((pl.col("seat") == 0) & (pl.col("win_share") == 0))
     best = int(lost["score"].max())
@@ -142,7 +145,8 @@ def test_a_replay_of_a_run_without_rows_says_so_in_words(tmp_path, monkeypatch):
     run = runner.simulate("middle-ages", games=12, seed=3, out=tmp_path / "big", quiet=True, players=3)
     assert not (run / "players.parquet").exists()
     last = replay(run, 4).lines[-1]
-    assert last.startswith("Check: the final coins, win share, rank, Graveyard and penalty of every "
-                           "seat match the game played again by the simulator"), last
+    assert last.startswith("Check: the final coins, win share, rank, Champs … Palais tiles, Graveyard, "
+                           "penalty, "), last                   # every column (review s46 #5)
+    assert "of every seat match the game played again by the simulator" in last, last
     for word in ("kernel", "games row", "parquet", "win_share"):
         assert word not in last, (word, last)

@@ -1,7 +1,8 @@
 """Golden playthrough of Médiévallons: the reference engine's full log of one fixed game.
 
 ``python -m simcore.games.medievallons.golden`` prints the log (4 players, seed 7, game 0, random
-strategies, default rules: turn by turn, every decision and power, then the final MV-9 table);
+strategies, default rules: turn by turn, every decision and power, then the final MV-9 table;
+seats numbered from 1, ``P1`` is seat 1, as in ``balance replay`` and the reports);
 ``--write`` regenerates ``tests/golden/medievallons_4p_seed7.txt``; ``--check`` exits 1 and prints a
 unified diff when the committed file differs, so a rules or engine change shows up as a readable
 diff. May import the standard library, :mod:`simcore.golden` (the shared command line) and

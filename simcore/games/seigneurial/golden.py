@@ -2,7 +2,8 @@
 
 ``python -m simcore.games.seigneurial.golden`` prints the log (4 players, seed 7, game 0, random
 strategies, default rules: season by season, every decision, draw and payment, then the final SG-8
-table); ``--write`` regenerates ``tests/golden/seigneurial_4p_seed7.txt``; ``--check`` exits 1 and
+table; seats numbered from 1, ``P1`` is seat 1 (the Seigneur), as in ``balance replay`` and the
+reports); ``--write`` regenerates ``tests/golden/seigneurial_4p_seed7.txt``; ``--check`` exits 1 and
 prints a unified diff when the committed file differs, so a rules or engine change shows up as a
 readable diff. May import the standard library, :mod:`simcore.golden` (the shared command line) and
 :mod:`simcore.games.seigneurial` (rules, reference).
