@@ -54,6 +54,11 @@ from simcore.errors import UsageError
 CONNECT_TIMEOUT_S = 10.0     # a scheduler that does not answer within this is unreachable
 LOST_SCHEDULER_S = 10.0      # the client stops waiting for a scheduler it lost after this
 WORKERS_TIMEOUT_S = 30.0     # a scheduler without workers: wait this long for one
+#: Mid-run, every worker gone: wait this long for one to join (a nanny restarts a worker in
+#: seconds, a Kubernetes pod or a batch job in a minute or so), then stop with one line.
+NO_WORKER_MID_RUN_S = 120.0
+NO_WORKER_WARN_S = 10.0      # ... and say on stderr that it waits once none was seen this long
+WORKER_COUNT_EVERY_S = 1.0   # while no chunk comes back, ask the scheduler its workers this often
 LOST_WORKER_RETRIES = 3      # a call to every worker is repeated this often while workers leave
 IN_FLIGHT_PER_THREAD = 2     # chunks sent ahead per worker thread (memory bound on the client)
 KEEP_PREPARED = 4            # run configurations a worker keeps built (the oldest is dropped)
@@ -62,6 +67,12 @@ POLL_S = 0.01                # the client looks for finished chunks this often
 
 class WorkerMismatch(RuntimeError):
     """Raised on a worker whose package or rules differ from the client's (a usage error)."""
+
+
+class ClusterLost(OSError):
+    """Every worker of the cluster was lost mid-run and none joined in time: a problem of the
+    machines, not of the input, said in one line with exit code 1 (``balance check``: 4), as a full
+    disk is (docs/reliability.md). An OSError without an errno, so ``str()`` is the line."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -237,6 +248,134 @@ def executor_for(workers: int | None = None, scheduler: str | None = None, *,
         cluster.close()
 
 
+#: Seconds beyond the connect timeout the whole probe may take: Dask's connect retries the TCP
+#: connection until its timeout and only then raises, so a probe still running this much later is
+#: stuck in the handshake (a program that accepted the connection and says nothing).
+PROBE_GRACE_S = 1.0
+
+
+def probe_scheduler(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """Check that a Dask scheduler answers at ``address`` (the ``--scheduler`` value), within about
+    ``timeout`` seconds in all, before a :class:`distributed.Client` is made; anything else is one
+    :class:`~simcore.errors.UsageError` line naming the address and what is there instead.
+
+    Dask bounds the TCP connection by its connect timeout (``Client(address, timeout=…)``,
+    ``distributed.comm.timeouts.connect``), but not the handshake read that follows
+    (dask/distributed#7698 took it out of the timeout), and ``distributed.comm.timeouts.tcp`` is a
+    keep-alive that a live but silent program passes. So a program that accepts the connection and
+    waits for the client to speak (an HTTP server, the scheduler's own dashboard port) held the
+    client forever, and one that speaks first (an SSH daemon) had its greeting read as the length
+    of a frame of exabytes, a MemoryError that the command line said as "out of memory" (review s46
+    exp #2). Here the connection, the handshake and one ``identity`` call (the server's type: a
+    worker's or nanny's address is refused too) run under one deadline, in a thread of their own
+    with its own event loop (a caller's running loop is never touched)."""
+    import asyncio
+
+    distributed = _dask()
+    if address.strip().startswith("inproc://"):
+        return                                  # in this process: nothing to probe over a network
+    from distributed.comm import CommClosedError, connect
+
+    where = f"--scheduler {address}"
+    stage = ["connect"]
+
+    async def attempt():
+        comm = await connect(address, timeout=timeout, **_connection_args(distributed, address))
+        stage[0] = "identity"
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["reply"] = asyncio.run(asyncio.wait_for(attempt(), timeout + PROBE_GRACE_S))
+        except BaseException as exc:            # (said below, in the caller's thread)
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="balance-dask-probe", daemon=True)
+    thread.start()
+    thread.join(timeout + PROBE_GRACE_S + 5.0)  # (a name look-up that never ends: give up too)
+    if thread.is_alive() or isinstance(outcome.get("error"), (asyncio.TimeoutError, TimeoutError)):
+        if stage[0] == "connect" and not thread.is_alive():
+            raise UsageError(f"{where}: not a Dask scheduler: a program there accepted the "
+                             f"connection but gave no Dask handshake within {timeout:.0f} s (a web "
+                             "page such as the Dask dashboard, port 8787 by default, where the "
+                             "scheduler listens on 8786; or a scheduler too busy to answer)")
+        raise UsageError(f"{where}: no Dask scheduler answered there within {timeout:.0f} s")
+    exc = outcome.get("error")
+    if isinstance(exc, CommClosedError):
+        raise UsageError(f"{where}: not a Dask scheduler: the program there closed the connection "
+                         f"without Dask's handshake ({_short(exc)})")
+    if isinstance(exc, OSError):                # the TCP connection never came: refused, no route
+        raise UsageError(f"{where}: no Dask scheduler answered there within {timeout:.0f} s "
+                         f"({_short(exc)})")
+    if exc is not None:
+        raise UsageError(f"{where}: not a Dask scheduler: the program there speaks another "
+                         f"protocol ({_protocol_error(exc)})")
+    reply = outcome.get("reply")
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        what = f"a Dask {kind}" if isinstance(kind, str) else "a Dask server"
+        raise UsageError(f"{where}: {what} answers there, not a scheduler (give the scheduler's "
+                         "address: port 8786 by default)")
+
+
+def _connection_args(distributed, address: str) -> dict[str, Any]:
+    """The connection arguments a :class:`distributed.Client` uses for ``address`` (TLS settings
+    from Dask's configuration or its security loader)."""
+    security = None
+    loader = getattr(distributed.client, "_maybe_call_security_loader", None)
+    if loader is not None:
+        with contextlib.suppress(Exception):
+            security = loader(address)
+    if not isinstance(security, distributed.Security):
+        security = distributed.Security()
+    return security.get_connection_args("client")
+
+
+def _protocol_error(exc: BaseException) -> str:
+    """What a reply that is not Dask's protocol did to the reader, in words (a MemoryError is
+    the first bytes read as a frame length: not this machine's memory)."""
+    if isinstance(exc, MemoryError):
+        return ("its first bytes are not a Dask message: read as one, they ask for more memory "
+                "than exists; an SSH server or a proxy?")
+    return _short(exc)
+
+
+class _DropClientNoise:
+    """Drops the log records Dask's client writes for what the command says in its own line or
+    absorbs: closed while it tries to reconnect to a scheduler that went away ("Failed to reconnect
+    to scheduler after 10.00 seconds, closing client", or the traceback of its reconnecting
+    coroutine, cancelled: an ERROR record whose exception is a CancelledError), and a chunk's part
+    whose worker died before it was fetched ("Couldn't gather 1 keys, rescheduling …": Dask plays it
+    again). They leaked to the terminal above the command's line (review s46 exp #3). Every other
+    record passes."""
+
+    def filter(self, record) -> bool:
+        import asyncio
+
+        if str(record.msg).startswith(("Failed to reconnect to scheduler",
+                                       "Couldn't gather")):
+            return False
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, asyncio.CancelledError)
+
+
+_CLIENT_NOISE = _DropClientNoise()
+
+
+def _quiet_client_log() -> None:
+    import logging
+
+    log = logging.getLogger("distributed.client")
+    if _CLIENT_NOISE not in log.filters:
+        log.addFilter(_CLIENT_NOISE)
+
+
 def _dask():
     try:
         import distributed
@@ -277,6 +416,7 @@ class Cluster:
         distributed = _dask()
         import logging
 
+        _quiet_client_log()
         if self.workers is not None:
             self.local_cluster = distributed.LocalCluster(
                 n_workers=self.workers, threads_per_worker=1, processes=True,
@@ -284,11 +424,16 @@ class Cluster:
                 worker_dashboard_address=None)
             self.client = distributed.Client(self.local_cluster)
         else:
+            probe_scheduler(self.scheduler, CONNECT_TIMEOUT_S)
             try:
                 self.client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT_S)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise UsageError(f"--scheduler {self.scheduler}: no Dask scheduler answered "
                                  f"there within {CONNECT_TIMEOUT_S:.0f} s ({_short(exc)})") from None
+            except Exception as exc:    # (MemoryError too: a reply read as a frame of exabytes)
+                raise UsageError(f"--scheduler {self.scheduler}: not a Dask scheduler: the "
+                                 f"program there speaks another protocol "
+                                 f"({_protocol_error(exc)})") from None
             try:
                 self.client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
             except (OSError, TimeoutError) as exc:
@@ -339,6 +484,20 @@ class Cluster:
         except Exception:
             return 0
 
+    def _lost_scheduler(self, why: str) -> UsageError:
+        """The one line for a scheduler lost while a run is under way (Dask's own words, a
+        cancelled key and "Please check your connection and re-run your work", are left out)."""
+        return UsageError(f"Dask scheduler {self.address or self.scheduler}: lost the connection "
+                          f"mid-run ({why}); nothing was written")
+
+    def _workers_now(self) -> int | None:
+        """Workers the scheduler knows now, or None when it cannot tell within a few seconds (not
+        taken for "none": that is a lost scheduler's business)."""
+        try:
+            return len(self.client.nthreads(callback_timeout=5))
+        except Exception:
+            return None
+
     def _run_everywhere(self, fn, *args) -> dict[str, Any]:
         """``fn(*args)`` on every worker; a worker that cannot run it is a one-line error. A worker
         lost during the call (its connection closed) is left out: it costs only time, and the
@@ -350,11 +509,15 @@ class Cluster:
             try:
                 answers = self.client.run(fn, *args, on_error="return")
             except (OSError, *lost_types) as exc:  # a worker left while the call was sent: ask again
-                if attempt == LOST_WORKER_RETRIES or self.client.status != "running":
+                if self.client.status != "running":
+                    raise self._lost_scheduler("the scheduler closed it or stopped answering") from None
+                if attempt == LOST_WORKER_RETRIES:
                     raise UsageError(f"Dask scheduler {self.address or self.scheduler}: "
                                      f"{_short(exc)}") from None
                 answers = {}
             except Exception as exc:      # the scheduler went away
+                if self.client.status != "running":
+                    raise self._lost_scheduler("the scheduler closed it or stopped answering") from None
                 raise UsageError(f"Dask scheduler {self.address or self.scheduler}: {_short(exc)}") from None
             answers = {a: v for a, v in answers.items() if not isinstance(v, lost_types)}
             if answers:
@@ -434,10 +597,15 @@ class Cluster:
         futures: dict[int, Any] = {}          # chunk index → its future, while in flight
         index_of: dict[str, int] = {}
         done: dict[int, runner.Part] = {}
-        pending = distributed.as_completed()
+        # with the results: each chunk's part is fetched from its worker in the background, so this
+        # loop never blocks on a part whose worker died after playing it (Dask plays it again
+        # when a worker is there; meanwhile the wait for a worker below is counted)
+        pending = distributed.as_completed(with_results=True, raise_errors=False)
         next_send = next_write = 0
         last_seen = time.monotonic()
-        last_note = 0.0
+        last_count = 0.0
+        no_worker_since: float | None = None     # when the scheduler was first seen without workers
+        warned = False
 
         def send() -> None:
             nonlocal next_send
@@ -457,23 +625,56 @@ class Cluster:
                     batch = pending.next_batch(block=False)
                 except StopIteration:
                     batch = []
-                if not batch:
+                now = time.monotonic()
+                if batch:
+                    no_worker_since, warned = None, False       # a worker played a chunk
+                else:
                     time.sleep(POLL_S)
+                    now = time.monotonic()
                     if client.status == "running":
-                        last_seen = time.monotonic()
-                    elif time.monotonic() - last_seen > LOST_SCHEDULER_S:
-                        raise UsageError(f"Dask scheduler {self.address}: lost the connection "
-                                         f"mid-run ({client.status}); nothing was written")
-                for f in batch:
+                        last_seen = now
+                    elif now - last_seen > LOST_SCHEDULER_S:
+                        raise self._lost_scheduler(f"no answer for {LOST_SCHEDULER_S:.0f} s")
+                if client.status == "running" and now - last_count >= WORKER_COUNT_EVERY_S:
+                    last_count = now
+                    workers = self._workers_now()
+                    if workers is not None and progress is not None:
+                        progress.note(f"{workers} workers")
+                    if workers == 0 and not batch:
+                        no_worker_since = now if no_worker_since is None else no_worker_since
+                    elif workers:
+                        no_worker_since, warned = None, False
+                if no_worker_since is not None and client.status == "running":
+                    idle = now - no_worker_since
+                    if idle >= NO_WORKER_MID_RUN_S:
+                        raise ClusterLost(
+                            f"Dask scheduler {self.address}: every worker was lost mid-run and "
+                            f"none joined within {NO_WORKER_MID_RUN_S:.0f} s; the run stopped and "
+                            "nothing was written (a run is written whole, so the games it played "
+                            "are lost: start workers and run the same command again; a sweep or "
+                            "tune resumes where it stopped)")
+                    if not warned and idle >= NO_WORKER_WARN_S:
+                        import sys
+
+                        warned = True
+                        print(f"warning: Dask scheduler {self.address}: every worker was lost "
+                              f"mid-run; waiting up to {NO_WORKER_MID_RUN_S:.0f} s for one to "
+                              "join, then stopping", file=sys.stderr, flush=True)
+                for f, result in batch:
                     i = index_of.pop(f.key)
                     try:
-                        done[i] = f.result()
+                        done[i] = _part_or_raise(f, result)
                     except WorkerMismatch as exc:
                         raise UsageError(str(exc)) from None
                     except distributed.KilledWorker as exc:
                         raise UsageError(f"games {spans[i][0]}-{sum(spans[i]) - 1}: their workers died "
                                          f"repeatedly ({_short(exc)})") from None
                     except (distributed.client.FutureCancelledError, OSError) as exc:
+                        if (getattr(exc, "reason", "") == "scheduler-connection-lost"
+                                or client.status != "running"):
+                            raise self._lost_scheduler("the scheduler closed it or stopped "
+                                                       "answering; Dask cancelled the chunks in "
+                                                       "flight") from None
                         raise UsageError(f"Dask scheduler {self.address}: {_short(exc)}; "
                                          "nothing was written") from None
                     futures.pop(i, None)
@@ -481,12 +682,21 @@ class Cluster:
                     sink(done.pop(next_write))
                     next_write += 1
                 send()
-                if progress is not None and time.monotonic() - last_note > 1.0:
-                    last_note = time.monotonic()
-                    progress.note(f"{self.alive()} workers")
         finally:
             for f in futures.values():
                 f.cancel()
+
+
+def _part_or_raise(future, result):
+    """A chunk's part from ``as_completed(with_results=True, raise_errors=False)``: the result,
+    or the task's exception raised (an error's result is Dask's (type, exception, traceback); a
+    cancelled future's, its CancelledError)."""
+    if isinstance(result, BaseException):
+        raise result
+    if future.status == "error" and isinstance(result, tuple) and len(result) == 3 \
+            and isinstance(result[1], BaseException):
+        raise result[1]
+    return result
 
 
 def _short(exc: BaseException) -> str:
