@@ -176,6 +176,22 @@ def _chain_values(curves: pl.DataFrame, name: str, metric: str) -> list[dict]:
     return list(c.sort("order").iter_rows(named=True))
 
 
+def _against(s, name: str, metric: str, ref, values: list, call_of) -> tuple:
+    """Each of ``values`` against ``ref`` on the page's paired rows (:func:`_pair_row`), with
+    ``call_of(row)`` its call: (those rows with value and call, the family they are adjusted in,
+    its size, the interval's level words); values the page has no row for are left out."""
+    others, family, pairs, at = [], None, None, ""
+    for v in values:
+        r = _pair_row(s, name, metric, ref, v)
+        if r is None:
+            continue
+        family = r["family"]
+        pairs = r.get("pairs") if family == VALUE_BY_VALUE else _family_size(s.effects, ["parameter", "from", "to"])
+        at = r.get("at") or ""
+        others.append({**r, "value": v, "call": call_of(r)})
+    return others, family, pairs, at
+
+
 def _pair_row(s, name: str, metric: str, a: str, b: str) -> dict | None:
     """The page's paired comparison of ``metric`` between values ``a`` and ``b`` of ``name``,
     oriented b − a: the value-by-value family's row (3 values or more), else the first-vs-last
@@ -275,18 +291,9 @@ def which_value(s, name: str, sweep_dir: str | Path | None = None, metric: str |
     low = min(dist.values())
     best = [v for v in values if dist[v] <= low + 1e-12]
     ref = best[0]
-    others, family, pairs, at = [], None, None, ""
-    for v in values:
-        if v in best:
-            continue
-        r = _pair_row(s, name, metric, ref, v)
-        if r is None:
-            continue
-        family = r["family"]
-        pairs = r.get("pairs") if family == VALUE_BY_VALUE else _family_size(s.effects, ["parameter", "from", "to"])
-        at = r.get("at") or ""
-        call = "further" if r["low"] > 0 else ("closer" if r["high"] < 0 else "apart")
-        others.append({**r, "value": v, "call": call})
+    others, family, pairs, at = _against(
+        s, name, metric, ref, [v for v in values if v not in best],
+        lambda r: "further" if r["low"] > 0 else ("closer" if r["high"] < 0 else "apart"))
     if not others:
         return None
     smallest = others[0]["smallest"]
@@ -372,17 +379,9 @@ def sides_answer(s, name: str, roles: list[str]) -> dict | None:
         return None
     values = [str(p["value"]) for p in pts]
     ref, why = _reference(s, name, values)
-    others, family, pairs, at = [], None, None, ""
-    for v in values:
-        if v == ref:
-            continue
-        r = _pair_row(s, name, metric, ref, v)
-        if r is None:
-            continue
-        family = r["family"]
-        pairs = r.get("pairs") if family == VALUE_BY_VALUE else _family_size(s.effects, ["parameter", "from", "to"])
-        at = r.get("at") or ""
-        others.append({**r, "value": v, "call": "clear" if r["low"] > 0 or r["high"] < 0 else "apart"})
+    others, family, pairs, at = _against(
+        s, name, metric, ref, [v for v in values if v != ref],
+        lambda r: "clear" if r["low"] > 0 or r["high"] < 0 else "apart")
     if not others:
         return None
     twins = []

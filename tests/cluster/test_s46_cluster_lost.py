@@ -13,14 +13,13 @@ it (the old code waited forever).
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import time
 from pathlib import Path
 
 import pytest
 
 import cli
+from hang_deadline import deadline
 from simcore import cluster, runner
 
 pytestmark = pytest.mark.slow     # Dask processes (docs/testing.md)
@@ -28,22 +27,7 @@ pytestmark = pytest.mark.slow     # Dask processes (docs/testing.md)
 ARGS = ["--games", "20000", "--seed", "5", "--strategies", "balanced", "--chunk-size", "500", "-q"]
 
 
-class _Hung(BaseException):
-    pass
 
-
-@contextlib.contextmanager
-def _deadline(seconds: float):
-    def hung(*_):
-        raise _Hung(f"still running after {seconds} s (the command hangs)")
-
-    old = signal.signal(signal.SIGALRM, hung)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _after_first_part(monkeypatch, action) -> None:
@@ -65,7 +49,7 @@ def _after_first_part(monkeypatch, action) -> None:
 
 
 def _simulate(argv: list[str], seconds: float) -> int:
-    with _deadline(seconds), pytest.raises(SystemExit) as exc:
+    with deadline(seconds), pytest.raises(SystemExit) as exc:
         cli.simulate_main(argv)
     return exc.value.code
 
@@ -118,7 +102,7 @@ def test_balance_check_says_a_lost_cluster_as_a_problem_of_the_machine(one_worke
     address, worker = one_worker
     _after_first_part(monkeypatch, lambda: _kill(worker))
     baseline = Path(__file__).resolve().parents[2] / "configs" / "baselines" / "middle_ages_default.toml"
-    with _deadline(30), pytest.raises(SystemExit) as exc:
+    with deadline(30), pytest.raises(SystemExit) as exc:
         cli.main(["check", "--baseline", str(baseline), "--games", "20000", "--batch", "5000",
                   "--quiet", "--scheduler", address])
     err = capfd.readouterr().err.strip().splitlines()

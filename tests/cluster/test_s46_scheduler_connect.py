@@ -15,13 +15,14 @@ hanging it (the old code hung).
 from __future__ import annotations
 
 import contextlib
-import signal
 import socket
 import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from hang_deadline import deadline
 
 import cli
 from simcore import cluster
@@ -31,22 +32,7 @@ BASELINE = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
 TIMEOUT_S = 2.0          # the connect timeout the tests set (10 s in use)
 
 
-class _Hung(BaseException):
-    """Raised in the test's thread when a command has not ended by its deadline."""
 
-
-@contextlib.contextmanager
-def _deadline(seconds: float):
-    def hung(*_):
-        raise _Hung(f"still running after {seconds} s (the command hangs)")
-
-    old = signal.signal(signal.SIGALRM, hung)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 class _Server:
@@ -107,7 +93,7 @@ def _nothing_in(folder: Path) -> bool:
 def _command(main, argv: list[str], capfd) -> tuple[int, list[str], float]:
     """(exit code, stderr lines, seconds) of ``main(argv)`` in this process."""
     t = time.monotonic()
-    with _deadline(TIMEOUT_S + 15), pytest.raises(SystemExit) as exc:
+    with deadline(TIMEOUT_S + 15), pytest.raises(SystemExit) as exc:
         main(argv)
     took = time.monotonic() - t
     return exc.value.code, capfd.readouterr().err.strip().splitlines(), took
