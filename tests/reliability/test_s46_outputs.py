@@ -66,13 +66,17 @@ def test_a_report_file_inside_the_save_run_directory_is_refused_for_what_it_is(t
 
 # --- #3 / #4 a full disk ---------------------------------------------------------------------
 
-FILL_AND_APPEND = r"""
+#: A 96 KB tmpfs at $MNT holding d/summary.md (4,092 bytes), filled to 4 KB from full.
+FULL_DISK = r"""
 set -u
 mount -t tmpfs -o size=96k tmpfs "$MNT"
 mkdir "$MNT/d"
 "$PY" -c "open('$MNT/d/summary.md', 'w', encoding='utf-8').write('# earlier steps\n' + 'x' * 4060 + '\nimportant line\n')"
 avail=$(df -k "$MNT" | tail -1 | awk '{print $4}')
 head -c $(( (avail - 4) * 1024 )) /dev/zero > "$MNT/fill" 2>/dev/null
+"""
+
+FILL_AND_APPEND = FULL_DISK + r"""
 "$PY" - <<'EOF' > "$OUT/append.json"
 import json, os, sys
 from simcore.atomic import append_text
@@ -155,13 +159,7 @@ def test_an_append_cut_short_by_a_file_size_limit_is_taken_back(tmp_path):
     assert hidden(tmp_path) == []
 
 
-FULL_DISK_CHECKS = r"""
-set -u
-mount -t tmpfs -o size=96k tmpfs "$MNT"
-mkdir "$MNT/d"
-"$PY" -c "open('$MNT/d/summary.md', 'w', encoding='utf-8').write('# earlier steps\n' + 'x' * 4060 + '\nimportant line\n')"
-avail=$(df -k "$MNT" | tail -1 | awk '{print $4}')
-head -c $(( (avail - 4) * 1024 )) /dev/zero > "$MNT/fill" 2>/dev/null
+FULL_DISK_CHECKS = FULL_DISK + r"""
 CHECK="$PY -c 'import sys; from cli import main; main(sys.argv[1:])' check --baseline $BASELINE --games 6000 -q"
 eval "$CHECK --summary $MNT/d/summary.md" > "$OUT/summary.out" 2> "$OUT/summary.err"; echo $? > "$OUT/summary.rc"
 cp "$MNT/d/summary.md" "$OUT/after.md"
