@@ -43,7 +43,10 @@ from simcore.errors import UsageError
 from analysis.load import check_run
 from simcore.rundir import GAMES, PLAYERS
 
-WHAT = ("players", "games", "seats", "roles", "events", "tiles", "guilds", "length", "matchups", "summary")
+#: The tables every game may have; a game's own (Seigneurial's objectives …) come from its analysis
+#: hook (:func:`what_choices`)
+WHAT = ("players", "games", "seats", "roles", "events", "tiles", "guilds", "length", "ends", "strategies",
+        "matchups", "summary")
 FORMATS = ("csv", "parquet")
 RAW = {"players": PLAYERS, "games": GAMES}
 BATCH_ROWS = 1 << 18          # rows per batch of a raw export
@@ -71,6 +74,17 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
     from analysis.seats import seat_table
 
     rs = open_runs([run])
+    if what in game_tables():
+        from analysis.games import table_for
+
+        table = table_for(rs, what)
+        if table is None:
+            raise UsageError(lacking(run, rs, what))
+        return table
+    if what == "ends":
+        return _ends_table(run, rs)
+    if what == "strategies":
+        return _strategy_table(run, rs)
     if what == "seats":
         return _with_seat_roles(_without_fair_share(seat_table(rs), rs), rs)
     if what == "events":
@@ -97,12 +111,7 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         return length_summary(rs)
     if what == "matchups":
         if not has_matchups(rs):
-            raise UsageError(f"{run}: no strategy matchups to export: this run is "
-                             f"{describe_run(rs)}, with one strategy in every seat; matchups need "
-                             "at least two strategies (simulate with --strategies a,b,…"
-                             + (", ideally with --rotate-seats" if rs.spec is None or rs.spec.roles_alike
-                                else "") + "). "
-                             f"{tables_sentence(run, rs)}")
+            raise UsageError(_one_strategy(run, rs, "strategy matchups", "matchups need"))
         from analysis.roles import (bots_share_a_role, has_roles, same_role_matchups,
                                     strategy_table_within_roles)
 
@@ -152,6 +161,66 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         vec = vec.with_columns(pl.when(pl.col("kind") == "slope").then(None).otherwise(pl.col("n")).alias("n"))
         return _seat_labels_with_roles(vec, rs)
     raise UsageError(unknown_what(what))
+
+
+def game_tables() -> tuple[str, ...]:
+    """The tables the registered games' analysis hooks give (Seigneurial's ``objectives``,
+    ``improvements``, ``seigneur_squares``): the shared code names none of them."""
+    from analysis.games import table_names
+
+    return tuple(t for t in table_names() if t not in WHAT)
+
+
+def what_choices() -> tuple[str, ...]:
+    """Every ``--what``: :data:`WHAT`, then the games' own tables (:func:`game_tables`)."""
+    return WHAT + game_tables()
+
+
+def _one_strategy(run, rs, thing: str, need: str) -> str:
+    """The line refusing a table that compares strategies on a run with one strategy in every seat."""
+    return (f"{run}: no {thing} to export: this run is {describe_run(rs)}, with one strategy in "
+            f"every seat; {need} at least two strategies (simulate with --strategies a,b,…"
+            + (", ideally with --rotate-seats" if rs.spec is None or rs.spec.roles_alike else "")
+            + f"). {tables_sentence(run, rs)}")
+
+
+def _strategy_table(run, rs) -> pl.DataFrame:
+    """The report's Strategies table (:func:`analysis.analyse`'s ``strategies``): each strategy's
+    win share against the fair share, or, in a game with roles, against its role's average seat
+    (``role``, ``role_label``; a role's only bot is not tested: its ``diff``, ``significant`` and
+    ``verdict`` empty, as the report's "not tested" cell)."""
+    from analysis import analyse
+    from analysis.matchups import has_matchups
+
+    if rs.spec is not None and rs.spec.strategies is None:
+        # a Fief combat: "attacker" and "defender" are sides thrown with dice, not bots (the
+        # report shows no Strategies table for it either)
+        sides = " and ".join(r.display.lower() for r in rs.spec.roles)
+        raise UsageError(f"{run}: no strategy table to export: this run is {describe_run(rs)}, whose "
+                         f"{sides} are sides, not bots: --what roles or seats gives them. "
+                         f"{tables_sentence(run, rs)}")
+    if not has_matchups(rs):
+        raise UsageError(_one_strategy(run, rs, "strategy table", "it needs"))
+    table = analyse(rs)["strategies"]
+    if "role" not in table.columns:
+        return table
+    untested = pl.col("p_value").is_null() | pl.col("p_value").is_nan()
+    return table.with_columns(pl.when(untested).then(None).otherwise(pl.col(c)).alias(c)
+                              for c in ("diff", "significant", "verdict", "p_adjusted"))
+
+
+def _ends_table(run, rs) -> pl.DataFrame:
+    """The report's End reasons table (:func:`analysis.length.end_reason_table`), one row per way a
+    game ends, with ``side``: the role that ending gives the win to, where the game's spec says
+    (Seigneurial, SG-6), else empty."""
+    from analysis.length import end_reason_table, has_end_reasons
+
+    if not has_end_reasons(rs):
+        raise UsageError(lacking(run, rs, "ends"))
+    table = end_reason_table(rs)
+    sides = dict(rs.spec.extra.get("end_sides") or {}) if rs.spec is not None else {}
+    side = pl.Series("side", [sides.get(n) for n in table["end_reason_name"]], dtype=pl.String)
+    return table.insert_column(table.columns.index("label") + 1, side)
 
 
 def seat_role_labels(rs) -> dict[int, str] | None:
@@ -213,7 +282,8 @@ def unknown_what(what: str) -> str:
     close ("seat": did you mean seats?)."""
     from simcore.config import did_you_mean
 
-    return f"--what {what}: must be one of {', '.join(WHAT)}{did_you_mean(what, WHAT)}"
+    choices = what_choices()
+    return f"--what {what}: must be one of {', '.join(choices)}{did_you_mean(what, choices)}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -236,6 +306,8 @@ def _games_with(what: str) -> list[str]:
             return bool(spec.columns_with_role("seat_role")) and len(spec.roles) > 1
         if what == "guilds":
             return bool(spec.columns_with_role("founded_by_type"))
+        if what == "ends":
+            return bool(spec.columns_with_role("end_reason", "games"))
         return False
 
     return [spec.title for spec in registry.specs().values() if has(spec)]
@@ -293,14 +365,17 @@ def available(run: str | Path, rs) -> list[str]:
     from analysis.length import has_length
     from analysis.matchups import has_matchups
     from analysis.roles import bots_share_a_role, has_roles
+    from analysis.games import available_for
+    from analysis.length import has_end_reasons
     from analysis.tiles import has_tiles
 
     has = {"players": (Path(run) / PLAYERS).is_file(), "games": True, "seats": True,
            "roles": has_roles, "events": has_events, "tiles": has_tiles, "guilds": has_guilds,
-           "length": has_length,
+           "length": has_length, "ends": has_end_reasons,
+           "strategies": lambda r: has_matchups(r) and (r.spec is None or r.spec.strategies is not None),
            "matchups": lambda r: has_matchups(r) and (not has_roles(r) or bots_share_a_role(r)),
            "summary": True}
-    return [w for w in WHAT if (has[w](rs) if callable(has[w]) else has[w])]
+    return [w for w in WHAT if (has[w](rs) if callable(has[w]) else has[w])] + available_for(rs)
 
 
 def tables_sentence(run: str | Path, rs) -> str:
@@ -316,6 +391,7 @@ _LACKS = {
                "{games} {does}"),
     "roles": ("roles", "in {game} the seats play no roles", "in {games}: one Seigneur against "
               "the Censitaires"),
+    "ends": ("end reasons", "{game} records no end reasons", "{games} {does}"),
 }
 
 
@@ -325,9 +401,15 @@ def lacking(run: str | Path, rs, what: str) -> str:
     run is a Fief 2 combat (10 attacker points against 6 defender points in a castle; 100,000
     combats), and Fief 2 combat has no event cards (only Middle-Ages has them). This run exports:
     players, games, seats, matchups, summary.")."""
-    thing, without, having = _LACKS[what]
     title = rs.spec.title if rs.spec is not None else rs.game
-    games = _games_with(what)
+    if what in _LACKS:
+        thing, without, having = _LACKS[what]
+        games = _games_with(what)
+    else:               # a game's own table (analysis.games): its hook's words
+        from analysis.games import games_with_table, table_words
+
+        thing, without, having = (table_words(what), "{game} has no such table", "{games} {has} it")
+        games = games_with_table(what)
     head = f"{run}: no {thing} to export: this run is {describe_run(rs)}"
     if title in games:                      # the game has them, this run's records do not
         return f"{head}, and its records hold none. {tables_sentence(run, rs)}"
@@ -523,7 +605,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     :data:`BATCH_ROWS` rows; analysis tables are
     computed (they are small) and written at once. Both go through :func:`atomic_output`.
     """
-    if what not in WHAT:
+    if what not in what_choices():
         raise UsageError(unknown_what(what))
     stdout = to_stdout(out)
     fmt = format_from(out, fmt)
@@ -592,7 +674,7 @@ def _stdout_bytes():
     return sys.stdout.buffer
 
 
-__all__ = ["BATCH_ROWS", "FORMATS", "WHAT", "analysis_table", "atomic_output", "check_output_file",
+__all__ = ["BATCH_ROWS", "FORMATS", "WHAT", "analysis_table", "what_choices", "atomic_output", "check_output_file",
            "report_verdicts",
            "export", "format_from", "p_value_text", "stream_raw", "to_stdout", "write_text_atomic"]
 

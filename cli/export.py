@@ -20,7 +20,11 @@ import typer
 
 _WHAT_HELP = ("players (one row per player per game), games (one row per game), seats (win share and "
               "score per seat), roles (role advantage, games with roles), events (event-card impact), "
-              "tiles (win share by tiles held), guilds (founders' win share by guild type), length (game length), matchups (strategy pairs), summary (every scalar metric with its interval)")
+              "tiles (win share by tiles held), guilds (founders' win share by guild type), length (game length), "
+              "ends (how games end, with each way's share), strategies (each strategy's win share, as the "
+              "report's Strategies table), matchups (strategy pairs), summary (every scalar metric with its "
+              "interval); Seigneurial also objectives (Objective cards), improvements (land improvements), "
+              "seigneur_squares (the Seigneur's final square)")
 
 
 def register(app: typer.Typer) -> None:

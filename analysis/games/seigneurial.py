@@ -22,7 +22,8 @@ bot play: a game that ends before the improvements is a short game, and short ga
 whoever is quick to their goal.
 :func:`square_table`: the Seigneur's final square on the rent track (games' ``seigneur_square``).
 
-:func:`tables` is the hook :func:`analysis.analyse` calls (through the spec's ``analysis_hooks``).
+:func:`tables` is the hook :func:`analysis.analyse` calls (through the spec's ``analysis_hooks``);
+:func:`available` says which of them a run has and :func:`table` computes one (``balance export``).
 
 May import polars, numpy, the standard library, :mod:`analysis.load` and :mod:`analysis.stats`.
 """
@@ -39,6 +40,9 @@ from analysis.load import PLAYERS, RunSet, collect, int_moments
 
 SEIGNEUR, CENSITAIRE = "seigneur", "censitaire"
 TABLES = ("objectives", "improvements", "seigneur_squares")    # what :func:`tables` may give
+#: What each table holds, in a designer's words (``balance export --what`` names them so)
+TABLE_WORDS = {"objectives": "Objective cards", "improvements": "land improvements",
+               "seigneur_squares": "Seigneur squares"}
 
 
 def objective_labels(rs: RunSet) -> dict[int, str]:
@@ -379,11 +383,17 @@ def track_squares(rs: RunSet) -> dict[str, int] | None:
 def tables(rs: RunSet) -> dict[str, pl.DataFrame]:
     """The Seigneurial tables the columns of ``rs`` allow: ``objectives``, ``improvements``,
     ``seigneur_squares``."""
-    out: dict[str, pl.DataFrame] = {}
-    if has_objectives(rs):
-        out["objectives"] = objective_table(rs)
-    if has_improvements(rs):
-        out["improvements"] = improvement_table(rs)
-    if rs.has_games("seigneur_square"):
-        out["seigneur_squares"] = square_table(rs)
-    return out
+    return {name: table(rs, name) for name in available(rs)}
+
+
+def table(rs: RunSet, name: str) -> pl.DataFrame:
+    """One of :data:`TABLES` (``balance export --what objectives`` computes only that one)."""
+    return {"objectives": objective_table, "improvements": improvement_table,
+            "seigneur_squares": square_table}[name](rs)
+
+
+def available(rs: RunSet) -> list[str]:
+    """The tables of :data:`TABLES` the columns of ``rs`` allow (without computing them)."""
+    has = {"objectives": has_objectives(rs), "improvements": has_improvements(rs),
+           "seigneur_squares": rs.has_games("seigneur_square")}
+    return [name for name in TABLES if has[name]]

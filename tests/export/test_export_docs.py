@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.export import WHAT
+from analysis.export import what_choices
 from cli import _run
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "export.md"
@@ -79,7 +79,7 @@ def runs(tmp_path_factory):
 
 
 @pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)
-@pytest.mark.parametrize("what", WHAT)
+@pytest.mark.parametrize("what", what_choices())
 @pytest.mark.parametrize("game", list(GAMES.values()))
 def test_each_game_has_the_tables_the_page_lists_with_its_columns(runs, tmp_path, capsys, game, what):
     documented = documented_tables()

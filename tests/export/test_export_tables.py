@@ -200,7 +200,7 @@ def test_raw_exports_stream_in_batches_instead_of_loading_the_file(mixed_run, tm
 @pytest.mark.parametrize("args, message", [
     (["--what", "nonsense"], "--what nonsense: must be one of players, games, seats"),
     # a designer review: "seat" got no suggestion, where --set, ladder and skill suggest
-    (["--what", "seat"], "summary; did you mean seats?"),
+    (["--what", "seat"], "seigneur_squares; did you mean seats?"),
     (["--what", "seats", "--format", "xlsx"], "--format xlsx: must be csv or parquet"),
     # review W #11: Parquet bytes were written into a file named .csv
     (["--what", "seats", "--format", "parquet"], "the file's name says csv; name it x.parquet or "

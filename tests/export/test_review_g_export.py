@@ -48,7 +48,7 @@ def test_a_table_the_game_lacks_is_refused_in_a_designers_words(siege, tmp_path,
     # (a game registered by another test in this process, such as the conformance suite's Pig,
     # may join the games named: the shipped ones must be there)
     assert has in err or re.search(has, err), err
-    assert "This run exports: players, games, seats, roles, summary." in err, err
+    assert "This run exports: players, games, seats, roles, ends, summary." in err, err
     for jargon in ("gain_by_event", "drafted_by_type", "columns of role", ".parquet", "needs "):
         assert jargon not in err, (jargon, err)
     assert not (tmp_path / "x.csv").exists()
