@@ -139,10 +139,13 @@ def _prepare_here(token: str, blob: bytes, fingerprint: str, where: str) -> Prep
 
 def _warm(token: str, blob: bytes, fingerprint: str, dask_worker=None) -> dict[str, Any]:
     """Run on every worker before chunks are sent (``client.run`` passes ``dask_worker``)."""
+    import numba
+
     t = time.perf_counter()
     _prepare_here(token, blob, fingerprint,
                   dask_worker.address if dask_worker is not None else f"pid {os.getpid()}")
-    return {"compile_or_load_s": time.perf_counter() - t}
+    # the Numba threads a chunk plays with here when the client sets none (a --scheduler run)
+    return {"compile_or_load_s": time.perf_counter() - t, "threads": numba.get_num_threads()}
 
 
 def _play(token: str, blob: bytes, fingerprint: str, first: int, n: int, seed: int,
@@ -406,6 +409,7 @@ class Cluster:
         self.client = None
         self.local_cluster = None
         self._warm: set[str] = set()
+        self.worker_threads: dict[str, int] = {}      # worker address → its Numba threads (warm)
         self._fingerprint = ""
 
     # -- connecting ----------------------------------------------------------------------------
@@ -543,8 +547,11 @@ class Cluster:
     # -- the executor --------------------------------------------------------------------------
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind, "workers": self.alive() if self.client else self.workers,
-                "scheduler": "local" if self.workers is not None else self.scheduler}
+        out = {"kind": self.kind, "workers": self.alive() if self.client else self.workers,
+               "scheduler": "local" if self.workers is not None else self.scheduler}
+        if self.threads is None and self.worker_threads:
+            out["threads_per_worker"] = dict(sorted(self.worker_threads.items()))
+        return out
 
     @staticmethod
     def _recipe(prep: PreparedRun) -> tuple[str, bytes]:
@@ -577,8 +584,20 @@ class Cluster:
         if token in self._warm:
             return
         with status("Warming the Dask workers (each compiles or loads the kernel once)"):
-            self._run_everywhere(_warm, token, blob, self._fingerprint)
+            answers = self._run_everywhere(_warm, token, blob, self._fingerprint)
+        self.worker_threads.update({a: v["threads"] for a, v in answers.items()
+                                    if isinstance(v, dict) and "threads" in v})
         self._warm.add(token)
+
+    def threads_used(self) -> int | None:
+        """The Numba threads a chunk plays with: the ones given, else (a ``--scheduler`` run, each
+        worker its own) the count every warmed worker reported when they all agree; None when
+        they differ or none reported (run.json's ``threads``; ``executor.threads_per_worker`` says
+        each worker's)."""
+        if self.threads is not None:
+            return self.threads
+        counts = set(self.worker_threads.values())
+        return counts.pop() if len(counts) == 1 else None
 
     def parallel_chunks(self) -> int:
         """How many chunks :meth:`play` keeps in flight (2 per worker thread, at least 4): what

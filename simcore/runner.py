@@ -1323,7 +1323,9 @@ class RunBuild:
             "rules_sha256": prep.rules_sha256,
             "rules_text": prep.rules_text,
             "version": simcore.__version__,
-            "threads": self.threads,
+            # a --scheduler run: each worker's own count, when they agree (Cluster.threads_used)
+            "threads": self.threads if self.threads is not None or not hasattr(self.executor, "threads_used")
+            else self.executor.threads_used(),
             "executor": self.executor.describe(),
             "chunk_size": self.chunk_size,
             "raw_players": self.raw,

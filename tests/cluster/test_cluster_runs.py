@@ -483,3 +483,17 @@ def test_a_local_cluster_worker_killed_at_any_moment_costs_only_time(when, lost_
     assert len(ex.killed) == 1, ex.killed           # the loss did happen
     assert ex.seen > 3                              # (a "play" loss comes after part 3)
     _assert_same_run(lost_worker_reference, tmp_path / "dask")
+
+
+def test_a_scheduler_run_records_the_threads_its_workers_played_with(two_workers, tmp_path):
+    """run.json's ``threads`` was null for a --scheduler run (review s46): each worker plays with
+    its own Numba threads, which the workers themselves are asked for here, independently of the
+    warm-up that records them."""
+    import numba
+
+    out = tmp_path / "r"
+    assert _simulate("--games", "300", "--scheduler", two_workers.address, "--out", str(out), "-q") == 0
+    meta = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    asked = two_workers.client.run(numba.get_num_threads)
+    assert meta["executor"]["threads_per_worker"] == dict(sorted(asked.items()))
+    assert len(set(asked.values())) == 1 and meta["threads"] == next(iter(asked.values()))
