@@ -519,6 +519,29 @@ def _one_bar_per_series(shares: pl.DataFrame) -> pl.DataFrame:
     return shares
 
 
+#: characters of a before/after bar's label per line (two lines at most)
+LABEL_LINE = 56
+
+
+def bar_label_lines(label: str) -> str:
+    """A before/after bar's label on one line, or two when longer than :data:`LABEL_LINE` (cut
+    with "…" only past two lines): a changed Objective card's label, "Objective card #10 (grain ≥
+    4, wood ≥ 4, fish ≥ 4 → grain ≥ 4, wood ≥ 4, fish ≥ 3): its holders' win share", lost its new
+    requirement when cut at 58 characters (review s46)."""
+    import textwrap
+
+    if len(label) <= LABEL_LINE:
+        return label
+    label = label.replace(" ≥ ", "\u00a0≥\u00a0")    # "wood ≥ 4" is not broken (textwrap splits on ASCII spaces)
+    # two lines of about equal length ("…: its holders' win" over a lone "share" read badly)
+    lines = textwrap.wrap(label, min(LABEL_LINE, len(label) // 2 + 6), break_on_hyphens=False)
+    if len(lines) > 2:
+        lines = textwrap.wrap(label, LABEL_LINE, break_on_hyphens=False)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])[: LABEL_LINE - 1].rstrip() + "…"]
+    return "\n".join(lines).replace("\u00a0", " ")
+
+
 @styled
 def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, var_label: str,
                top: int = 15, changes: dict[str, str] | None = None) -> Figure:
@@ -541,7 +564,9 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     # a grey bar whose own interval misses 0 read as a contradiction (review O): the axis says why,
     # on two more lines
     missed = int((~d["significant"] & ((d["diff_low"] > 0) | (d["diff_high"] < 0))).sum()) if d.height else 0
-    low_h = 0.34 * max(d.height, 4) + 0.6 + (0.4 if missed else 0.0)
+    # a long label takes two lines (a changed card's old → new requirement was cut at its arrow)
+    two_lines = sum("\n" in bar_label_lines(lab) for lab in d["label"].to_list())
+    low_h = 0.34 * max(d.height, 4) + 0.16 * two_lines + 0.6 + (0.4 if missed else 0.0)
     fig = new_figure(10, 4.6 + low_h)
     upper, lower = fig.subfigures(2, 1, height_ratios=[4.6, low_h])
     ax2 = lower.subplots()
@@ -578,8 +603,7 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     colors = [OKABE_ITO[5] if s else "#999999" for s in d["significant"].to_list()]
     ax2.barh(y, diff, color=colors, xerr=error_bars(lo, diff, hi), capsize=3, ecolor="black")
     ax2.axvline(0, color="black", linewidth=0.8)
-    labels = [lab if len(lab) < 60 else lab[:58] + "…" for lab in d["label"].to_list()]
-    ax2.set_yticks(y, labels, fontsize=9)
+    ax2.set_yticks(y, [bar_label_lines(lab) for lab in d["label"].to_list()], fontsize=9)
     # Holm runs within each family of a before/after (the seats', the other metrics': analysis.compare)
     by_family = "family" in cmp.columns and cmp["family"].drop_nulls().n_unique() > 1
     ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved, clear after Holm "
