@@ -102,7 +102,7 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
 
         if not has_guilds(rs):
             raise UsageError(lacking(run, rs, "guilds"))
-        return guild_table(rs)
+        return _guilds_as_reported(guild_table(rs))
     if what == "length":
         from analysis.length import has_length, length_summary
 
@@ -161,6 +161,20 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         vec = vec.with_columns(pl.when(pl.col("kind") == "slope").then(None).otherwise(pl.col("n")).alias("n"))
         return _seat_labels_with_roles(vec, rs)
     raise UsageError(unknown_what(what))
+
+
+def _guilds_as_reported(g: pl.DataFrame) -> pl.DataFrame:
+    """The guild table with a type founded too rarely to rank (:func:`analysis.guilds.ranked`:
+    under 0.5% of player-games or 30 founders) untested, as on the report's page ("too few players
+    (0.03% found one)", no p): its ``p_value``, ``p_adjusted`` and ``significant`` empty, its
+    ``verdict`` "too few players to say". (33 Bouffon founders who all won read "clear and large
+    enough to matter", p < 1e-300, beside the page's "too few players": review s47 #1.)"""
+    from analysis.guilds import ranked
+
+    keep = pl.col("card").is_in(ranked(g)["card"].implode())
+    return g.with_columns(*[pl.when(keep).then(pl.col(c)).otherwise(None).alias(c)
+                            for c in ("p_value", "p_adjusted", "significant")],
+                          pl.when(keep).then(pl.col("verdict")).otherwise(pl.lit(TOO_FEW)).alias("verdict"))
 
 
 def game_tables() -> tuple[str, ...]:

@@ -31,6 +31,21 @@ SCHEMA = {"card": pl.String, "card_name": pl.String, "players": pl.Int64, "found
           "mean_powers": pl.Float64}
 
 
+#: A guild type is ranked (its test read, its verdict worded) only when at least this many
+#: player-games founded one ...
+RANK_FOUNDERS = 30
+#: ... and at least this share of them: a test about almost nobody is not a finding (the report's
+#: "too few players (0.03% found one)"; ``balance export --what guilds``: "too few players to say")
+RANK_SHARE = 0.005
+
+
+def ranked(g: pl.DataFrame) -> pl.DataFrame:
+    """The rows of a :func:`guild_table` founded often enough to rank (≥ :data:`RANK_SHARE` of
+    player-games and ≥ :data:`RANK_FOUNDERS` founders)."""
+    return g.filter(pl.col("founders_win_share").is_not_null() & (pl.col("founders") >= RANK_FOUNDERS)
+                    & (pl.col("founded_share") >= RANK_SHARE))
+
+
 def guild_columns(rs: RunSet) -> tuple[str, ...]:
     """The founders' columns: the spec's ``founded_by_type`` group (Médiévallons' ``founded_<card>``)."""
     return tuple(c.name for c in rs.role_group("founded_by_type"))

@@ -123,8 +123,9 @@ def check_matches(q: Questions, rs: RunSet, option: str = "--questions", same: t
     mine, theirs = q.meta.get("rules_sha256"), rs.metas[0].get("rules_sha256")
     if mine != theirs:
         raise UsageError(f"{option} {q.path}: played with other rules than the baseline run {rs.label} "
-                         f"(rules sha256 {_short(mine)} vs {_short(theirs)}); play them with the run's "
-                         f"rules file")
+                         f"(rules sha256 {_short(mine)} vs {_short(theirs)}); play them for this run "
+                         f"with balance questions {rs.paths[0]} --out DIR (it plays the run's own rules, "
+                         f"--set and rules files included)")
     run = rs.metas[0]
     for key in same:
         what, norm = _SAME[key]
@@ -134,7 +135,7 @@ def check_matches(q: Questions, rs: RunSet, option: str = "--questions", same: t
                 return ",".join(v) if isinstance(v, list) else str(v)
             raise UsageError(f"{option} {q.path}: played for another run than the baseline {rs.label} "
                              f"({what} {show(mine)} vs {show(theirs)}); play them for this run with "
-                             f"balance questions RUN --out DIR")
+                             f"balance questions {rs.paths[0]} --out DIR")
 
 
 # ---------------------------------------------------------------------------------------------

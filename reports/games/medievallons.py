@@ -36,6 +36,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
+from analysis.guilds import RANK_FOUNDERS, RANK_SHARE
 from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
@@ -79,12 +80,12 @@ BOOK_PLAYERS = 2          # MV-1 (configs/medievallons/rules.toml): the rulebook
 
 def guild_rows_for_headlines(t: dict) -> pl.DataFrame:
     """Guild types founded often enough to rank (≥ 0.5% of player-games and ≥ 30 founders)."""
-    g = t["guild_types"]
-    return g.filter(pl.col("founders_win_share").is_not_null() & (pl.col("founders") >= 30)
-                    & (pl.col("founded_share") >= 0.005))
+    from analysis.guilds import ranked
+
+    return ranked(t["guild_types"])
 
 
-RANK_RULE = "under 0.5% of players or 30 founders"      # guild_rows_for_headlines, in words
+RANK_RULE = f"under {100 * RANK_SHARE:g}% of players or {RANK_FOUNDERS} founders"   # guild_rows_for_headlines, in words
 
 
 def small_share(p: float) -> str:
@@ -639,7 +640,7 @@ def _first_player_rows(fp: pl.DataFrame, source: str = "played for this report")
         "z": [num(z, 1) for z in fp["z"]]})
 
 
-MIN_FOUNDERS = 30      # a founders' win share of fewer founders is not printed (RANK_RULE's count)
+MIN_FOUNDERS = RANK_FOUNDERS      # a founders' win share of fewer founders is not printed (RANK_RULE's count)
 
 
 def _founders_after(ct: pl.DataFrame) -> list:

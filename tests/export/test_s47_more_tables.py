@@ -125,3 +125,22 @@ def test_a_table_the_run_lacks_is_one_line(runs, tmp_path, capsys, game, what, w
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and words in err, err
     assert not out.exists()
+
+
+def test_a_guild_type_too_rare_to_rank_is_not_tested_in_the_export(tmp_path):
+    """Review s47 #1: 33 Bouffon founders, all winners, exported "clear and large enough to
+    matter" (p < 1e-300) beside the page's "too few players". The rarely founded types are found
+    here from the raw rows (under 0.5% of player-games or 30 founders)."""
+    run = tmp_path / "mv"
+    assert _run(["simulate", "--game", "medievallons", "-n", "3000", "--seed", "2", "--out", str(run), "-q"]) == 0
+    players = pl.read_parquet(run / "players.parquet")
+    founded = {c[len("founded_"):]: int((players[c] > 0).sum()) for c in players.columns if c.startswith("founded_")}
+    rare = {k for k, n in founded.items() if n < 30 or n < 0.005 * players.height}
+    assert rare and rare != set(founded)         # (the Bouffon, at 4 players)
+    table = _export(run, "guilds", tmp_path / "g.csv")
+    for row in table.iter_rows(named=True):
+        if row["card"] in rare:
+            assert (row["p_value"], row["p_adjusted"], row["significant"]) == (None, None, None)
+            assert row["verdict"] == "too few players to say"
+        else:
+            assert row["p_value"] is not None and row["verdict"] != "too few players to say"
