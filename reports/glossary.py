@@ -125,9 +125,10 @@ TERMS: dict[str, str] = {
     "Student t": "Student's t interval for a mean (a score, a length): the mean plus or minus a "
                  "multiple of its standard error, the multiple from Student's t distribution (about "
                  "2 for 95% once there are more than a few dozen games).",
-    "ablation": "The same games played again with one thing taken out (an event card removed from the "
-                "deck, one copy of a card type fewer), all else alike: the change is what that thing "
-                "does under these bots, an effect rather than an association.",
+    "ablation": "The same games played again with one thing taken out, all else alike (Middle-Ages: an "
+                "event card made to do nothing, still drawn at its place, so every other card and tile "
+                "is the same; Médiévallons: one copy of a card type fewer): the change is what that "
+                "thing does under these bots, an effect rather than an association.",
     "R²": "How much of a curve a straight line describes, from 0 (nothing) to 1 (all of it). A tile "
           "slope (\"per extra tile\") is read as a straight line where R² is at least 0.9; below, the "
           "win share bends with the count, and its value at each count says more than its slope.",

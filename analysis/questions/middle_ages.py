@@ -129,6 +129,7 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
     ms, cs = stats.mean_cov(DS)
     lw, hw, _ = stats.simultaneous(mw, cw)
     ls, hs, _ = stats.simultaneous(ms, cs)
+    lw, hw = _bounded(DW, lw, hw, fires, unchanged, games, P)
     verdict = stats.practical(mw, lw, hw, smallest_difference(GAME, "share", smallest))
     score_verdict = stats.practical(ms, ls, hs, smallest_difference(GAME, "score", smallest))
     rows = []
@@ -149,6 +150,30 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
     return in_reading_order(events.ablation_words(table), share)
 
 
+def _bounded(DW: np.ndarray, low: np.ndarray, high: np.ndarray, fires: list[float],
+             unchanged: list[bool], games: int, P: int) -> tuple[np.ndarray, np.ndarray]:
+    """The win-share intervals within what the games can show (review s47 #1).
+
+    A card and seat whose win share no game changes (every paired difference 0: no win flipped
+    among the ~51 games of 200 that drew the card) had the point "0.0 to 0.0 pp", counted as ruling
+    out 1 pp; such a cell gets the rule-of-three bound instead (:func:`analysis.stats.same_games_bound`
+    over the games that draw the card, at the family's level: Bonferroni over the table's cells, so
+    the table still holds at 95 % as a whole), scaled by how often the card is drawn when the games
+    without it are the same games. And no interval reaches past what a difference of win shares can
+    be: ±1 per game, so ±(share of games drawing the card) for the mean over all games when the
+    others are unchanged."""
+    low, high = low.copy(), high.copy()
+    level = 1.0 - (1.0 - stats.LEVEL) / DW.shape[1]
+    for k in range(len(fires)):
+        limit = fires[k] if unchanged[k] else 1.0
+        bound = stats.same_games_bound(int(round(fires[k] * games)), level) * fires[k]
+        for j in range(k * P, (k + 1) * P):
+            if not DW[:, j].any():
+                low[j], high[j] = -bound, bound
+            low[j], high[j] = max(low[j], -limit), min(high[j], limit)
+    return low, high
+
+
 def in_reading_order(ab: pl.DataFrame, share: float) -> pl.DataFrame:
     """The ablation's rows card by card in the page's reading order
     (:func:`analysis.events.ablation_card_order`), each card's seats in seat order."""
@@ -158,9 +183,18 @@ def in_reading_order(ab: pl.DataFrame, share: float) -> pl.DataFrame:
             .sort(["_rank", "seat"]).drop("_rank"))
 
 
+#: The fewest games per deck the ablation plays: each card is drawn in about a quarter of the games,
+#: and with a handful of draws its intervals are NaN (--games 1) or reach past ±100 pp (review s47 #3)
+MIN_GAMES = 100
+
+
 def check_games(n) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise UsageError(f"--games {n}: must be a positive whole number of games per deck")
+    if n < MIN_GAMES:
+        raise UsageError(f"--games {n}: too few for the event ablation (each card is drawn in about "
+                         f"a quarter of the games); give at least {MIN_GAMES} (default "
+                         f"{ABLATION_GAMES:,})")
     return n
 
 
