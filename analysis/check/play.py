@@ -30,7 +30,7 @@ import numpy as np
 from analysis.check.baseline import Baseline, check_settings, rules_changes, without_goal_scores
 from analysis.check.decision import (MIN_PAIRED_UNITS, MIN_UNITS, CheckResult, SequentialTest, check_notes,
                                      default_batch, limited_note, plan_games)
-from analysis.check.measure import PairedMeasure, UnitMeasure, unit_values
+from analysis.check.measure import PairedMeasure, UnitMeasure, binary_units, unit_values
 from simcore.errors import UsageError
 
 
@@ -261,7 +261,9 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     if old is not None:
         old.warmup()
     labels = [m.label for m in baseline.metrics]
-    measure = PairedMeasure(wanted, labels) if paired else UnitMeasure(wanted, labels)
+    binary = binary_units(wanted, prep.strategy_names, gpd)
+    measure = (PairedMeasure(wanted, labels, binary) if paired
+               else UnitMeasure(wanted, labels, binary=binary))
     test = SequentialTest(len(wanted), alpha, beta)
     played = 0
     while played < max_games:
