@@ -186,7 +186,8 @@ def _copies(rs, roles) -> tuple[list[str], set[tuple[str, str]]]:
       fixed multiple); and of a line-up of two bots, the second's share (the first's mirror: the
       seats' shares add up to 1 in every game). A bot on several seats that are not one role's
       (fair-share on seats 2 and 4 there), beside other bots, is the mean of those seats' shares, no
-      row's copy, and is kept."""
+      row's copy, and is kept. The two-bot mirror holds with seat rotation as well (every game's
+      shares still add up to 1), so it is left out of a rotated run too."""
     seat_roles = list(rs.spec.seat_roles(rs.n_players)) if roles is not None and rs.spec is not None else []
     copies: set[tuple[str, str]] = set()
     seats_of = ({r: {s for s, x in enumerate(seat_roles) if x == r} for r in roles["role"]}
@@ -195,19 +196,20 @@ def _copies(rs, roles) -> tuple[list[str], set[tuple[str, str]]]:
         if len(seats) == 1:
             copies.add(("seat_win_share", f"Seat {next(iter(seats)) + 1}"))
     metas = rs.metas
-    if not any(m.get("rotate_seats") for m in metas):
-        lineups = {tuple(m.get("strategies") or ()) for m in metas}
-        if len(lineups) == 1:
-            lineup = next(iter(lineups))
+    lineups = {tuple(m.get("strategies") or ()) for m in metas}
+    if len(lineups) == 1:
+        lineup = next(iter(lineups))
+        if not any(m.get("rotate_seats") for m in metas):
             for bot in set(lineup):
                 mine = {s for s, b in enumerate(lineup) if b == bot}
                 if len(mine) == 1 or any(mine == seats for seats in seats_of.values()):
                     copies.add(("strategy_win_share", bot))
-            bots = list(dict.fromkeys(lineup))
-            if len(bots) == 2:
-                # two bots: the second's share is the first's mirror (the seats' shares add up to 1
-                # in every game: greedy,balanced,balanced,balanced's balanced is (1 − greedy's)/3)
-                copies.add(("strategy_win_share", bots[1]))
+        bots = list(dict.fromkeys(lineup))
+        if len(bots) == 2:
+            # two bots: the second's share is the first's mirror (the seats' shares add up to 1
+            # in every game: greedy,balanced,balanced,balanced's balanced is (1 − greedy's)/3),
+            # with seat rotation too (review s47: tested twice, alpha split once more for nothing)
+            copies.add(("strategy_win_share", bots[1]))
     if seat_roles and roles.height == 2:
         copies.add(("role_win_share", roles["role"][1]))
     return seat_roles, copies

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import polars as pl
 import pytest
 from scipy import stats as st
@@ -51,3 +52,24 @@ def test_the_played_interval_is_the_t_interval_of_the_units(tmp_path, capsys, ca
     lo, hi = st.t.interval(0.95, len(units) - 1, loc=units.mean(), scale=st.sem(units))
     assert played == pytest.approx((100 * lo, 100 * hi), abs=0.051), (played, lo, hi)
     assert played == as_run
+
+
+def test_the_second_bots_mirror_share_is_not_tested_again_with_rotated_seats(tmp_path):
+    """Two bots, seats rotated: every game's shares add up to 1, so balanced's share is
+    (1 − collector's)/3 deal by deal (checked on the rows here) and the baseline keeps collector's
+    only (it tested both: alpha split over one more metric for nothing)."""
+    from analysis.check.baseline import load_baseline
+
+    run = tmp_path / "run"
+    assert _run(["simulate", "--game", "medievallons", "--strategies", "collector,balanced,balanced,balanced",
+                 "--rotate-seats", "--games", "30000", "--seed", "3", "--out", str(run), "-q"]) == 0
+    p = pl.read_parquet(run / "players.parquet")
+    w = p["win_share"].cast(pl.Float64).to_numpy().reshape(-1, 4)
+    mine = p["strategy"].cast(pl.String).to_numpy().reshape(-1, 4) == "collector"
+    collector = (w * mine).sum(axis=1)
+    balanced = (w * ~mine).sum(axis=1) / 3
+    assert np.allclose(balanced, (1 - collector) / 3)
+    assert _run(["baseline", str(run), "--out", str(tmp_path / "b.toml")]) == 0
+    kept = {(m.metric, m.key) for m in load_baseline(tmp_path / "b.toml").metrics}
+    assert ("strategy_win_share", "collector") in kept
+    assert ("strategy_win_share", "balanced") not in kept
