@@ -638,8 +638,17 @@ def _ends_clause(t: dict, what: str) -> str:
         said = f"the first-vs-last effect ({e['from']} → {e['to']}: {_amount(e)}, {words})"
     if t["hidden"]:
         return f"; {said} hides {what}"
+    from analysis.sweep.metrics import ends_short_of
+
     big = max((t["first"], t["second"]), key=lambda s: abs(s["delta"]))
     way = "rise" if big["delta"] > 0 else "fall"
+    beyond = -ends_short_of(e, (t["first"], t["second"]))
+    if beyond >= big["smallest"] - 1e-12:
+        # it goes beyond the larger step (the response turns and goes on the first way): not
+        # "within 1 pp" of it (review s47: −22.9 pp against a fall of −14.1)
+        gap = f"{100 * beyond:.1f} pp" if t["share"] else amount(f"{beyond:.3g}", t["unit"])
+        return (f"; {said} goes {gap} beyond the {way} from {big['from']} to {big['to']} (it "
+                f"adds the later steps) and hides {what}")
     return (f"; {said} is within the {_smallest_text(t)} that matters of the {way} from "
             f"{big['from']} to {big['to']}")
 

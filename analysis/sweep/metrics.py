@@ -634,9 +634,14 @@ ADVANTAGE = "advantage (win share − fair share)"     # a share's label between
 
 
 def fair_shares(v: VariantData) -> dict[str, float]:
-    """The fair share of each win-share metric of ``v`` at its player count: 1/P for a seat, the
-    role's seats / P for a role (its share if every seat won equally often)."""
+    """The fair share of each win-share metric of ``v`` at its player count: 1/P for a seat of a
+    game whose seats are alike. A game with roles has none (docs/sweep.md: no fair share per seat
+    or side; seats / P is "a share nobody gave"): its shares are compared as they are between player
+    counts (review s47: a Seigneurial --vary players=3..5 said the Seigneur's "advantage (win share
+    − fair share)" rose by +9.0 pp while his wins fell from 4.35% to 0: 1/P falling faster)."""
     spec = registry.specs().get(v.meta.get("game"))
+    if spec is not None and not spec.roles_alike:
+        return {}
     return {m.key: len(seats) / v.n_players for m, seats in share_metrics(spec, v.n_players)
             if m.key in v.keys}
 
@@ -973,10 +978,14 @@ def base_value(sweep: dict, name: str):
             node = _base_rules.__wrapped__(text, settings)
         else:
             node = _base_rules(text, settings)
+        if name == "players":
+            return None             # the player count is the run's, not a rules value
         for step in parse_path(name, "--vary"):
             if isinstance(step, int) and not isinstance(node, list):
                 continue                        # a single number stands for every seat
             node = node[step]
+        if isinstance(node, dict):
+            return None             # a table of the rules ([players] …) is no value (review s47)
         return copy.deepcopy(node)              # the kept rules are not the caller's to change
     except (tomllib.TOMLDecodeError, UsageError, KeyError, IndexError, TypeError):
         return None
@@ -1307,10 +1316,17 @@ def hidden_by(ends: dict | None, steps: tuple[dict, dict]) -> bool | None:
         return None
     if not _clear(ends):
         return True
+    return bool(ends_short_of(ends, steps) >= max(steps, key=lambda s: abs(s["delta"]))["smallest"] - 1e-12)
+
+
+def ends_short_of(ends: dict, steps: tuple[dict, dict]) -> float:
+    """How far the first-vs-last effect ``ends`` falls short of the larger of ``steps``, in that
+    step's direction and its unit: positive when short, negative when it goes beyond it (a response
+    that falls 14.1 pp, rises 8.8 and falls again: first to last −22.9, 8.8 beyond the first fall;
+    review s47: the page then said "within 1 pp of the fall")."""
     e = _oriented(ends, bool(ends.get("numeric")) and not ends.get("rising"))
     big = max(steps, key=lambda s: abs(s["delta"]))
-    short = abs(big["delta"]) - float(np.sign(big["delta"])) * e["delta"]
-    return bool(short >= big["smallest"] - 1e-12)
+    return abs(big["delta"]) - float(np.sign(big["delta"])) * e["delta"]
 
 
 def _reversals(value_effects: pl.DataFrame, name: str):

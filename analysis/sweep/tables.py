@@ -366,13 +366,9 @@ def sides_answer(s, name: str, roles: list[str]) -> dict | None:
     value-by-value family, or the first-vs-last one for two values; ``call`` "clear" when it
     excludes 0, else "apart"), whether the response is flat by those intervals (``flat``), and the
     other roles (``twins``: each with whether it is the same number or the mirror of the first,
-    :func:`analysis.sweep.metrics.same_numbers`, else its own points). None for a sweep of
-    ``players`` (shares of different player counts: the page compares their advantages there) or
-    with no comparison."""
-    from analysis.sweep.grammar import PLAYERS
-
-    if name == PLAYERS:
-        return None
+    :func:`analysis.sweep.metrics.same_numbers`, else its own points). None with no comparison. A sweep of ``players`` gets it too: a game with roles compares its shares
+    as they are between player counts (no fair share: :func:`analysis.sweep.metrics.fair_shares`;
+    review s47, the page had no lead there)."""
     metric = roles[0]
     pts = _chain_values(s.curves, name, metric)
     if len(pts) < 2:
