@@ -124,8 +124,12 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         from reports.skill import check_skill_dir, check_skill_lineups
         # a skill directory of the rules of any of the report's runs: in a before/after report,
         # the after run's (its --against comparison, with the before run's rules, is the page's)
-        q = check_skill_dir(skill, base_rs.game, [g.metas[0].get("rules_sha256") for g in groups],
-                            ", ".join(dict.fromkeys(str(g.metas[0].get("rules_name", "")) for g in groups)))
+        # (a before/after takes the after run's rules only: the before run's were accepted and its
+        # trend printed as the change's, review s47 MV #1; side by side, any configuration's)
+        about = groups[1:] if len(groups) > 1 and not side_by_side else groups
+        q = check_skill_dir(skill, base_rs.game, [g.metas[0].get("rules_sha256") for g in about],
+                            ", ".join(dict.fromkeys(str(g.metas[0].get("rules_name", "")) for g in about)),
+                            runs_word="the after run" if about is not groups else None)
         check_skill_lineups(q, [(int(g.metas[0].get("players", 0)), list(g.metas[0].get("strategies") or []))
                                 for g in groups], skill)
     hook = hook_for(base_rs.game)

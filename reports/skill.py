@@ -51,7 +51,7 @@ from simcore import games as registry
 
 def check_skill_dir(skill_dir: str | Path, game: str | None = None,
                     rules_sha256: "str | list[str] | None" = None, rules_name: str = "",
-                    option: str = "--skill") -> dict:
+                    option: str = "--skill", runs_word: str | None = None) -> dict:
     """The question of a ``balance skill`` directory (its ``skill.json``), or one
     :class:`UsageError` line: not such a directory, not finished, of another game, or played under
     other rules than ``rules_sha256`` (the report's run, or a list: one of its runs, e.g. the after
@@ -89,7 +89,7 @@ def check_skill_dir(skill_dir: str | Path, game: str | None = None,
     played = q.get("rules_sha256")
     allowed = [rules_sha256] if isinstance(rules_sha256, str) else [x for x in rules_sha256 or () if x]
     if allowed and played and played not in allowed:
-        runs = "the report's run" if len(allowed) == 1 else "any of the report's runs"
+        runs = runs_word or ("the report's run" if len(allowed) == 1 else "any of the report's runs")
         raise UsageError(f"{option} {d}: played under other rules ({q.get('rules_name') or '?'}) than "
                          f"{runs} ({rules_name or '?'}); run balance skill with the rules of the run "
                          "it is about (--rules, --set; for a before/after report, the after run's, "
