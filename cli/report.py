@@ -153,6 +153,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         from reports.panel import build_panel_report, build_panel_sweep_report
 
         check_output_dir(out, force, inputs=runs, kind="report")
+        if cells:
+            # the same run (or a copy of it) given twice would be two cells of one run's games, the
+            # finding "held in both" (review s47 panels #1), as a before/after refuses it
+            from analysis.load import check_distinct_runs, check_run
+
+            check_distinct_runs(runs, [check_run(r, players=False) for r in runs])
         if progress:
             progress("Reading the panel")
         if len(runs) == 2 and not cells and all(is_panel_dir(r) for r in runs):
