@@ -102,6 +102,20 @@ class Panel:
         return "--players/--lineup" if self.made_here else f"--panel {self.name}"
 
     @property
+    def typed(self) -> str:
+        """The panel as ``--panel`` takes it: its name for a panel shipped with the game, else
+        ``FILE:NAME`` (review s47: a fix said "--panel mine" for a panel of mine2.toml, and that
+        command then stopped on "unknown panel 'mine'")."""
+        if not self.source or self.made_here:
+            return self.name
+        try:
+            if Path(self.source).resolve() == panels_path(self.game).resolve():
+                return self.name
+        except (OSError, KeyError, ValueError):
+            pass
+        return f"{self.source}:{self.name}"
+
+    @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted({c.players for c in self.cells}))
 
@@ -392,6 +406,7 @@ def _parse_panel(game: str, t: Table, name: str, source: str) -> Panel:
     for p in players:
         for where, lu in lineups:
             cells.append(_cell(game, t, where, lu, p, weight))
+    t._seen.add("cells")        # a known key even when absent (an unknown key's line lists it)
     for k, c in enumerate(t.tables("cells") if t.has("cells") else []):
         p = c.get("players", int, spec.default_players)
         try:

@@ -269,7 +269,7 @@ def select_cells(recorded: Panel, bases: list, wanted: Panel | None, where: str)
             # "record it with balance baseline --panel" for a cell the designer typed)
             cmd = (f"balance baseline --game {wanted.game} --players {c.players} --lineup "
                    f"{c.strategies} --out DIR" if wanted.made_here else
-                   f"balance baseline --game {wanted.game} --panel {wanted.name} --out DIR")
+                   f"balance baseline --game {wanted.game} --panel {wanted.typed} --out DIR")
             raise UsageError(f"{wanted.option}: cell {c.label} is not recorded in the baseline "
                              f"{where} (it records {known}); record a baseline of it with {cmd}")
         cells.append(recorded.cells[k])
