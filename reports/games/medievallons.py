@@ -296,6 +296,25 @@ def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, va
                     _guild_comparison_caption(base_t, var_t, var_label, cmp))
 
 
+def _more_clear(clear: pl.DataFrame, base_t: dict) -> str:
+    """"; and 10 more (all in the figure)" for the clear founded shares past the first three, or
+    which of them the figure leaves out (a type founded too rarely to draw in the before run,
+    :func:`analysis.guilds.ranked`, as the figure's rule: review s47, "all in the figure" counted
+    the Bouffon, which the figure left out)."""
+    from analysis.guilds import ranked
+
+    if clear.height <= 3:
+        return ""
+    rest = clear.slice(3)["key"].to_list()
+    drawn = set(ranked(base_t["guild_types"])["card"].to_list())
+    missing = [card_name(k) for k in rest if k not in drawn]
+    if not missing:
+        return f"; and {len(rest)} more (all in the figure)"
+    shown = len(rest) - len(missing)
+    return (f"; and {len(rest)} more ({f'{shown} in the figure; ' if shown else ''}"
+            f"{', '.join(missing)} only in the table, founded too rarely to draw)")
+
+
 def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
                               cmp: pl.DataFrame | None = None) -> str:
     """The founded shares (MV-4) and the mean game length before and after, each worded by the
@@ -327,8 +346,7 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
             out = (f"With {var_label}, the founded share moves clearly for {clear.height} of "
                    f"{founded.height} card types: " + "; ".join(
                        f"{change(r)}, {verdict_words(r['verdict'])}" for r in clear.head(3).iter_rows(named=True))
-                   + (f"; and {clear.height - 3} more (all in the figure)" if clear.height > 3 else "")
-                   + ".")
+                   + _more_clear(clear, base_t) + ".")
         else:
             top = founded.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
             out = (f"With {var_label}, no card type's founded share moved beyond noise (largest "
