@@ -22,7 +22,8 @@ largest: still clear on the same side ("holds"), reversed, or not shown there (t
 tell; how large it can still be in its direction). Reads tables only, plays nothing, so reports
 may use it.
 
-May import numpy, polars, :mod:`analysis.stats`, :mod:`analysis.load`'s seat labels and
+May import numpy, polars, :mod:`analysis.stats`, :mod:`analysis.load`'s seat labels,
+:mod:`analysis.skill_words` (a change or gap as the difference of the shares as printed) and
 :mod:`simcore.numbers` (every percentage rounded as the tables and pages round it, halves away
 from zero: :func:`_pc`).
 """
@@ -33,6 +34,7 @@ import numpy as np
 import polars as pl
 
 from analysis.load import with_seat_label
+from analysis.skill_words import shown_difference, shown_gap
 from simcore.numbers import rounded
 from analysis.stats import (
     LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, practical, score_interval,
@@ -132,7 +134,10 @@ def change_text(r: dict, digits: int = 1) -> str:
     """A row's change with its interval, the minus typographic: "−4.2 pp (−6.0 to −2.4)" (also the
     report's line, :func:`reports.skill.skill_headline`)."""
     n = lambda x: _pc(x, digits).replace("-", "−")  # noqa: E731
-    sign = _pc(r["change"], digits, "+").replace("-", "−")
+    # the difference of the two shares as printed (review s47: 23.0% → 22.3% read −0.8 pp)
+    change = (shown_difference(r["after_win_share"], r["before_win_share"], digits)
+              if r.get("after_win_share") is not None and r.get("before_win_share") is not None else r["change"])
+    sign = _pc(change, digits, "+").replace("-", "−")
     return f"{sign} pp ({n(r['change_low'])} to {n(r['change_high'])})"
 
 
@@ -261,8 +266,12 @@ def _gap_words(by_budget: dict[int, list[dict]], before_short: str, after_short:
                                           "gap_level")):
             return ""           # a table written without the adjusted interval: no gap described
         levels.add(r.get("gap_level"))
-        parts.append(f"at budget {b}: {_num(r['before_gap'])} pp ({_num(r['before_gap_low'])} to "
-                     f"{_num(r['before_gap_high'])}) → {_num(r['after_gap'])} pp "
+        # each gap as its own page prints it: the difference of the largest and smallest shares as
+        # printed (analysis.skill_words.shown_gap; review s47: 11.7 pp on the trend's line, 11.8 here)
+        gap_before = shown_gap([{"win_share": x["before_win_share"]} for x in rows])[0]
+        gap_after = shown_gap([{"win_share": x["after_win_share"]} for x in rows])[0]
+        parts.append(f"at budget {b}: {_num(gap_before)} pp ({_num(r['before_gap_low'])} to "
+                     f"{_num(r['before_gap_high'])}) → {_num(gap_after)} pp "
                      f"({_num(r['after_gap_low'])} to {_num(r['after_gap_high'])})")
     level = min(levels)
     k = round(0.05 / (2 * (1 - level))) if level < 1 else 1

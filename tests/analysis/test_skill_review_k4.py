@@ -39,8 +39,10 @@ def _table(gap: float, low95: float, high95: float, low_adj: float, high_adj: fl
 
 
 def test_the_comparison_reads_each_gaps_adjusted_interval_and_names_its_level():
-    before = _table(0.069, 0.023, 0.115, 0.018, 0.120)
-    after = _table(0.044, 0.0, 0.090, 0.0, 0.095, shares=(0.27, 0.24, 0.26, 0.23))
+    # (shares whose largest gap is the table's: the sentence prints the gap as the difference of
+    # the shares as printed, review s47)
+    before = _table(0.069, 0.023, 0.115, 0.018, 0.120, shares=(0.29, 0.221, 0.25, 0.239))
+    after = _table(0.044, 0.0, 0.090, 0.0, 0.095, shares=(0.27, 0.24, 0.26, 0.226))
     t = against(before, after, 0.01)
     assert (t["after_gap_low"][0], t["after_gap_high"][0]) == (pytest.approx(0.0), pytest.approx(0.095))
     assert t["gap_level"][0] == pytest.approx(0.975)
@@ -72,7 +74,13 @@ def test_one_gap_has_one_interval_on_the_page_and_the_csv_has_the_pages_words(co
     table = pl.read_parquet(compared / "skill.parquet").filter(pl.col("part") == "all")
     for b in (0, 1):
         r = table.filter(pl.col("budget") == b).row(0, named=True)
-        gap = f"{100 * (1 - r['win_share_balance']):.1f} pp"
+        # the gap as the page prints it: the difference of the largest and smallest shares as
+        # printed (halves away from zero; review s47: one figure per gap on the page)
+        from decimal import ROUND_HALF_UP, Decimal
+
+        printed = [float(Decimal(repr(100 * w)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+                   for w in table.filter(pl.col("budget") == b)["win_share"]]
+        gap = f"{max(printed) - min(printed):.1f} pp"
         # every place the page gives this rules' gap at this budget, its interval
         shown = set(re.findall(re.escape(gap) + r" \(([−\d.]+ to [−\d.]+)\)", page))
         adjusted = (f"{100 * (1 - r['win_share_balance_high_adjusted']):.1f} to "
