@@ -37,9 +37,10 @@ def _guild_order(g: pl.DataFrame) -> pl.DataFrame:
 def _frequent_guilds(g: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     """(types founded by ≥ 0.5% of player-games and ≥ 30 of them, by founders' win share; names of
     the others, which would only stretch the axis with a huge interval)."""
-    rare = ((pl.col("founders") < 30) | (pl.col("founded_share") < 0.005)
-            | pl.col("founders_win_share").is_null())
-    return _guild_order(g.filter(~rare)), g.filter(rare)["card_name"].to_list()
+    from analysis.guilds import ranked      # (the rule the tables and the export read too)
+
+    kept = ranked(g)
+    return _guild_order(kept), g.filter(~pl.col("card").is_in(kept["card"].implode()))["card_name"].to_list()
 
 
 def _left_out_note(fig: Figure, names: list[str]) -> None:
