@@ -97,8 +97,10 @@ def overhead() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             with rundir.RunWriter(Path(tmp) / "r", players_schema=prep.players_schema if raw
                                   else None, games_schema=prep.games_schema) as w:
-                by_seat = runner.GroupSummary("seat", ["balanced"] * 4, prep.summary_columns)
-                by_strategy = runner.GroupSummary("strategy", ["balanced"], prep.summary_columns)
+                by_seat = runner.GroupSummary("seat", ["balanced"] * 4, prep.summary_columns,
+                                              win_units=12)
+                by_strategy = runner.GroupSummary("strategy", ["balanced"], prep.summary_columns,
+                                                  win_units=12)
                 extras = {k: make() for k, make in prep.extra_summaries.items()}
                 times = []
                 for _ in range(5):

@@ -69,6 +69,21 @@ def win_units(n_players: int) -> int:
     return _lcm(range(1, n_players + 1))
 
 
+def share_units(win_share, units: int, game: str = "") -> np.ndarray:
+    """Win shares as whole units of 1/``units`` (int32, int64 for ``units`` ≥ 2³¹; ``units`` = :func:`win_units` of the
+    player count): a win shared by k players is units / k, exactly. Sums of these integers are the
+    same in any order, so every running sum of win shares (stats.json, summary.parquet,
+    events_summary.parquet) is identical for any chunk size, thread or worker count; a float
+    share such as 1/3 summed chunk by chunk would round differently. A share that is not a
+    whole number of units is refused (ValueError)."""
+    wf = np.asarray(win_share, np.float64) * units
+    wg = np.rint(wf)
+    if wf.size and np.abs(wf - wg).max() > 1e-3:
+        raise ValueError(f"{game + ': ' if game else ''}a win share is not a multiple of "
+                         f"1/{units} (1/k for a win shared by k players)")
+    return wg.astype(np.int32 if units < 2 ** 31 else np.int64)
+
+
 def _matchup_units(n_players: int, games_per_deal: int) -> int:
     """D: every per-unit matchup mean (an ahead share in halves, or a win share in 1/L, averaged
     over the a·b strategy-A-against-B seat pairs of the g games of a unit) is a multiple of 1/D."""
@@ -512,8 +527,8 @@ def period_sums(column, period: int) -> tuple[np.ndarray, np.ndarray]:
 def _value_seat_sums_py(value, seat, weight, share, P, E):
     """Per (value, seat) cell of player rows (game-major, ``P`` rows a game; ``value`` one per
     game, ``seat`` and ``weight`` and ``share`` one per row), in one pass in row order: the rows
-    (int64), Σ weight, Σ weight² and Σ share (float64, added in row order, as numpy's weighted
-    ``bincount`` adds them: the same sums to the last bit). ``ok`` False when a value is outside
+    (int64), Σ weight, Σ weight² and Σ share (float64 sums of whole numbers: ``share`` in units of
+    :func:`share_units`, exact in any order). ``ok`` False when a value is outside
     [0, E) or a seat outside [0, P)."""
     u = np.uint64
     n = np.zeros(E * P, np.int64)
@@ -553,7 +568,7 @@ def value_seat_sums(value, seat, weight, share, P: int, E: int):
 
     n, ws, wq, sh, ok = _jit("value_seat_sums", _value_seat_sums_py)(
         exact(value, np.int8), exact(seat, np.int8), exact(weight, np.int16),
-        exact(share, np.float32), int(P), int(E))
+        exact(share, np.int32), int(P), int(E))
     if not ok:
         raise ValueError(f"a value outside [0, {E}) or a seat outside [0, {P})")
     return n.reshape(E, P), ws.reshape(E, P), wq.reshape(E, P), sh.reshape(E, P)
@@ -596,7 +611,7 @@ def helper_signatures() -> dict[str, tuple[Any, list[tuple]]]:
         "group_sums": (_group_sums_py, [(a(i64), i64, a(i64, 2), a(i64))]),
         "matchups": (_matchups_py, [(a(i32), a(i8), a(i64), i64, i64, i64, i64, i64)]),
         "period_sums": (_period_sums_py, [(a(x), i64) for x in small]),
-        "value_seat_sums": (_value_seat_sums_py, [(a(i8), a(i8), a(i16), a(t.float32), i64, i64)]),
+        "value_seat_sums": (_value_seat_sums_py, [(a(i8), a(i8), a(i16), a(i32), i64, i64)]),
     }
 
 
@@ -995,12 +1010,7 @@ class RunStats:
         pc, gc = chunk.players, chunk.games
 
         # win shares in units of 1/L, game-major, checked to be whole units
-        wf = np.asarray(pc[lay["win_share"]], np.float64) * L
-        wgf = np.rint(wf)
-        if wf.size and np.abs(wf - wgf).max() > 1e-3:
-            raise ValueError(f"{lay['game']}: a win share is not a multiple of 1/{L} (1/k for a win "
-                             "shared by k players)")
-        Wg = wgf.astype(np.int32 if L < 2 ** 31 else np.int64)
+        Wg = share_units(pc[lay["win_share"]], L, lay["game"])
         G = len(Wg) // P
         if G == 0:
             return

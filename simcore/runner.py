@@ -408,7 +408,8 @@ def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: P
     """A played chunk's :class:`Part` (tables and sufficient statistics)."""
     check_chunk(prep, chunk, n, plan.player_columns)   # dtypes and ranges, before any cast
     P = prep.n_players
-    by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
+    by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns,
+                           win_units=accumulate.win_units(prep.n_players))
     by_strategy, extras = None, {}
     labels = list(dict.fromkeys(prep.strategy_names))
     key = strategy_codes(chunk, labels) if plan.full_summaries else None
@@ -417,15 +418,17 @@ def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: P
                                          or key is not None and _repeats(key, period)):
         # the rows repeat a pattern of `period` (rotation, seat) cells: each column summed per
         # cell once, then per seat and per strategy from the cells
-        cells = CellSums(chunk.players, by_seat.columns, period)
+        cells = CellSums(chunk.players, by_seat.columns, period, win_units=by_seat.win_units)
         by_seat.add_cells(cells, np.arange(period) % P)
         if plan.full_summaries:
-            by_strategy = GroupSummary("strategy", labels, prep.summary_columns)
+            by_strategy = GroupSummary("strategy", labels, prep.summary_columns,
+                                       win_units=accumulate.win_units(P))
             by_strategy.add_cells(cells, key[:period])
     else:
         by_seat.add(chunk.players, np.tile(np.arange(P), n))
         if plan.full_summaries:
-            by_strategy = GroupSummary("strategy", labels, prep.summary_columns)
+            by_strategy = GroupSummary("strategy", labels, prep.summary_columns,
+                                       win_units=accumulate.win_units(P))
             by_strategy.add(chunk.players, key if key is not None
                             else _strategy_key(chunk.players["strategy"], labels))
     if plan.full_summaries:
@@ -602,7 +605,8 @@ def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | N
     executor = executor or LocalExecutor(threads)
     executor.warm(prep)
     size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
-    by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
+    by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns,
+                           win_units=accumulate.win_units(prep.n_players))
     players, game_rows = [], []
     plan = PartPlan(tuple(prep.players_schema.names) if columns is None else tuple(columns),
                     full_summaries=False, statistics=statistics)
@@ -726,11 +730,15 @@ class GroupSummary:
     """Running sums per group (seat, or strategy): the sufficient statistics of a run.
 
     Rows of a chunk are assigned to groups by an integer key per row; for every numeric column
-    the sum and the sum of squares are kept, plus outright and shared wins.
+    the sum and the sum of squares are kept, plus outright and shared wins. Win shares are summed
+    as whole units of 1/``win_units`` (:func:`simcore.accumulate.share_units`; whole numbers in
+    float64, exact below 2⁵³), so the sums do not depend on how the games were chunked (a 1/3
+    share summed chunk by chunk as a float rounded differently); :meth:`table` divides them back.
     """
 
-    def __init__(self, kind: str, labels: list[str], columns: tuple[str, ...]):
+    def __init__(self, kind: str, labels: list[str], columns: tuple[str, ...], *, win_units: int):
         self.kind, self.labels, self.columns = kind, labels, ("win_share", *columns)
+        self.win_units = int(win_units)
         g = len(labels)
         self.n = np.zeros(g, np.int64)
         self.sums = {c: np.zeros(g) for c in self.columns}
@@ -742,7 +750,8 @@ class GroupSummary:
         g = len(self.labels)
         self.n += np.bincount(key, minlength=g)
         for c in self.columns:
-            v = np.asarray(players[c], np.float64)
+            v = (accumulate.share_units(players[c], self.win_units) if c == "win_share"
+                 else players[c]).astype(np.float64)
             self.sums[c] += np.bincount(key, weights=v, minlength=g)
             self.sq[c] += np.bincount(key, weights=v * v, minlength=g)
         w = np.asarray(players["win_share"])
@@ -750,9 +759,10 @@ class GroupSummary:
         self.shared += np.bincount(key, weights=(w > 0) & (w < 1.0), minlength=g).astype(np.int64)
 
     def add_cells(self, cells: "CellSums", key_of_cell: np.ndarray) -> None:
-        """:meth:`add` from a chunk's per-cell sums (:class:`CellSums`): ``key_of_cell[j]`` is
-        the group of cell j. The same sums as :meth:`add` of the rows (exactly for integer
-        columns; a float column's sum is added in another order)."""
+        """:meth:`add` from a chunk's per-cell sums (:class:`CellSums`, made with the same
+        ``win_units``): ``key_of_cell[j]`` is the group of cell j. The same sums as :meth:`add`
+        of the rows (exactly for integer columns and win shares; a float column's sum is added
+        in another order)."""
         g = len(self.labels)
         key = np.asarray(key_of_cell, np.int64)
         self.n += np.bincount(key, weights=cells.n, minlength=g).astype(np.int64)
@@ -783,8 +793,9 @@ class GroupSummary:
             "shared_wins": arrow_column(self.shared, pa.int64()),
         }
         for c in self.columns:
-            cols[f"{c}_sum"] = arrow_column(self.sums[c], pa.float64())
-            cols[f"{c}_sq_sum"] = arrow_column(self.sq[c], pa.float64())
+            unit = self.win_units if c == "win_share" else 1
+            cols[f"{c}_sum"] = arrow_column(self.sums[c] / unit, pa.float64())
+            cols[f"{c}_sq_sum"] = arrow_column(self.sq[c] / (unit * unit), pa.float64())
         return pa.table(cols)
 
 
@@ -792,19 +803,23 @@ class CellSums:
     """A chunk's player columns summed per cell of its repeating row pattern: the rows are
     game-major with ``period`` rows per pattern (the seats of a game, or of a deal's games with
     rotated seats), so row i is cell ``i % period``. Integer columns are summed in int64 (exact,
-    in any order), float columns (win shares) in float64; then :meth:`GroupSummary.add_cells`
+    in any order), win shares likewise in units of 1/``win_units`` (:class:`GroupSummary`), other
+    float columns in float64; then :meth:`GroupSummary.add_cells`
     gathers the cells into seats or strategies. One pass over each column instead of a
     weighted ``bincount`` over every row for every grouping (summary.parquet's sums per seat and
     per strategy, a mixed 4-player Middle-Ages line-up: 96 → 53 ms of CPU per chunk of 131,072
     games, 0.73 → 0.40 s per 1e6 games, best of 5 on a loaded machine)."""
 
-    def __init__(self, players: dict[str, Any], columns: tuple[str, ...], period: int) -> None:
+    def __init__(self, players: dict[str, Any], columns: tuple[str, ...], period: int, *,
+                 win_units: int) -> None:
         rows = len(np.asarray(players[columns[0]]))
         self.n = np.full(period, rows // period, np.float64)
         self.sums: dict[str, np.ndarray] = {}
         self.sq: dict[str, np.ndarray] = {}
         for c in columns:
             v = np.asarray(players[c])
+            if c == "win_share":
+                v = accumulate.share_units(v, win_units)
             if v.dtype.kind in "iub":         # one jitted pass, no int64 copy (45 → 9 ms a chunk)
                 sums, sq = accumulate.period_sums(v, period)
                 self.sums[c] = sums.astype(np.float64)
@@ -1192,9 +1207,11 @@ class RunBuild:
                  player_columns: tuple[str, ...] | None = None, spool: Path | None = None) -> None:
         self.prep, self.games, self.seed, self.raw = prep, games, seed, raw
         self.chunk_size, self.threads, self.executor = chunk_size, threads, executor
-        self.by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
+        self.by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns,
+                                    win_units=accumulate.win_units(prep.n_players))
         self.by_strategy = GroupSummary("strategy", list(dict.fromkeys(prep.strategy_names)),
-                                        prep.summary_columns)
+                                        prep.summary_columns,
+                                        win_units=accumulate.win_units(prep.n_players))
         self.extras = {name: make() for name, make in prep.extra_summaries.items()}
         self.stats = accumulate.RunStats(stats_layout(prep))
         columns = tuple(prep.players_schema.names) if raw else None

@@ -143,21 +143,23 @@ def test_a_run_directory_has_the_same_statistics_for_any_chunk_size_and_thread_c
 
 def test_value_seat_sums_equal_numpys_weighted_bincounts_to_the_last_bit():
     """The one-pass sums behind Middle-Ages' events_summary (simcore.accumulate.value_seat_sums)
-    against the four weighted bincounts they replaced: the same float64 sums bit for bit (win
-    shares of thirds and sevenths are not exact in binary, so the order of the additions shows)."""
+    against the four weighted bincounts they replaced: the same float64 sums bit for bit, the win
+    shares given in whole units (shares of thirds and sevenths, units of 1/21)."""
     import numpy as np
 
-    from simcore.accumulate import value_seat_sums
+    from simcore.accumulate import share_units, value_seat_sums
 
     rng = np.random.default_rng(5)
     P, E, G = 4, 15, 20_000
     value = rng.integers(0, E, G).astype(np.int8)
     seat = np.tile(np.arange(P, dtype=np.int8), G)
     weight = rng.integers(-30, 40, G * P).astype(np.int16)
-    share = (rng.integers(0, 8, G * P) / rng.choice([3, 7], G * P)).astype(np.float32)
-    n, ws, wq, sh = value_seat_sums(value, seat, weight, share, P, E)
+    share = (rng.integers(0, 2, G * P) / rng.choice([1, 3, 7], G * P)).astype(np.float32)
+    units = share_units(share, 21)
+    assert units.dtype == np.int32 and set(np.unique(units)) <= {0, 3, 7, 21}
+    n, ws, wq, sh = value_seat_sums(value, seat, weight, units, P, E)
     key = np.repeat(value.astype(np.int64), P) * P + seat
-    g, w = weight.astype(np.float64), share.astype(np.float64)
+    g, w = weight.astype(np.float64), units.astype(np.float64)
     for got, want in ((n, np.bincount(key, minlength=E * P)),
                       (ws, np.bincount(key, weights=g, minlength=E * P)),
                       (wq, np.bincount(key, weights=g * g, minlength=E * P)),
@@ -166,9 +168,67 @@ def test_value_seat_sums_equal_numpys_weighted_bincounts_to_the_last_bit():
     bad = value.copy()
     bad[7] = E
     with pytest.raises(ValueError, match="outside"):
-        value_seat_sums(bad, seat, weight, share, P, E)
+        value_seat_sums(bad, seat, weight, units, P, E)
     with pytest.raises(TypeError, match="int16 or narrower"):
-        value_seat_sums(value, seat, weight.astype(np.int32), share, P, E)
+        value_seat_sums(value, seat, weight.astype(np.int32), units, P, E)
+    with pytest.raises(TypeError, match="int32 or narrower"):
+        value_seat_sums(value, seat, weight, share, P, E)       # float shares: summed inexactly
+    with pytest.raises(ValueError, match="not a multiple of 1/20"):
+        share_units(share, 20)
+
+
+def _tied_chunk(rng, G, P):
+    """Player rows of G P-player games where most wins are shared two to five ways."""
+    import numpy as np
+
+    share = np.zeros((G, P), np.float32)
+    k = rng.integers(1, P + 1, G)
+    for g in range(G):
+        share[g, rng.choice(P, k[g], replace=False)] = np.float32(1 / k[g])
+    return {"win_share": share.ravel(), "seat": np.tile(np.arange(P, dtype=np.int8), G),
+            "score": rng.integers(0, 50, G * P).astype(np.int32)}
+
+
+@pytest.mark.parametrize("cells", [False, True])
+def test_summary_sums_of_shared_wins_do_not_depend_on_the_chunking(cells):
+    """summary.parquet's win-share sums (simcore.runner.GroupSummary, from the rows or from
+    CellSums) of games with 3- and 5-way shared wins: the same bytes however the games are cut
+    into chunks (a run must not depend on --chunk-size), and equal to the exact rational sums.
+    Float shares summed chunk by chunk gave sums that differed in the last bits."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from simcore.runner import CellSums, GroupSummary
+
+    rng = np.random.default_rng(11)
+    P, G = 5, 6000
+    rows = _tied_chunk(rng, G, P)
+
+    def summed(cuts):
+        gs = GroupSummary("seat", [f"s{i}" for i in range(P)], ("score",), win_units=60)
+        edges = [0, *cuts, G]
+        for a, b in zip(edges, edges[1:]):
+            part = {c: v[a * P:b * P] for c, v in rows.items()}
+            one = GroupSummary("seat", gs.labels, ("score",), win_units=60)
+            if cells:
+                one.add_cells(CellSums(part, one.columns, P, win_units=60), np.arange(P))
+            else:
+                one.add(part, np.tile(np.arange(P), b - a))
+            gs.merge(one)
+        return gs.table()
+
+    tables = [summed(c) for c in ([], [1], [97, 1000, 1001, 4999], list(range(7, G, 7)))]
+    for t in tables[1:]:
+        assert t.equals(tables[0])
+    share = rows["win_share"].reshape(G, P)
+    exact = [sum((Fraction(1, round(1 / x)) for x in share[:, s] if x > 0), Fraction(0))
+             for s in range(P)]
+    exact_sq = [sum((Fraction(1, round(1 / x)) ** 2 for x in share[:, s] if x > 0), Fraction(0))
+                for s in range(P)]
+    assert tables[0]["win_share_sum"].to_pylist() == [float(f) for f in exact]
+    assert tables[0]["win_share_sq_sum"].to_pylist() == [float(f) for f in exact_sq]
+    assert tables[0]["score_sum"].to_pylist() == rows["score"].reshape(G, P).sum(axis=0).tolist()
 
 
 @pytest.mark.parametrize("k", [1, 3, 8, 9])

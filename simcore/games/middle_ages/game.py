@@ -86,7 +86,10 @@ class EventSummary:
     """
 
     def __init__(self, n_players: int, n_ids: int) -> None:
+        from simcore.accumulate import win_units
+
         self.P, self.E = n_players, n_ids
+        self.units = win_units(n_players)   # win shares summed in whole units: exact, any chunking
         shape = (N_EVENTS, n_ids, n_players)
         self.n = np.zeros(shape, np.int64)
         self.gain = np.zeros(shape)
@@ -96,10 +99,11 @@ class EventSummary:
     def add(self, chunk: ChunkResult) -> None:
         """One pass per event slot over the player rows (:func:`simcore.accumulate.value_seat_sums`;
         four weighted ``bincount``s per slot before: 0.22 s per 1e6 games), the same sums."""
-        from simcore.accumulate import value_seat_sums
+        from simcore.accumulate import share_units, value_seat_sums
 
         P, E = self.P, self.E
-        seat, win = chunk.players["seat"], chunk.players["win_share"]
+        seat = chunk.players["seat"]
+        win = share_units(chunk.players["win_share"], self.units, "middle-ages")
         for k in range(N_EVENTS):
             n, gain, gain_sq, share = value_seat_sums(chunk.games[f"event_{k + 1}"], seat,
                                                       chunk.players[GAIN_COLS[k]], win, P, E)
@@ -117,5 +121,5 @@ class EventSummary:
             "players": arrow_column(self.n[k, e, s], i64),
             "gain_sum": arrow_column(self.gain[k, e, s], f8),
             "gain_sq_sum": arrow_column(self.gain_sq[k, e, s], f8),
-            "win_share_sum": arrow_column(self.win[k, e, s], f8),
+            "win_share_sum": arrow_column(self.win[k, e, s] / self.units, f8),
         })
