@@ -441,6 +441,26 @@ def _seat_changes(cmp: pl.DataFrame) -> dict[str, str]:
     return {r["key"]: pp(shown_change(r, d), d) for r in rows}
 
 
+def _open_shares(cmp: pl.DataFrame) -> str:
+    """The shares of a comparison that are not shown to have moved by enough to matter and whose
+    95% interval still reaches their smallest difference that matters, in words ("Seat 4", "3 of
+    the 60 shares compared"); "" when there is none: then every share is settled as not moving by
+    enough to matter."""
+    need = {"kind", "smallest", "diff_low", "diff_high", "verdict"}
+    if not need <= set(cmp.columns):
+        return ""
+    shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("smallest").is_not_null()
+                        & (pl.col("smallest") > 0)
+                        & ~pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER, stats.SMALL]))
+    open_ = shares.filter(pl.max_horizontal(pl.col("diff_low").abs(), pl.col("diff_high").abs())
+                          >= pl.col("smallest"))
+    if open_.height == 0:
+        return ""
+    if open_.height == 1:
+        return metric_label(open_.row(0, named=True)).replace(" win share", "")
+    return f"{open_.height} of the {shares.height} shares compared"
+
+
 def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
     roles = cmp.filter(pl.col("metric") == "role_win_share")
     rows = roles if roles.height else cmp.filter(pl.col("metric") == "seat_win_share")
@@ -512,8 +532,16 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
         # other share moved by enough to matter" beside the page's "clear but small")
         large = ((rows.height > 0 and bool((rows.filter(pl.col("significant"))["verdict"] == stats.LARGE).any()))
                  or (split.height > 0 and bool((split["verdict"] == stats.LARGE).any())))
-        sentence += " No other share moved by enough to matter." if large else \
-            " No share moved by enough to matter."
+        other = " No other share" if large else " No share"
+        # ... only where the games rule it out (review s48 MA #1: "No share moved by enough to
+        # matter" under an answer that said these games cannot rule out 1 pp at Seat 4)
+        open_ = _open_shares(cmp)
+        if open_:
+            theirs = "their 95% intervals reach" if " of the " in open_ else "its 95% interval reaches"
+            sentence += (f"{other} is shown to have moved by enough to matter, but these games cannot "
+                         f"rule out that {open_} did ({theirs} the smallest difference that matters).")
+        else:
+            sentence += f"{other} moved by enough to matter."
     else:
         sentence += " No other share moved beyond noise."
     return sentence.strip()

@@ -77,7 +77,11 @@ def test_the_caption_sizes_the_sides_change_as_the_page_does(before_after, verdi
                          & pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])))
     caption = _comparison_caption(_role_row_as(shown, verdict), "% of own goal")
     assert caption.startswith(head) and words in caption, caption
-    assert caption.endswith(rest), caption
+    # settled only where the games rule a change out (review s48 MA #1): 3,000 games leave most
+    # shares' intervals past 1 pp, and then the caption says so
+    opened = rest.replace(" moved by enough to matter.", " is shown to have moved by enough to matter, "
+                          "but these games cannot rule out that ")
+    assert caption.endswith(rest) or opened in caption, caption
 
 
 def test_each_side_has_an_axis_of_its_own(before_after):
@@ -255,7 +259,11 @@ def test_the_caption_names_a_seat_split_that_moved(before_after):
     assert "The split of a role's wins among its seats moved: " in caption, caption
     assert "(clear and large enough to matter)" in caption, caption
     assert "No share moved by enough to matter" not in caption, caption
-    assert caption.endswith("No other share moved by enough to matter."), caption
+    # "other" beside the split that mattered; settled only where the games rule a change out
+    # (review s48 MA #1: 3,000 games leave most shares' intervals past 1 pp)
+    assert caption.endswith("No other share moved by enough to matter.") or re.search(
+        r"No other share is shown to have moved by enough to matter, but these games cannot rule "
+        r"out that .+ did \((its|their) 95% intervals? reach", caption), caption
 
 
 def test_a_seat_split_under_the_threshold_whose_interval_reaches_it_is_not_called_under_it():
