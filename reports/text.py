@@ -1026,18 +1026,21 @@ def flow_by_turn(t: dict) -> bool:
 
 def winners_ahead_from(flow: pl.DataFrame, smallest: float = 0.0) -> int | None:
     """The first turn from which, at every later turn too, the players who finish first hold more
-    coins than those who finish second with the two 95% intervals apart *and* by at least
-    ``smallest`` (the game's smallest score difference that matters: a lead of 0.07 coins at turn
-    1 is clear with 2e5 games, but nothing a player could see) (table ``flow``); None if they are
-    not so far ahead at the last turn."""
+    coins than those who finish second with the two 95% intervals apart by at least ``smallest``
+    (the game's smallest score difference that matters: a lead of 0.07 coins at turn 1 is clear
+    with 2e5 games, but nothing a player could see) (table ``flow``); None if they are not so far
+    ahead at the last turn. The size is read on the intervals, not on the means (review s48 MA #3:
+    a lead of 2.19 coins whose intervals were 1.99 apart was said to be "at least 2 coins"): the
+    winners' lower end at least ``smallest`` above the runners-up's upper end, and strictly above
+    it when ``smallest`` is 0."""
     by_turn = flow.filter(pl.col("turn").is_not_null())
     first = by_turn.filter(pl.col("rank") == 1).sort("turn")
     second = by_turn.filter(pl.col("rank") == 2).sort("turn")
     if first.height == 0 or second.height == 0:
         return None
     both = first.join(second, on="turn", suffix="_2").sort("turn")
-    apart = ((both["ci_low"] > both["ci_high_2"])
-             & (both["mean_coins"] - both["mean_coins_2"] >= smallest)).to_list()
+    gap = both["ci_low"] - both["ci_high_2"]
+    apart = ((gap > 0) & (gap >= smallest)).to_list()
     turns_ = both["turn"].to_list()
     start = None
     for turn, ok in zip(turns_, apart):
