@@ -4,7 +4,9 @@
   points (default 1.5). Objective: the largest seat distance from 1/P, in units of TOL.
 * ``role=NAME:SHARE[:TOL]`` — the win share of the seats playing role NAME (asymmetric games)
   within SHARE ± TOL pp. SHARE is ``45%``, ``45`` or ``0.45`` (a number above 1 is read as a
-  percentage); TOL is in percentage points (``5`` or ``5pp``). Objective: the distance from SHARE in units of TOL.
+  percentage; a bare ``1`` is refused: write ``1%`` or ``100%``); TOL is in percentage points
+  (``5`` or ``5pp``); a band reaching 0% or 100% is warned of (a side that never, or always,
+  wins meets it). Objective: the distance from SHARE in units of TOL.
 * ``length=A..B`` — the mean game length (turns) between A and B. Objective: the distance of the
   mean outside [A, B] in units of the half-width (B − A) / 2.
 * ``no-dominant-strategy[:TOL]`` — no strategy's win share (per seat it holds) above 1/P + TOL pp
@@ -82,6 +84,9 @@ def _share(text: str, what: str) -> float:
         v = float(t.removesuffix("%"))
     except ValueError:
         raise UsageError(f"{what}: {text!r} is not a win share (45%, 45 or 0.45)") from None
+    if not percent and v == 1:
+        # (review s48 tune #3: "1" was read as 100% and "1.3" as 1.3%)
+        raise UsageError(f"{what}: the win share {text} could be 1% or 100%: write 1% or 100%")
     if percent or v > 1:
         v /= 100.0
     if not 0 <= v <= 1:
@@ -241,11 +246,13 @@ def check_reachable(targets: tuple[Target, ...], cells, confirm_games: int, game
     :func:`at_aim_half_width`, so the verdict could only read unclear or not met), naming the
     ``--confirm-games`` that would (:func:`games_to_confirm`). ``cells``: (players, distinct
     strategies) of every line-up the tune plays (the size of each confirmation's family).
-    Returns the warning lines of a borderline confirmation (the interval wider than the band by
+    Returns the warning lines of a role band that reaches 0% or 100% (a side that never, or
+    always, wins meets it) and of a borderline confirmation (the interval wider than the band by
     at most :data:`REACH_SLACK` times: shared wins may make it narrower than estimated). A length
     target is not checked (its spread is not known before games)."""
     spec = registry.get(game)
     wide: dict[str, tuple] = {}     # per target: the cell where its confirmation is widest
+    edges: dict[str, str] = {}      # per role target whose band reaches 0% or 100%: its warning
     counts = {x[0] for x in cells}
     for players, strategies in sorted(set(cells)):
         fair = 1.0 / players
@@ -265,6 +272,16 @@ def check_reachable(targets: tuple[Target, ...], cells, confirm_games: int, game
                     f"{what}: the band {pp_text(t.aim)}% ± {pp_text(t.tol)} pp holds every win "
                     f"share from 0 to 100%, so every rule set meets it; give a tolerance below "
                     f"{100 * max(t.aim, 1 - t.aim):.1f} pp")
+            if t.kind == "role" and (t.aim - t.tol <= 0 or t.aim + t.tol >= 1) and t.text not in edges:
+                # said, not refused: a side's band may hold 0% on purpose (review s48 tune #3:
+                # role=seigneur:1.3 took a band from −0.2% to 2.8% without a word)
+                never = t.aim - t.tol <= 0
+                side = next((r.display for r in spec.roles if r.name == t.role), t.role)
+                edges[t.text] = (
+                    f"Warning: {what}: the band {pp_text(t.aim)}% ± {pp_text(t.tol)} pp runs from "
+                    f"{signed(100 * (t.aim - t.tol), 1)}% to {100 * (t.aim + t.tol):.1f}%: it reaches "
+                    f"{'0' if never else '100'}%, so a {side} side that {'never' if never else 'always'} "
+                    "wins meets it")
             if t.kind == "no-dominant-strategy" and fair + t.tol >= 1:
                 raise UsageError(
                     f"{what}: {at}the band's top, {100 * fair:.1f}% + {pp_text(t.tol)} pp, is 100% "
@@ -292,9 +309,10 @@ def check_reachable(targets: tuple[Target, ...], cells, confirm_games: int, game
         raise UsageError(f"{said}, so the confirmation can only read unclear or not met; give "
                          f"--confirm-games {n:,} or more (a share within half the tolerance of its "
                          "aim then reads met) or a wider tolerance")
-    return [f"Warning: {said}, so even rules exactly at the aim would read unclear (a warning, not a "
-            "refusal: the estimate assumes no shared wins, which would narrow it); --confirm-games "
-            f"{n:,} would tell" for _, n, said in wide.values()]
+    return list(edges.values()) + [
+        f"Warning: {said}, so even rules exactly at the aim would read unclear (a warning, not a "
+        "refusal: the estimate assumes no shared wins, which would narrow it); --confirm-games "
+        f"{n:,} would tell" for _, n, said in wide.values()]
 
 
 def _columns(v: VariantData, t: Target) -> list[str]:
