@@ -951,6 +951,9 @@ class _Claim:
                  option: str = "--out") -> None:
         self.lock, self.created, self.kind, self.option = lock, created, kind, option
         self.entries: dict[str, str] = {}
+        # what stood at the target when it was claimed (:func:`_standing`): publishing replaces
+        # only that, never something that appeared there while the command worked
+        self.seen: tuple | None = None
 
     def save(self, target: Path) -> None:
         self.lock.write({"toolkit": _TOOLKIT, "format": MARKER_FORMAT, "target": target.name,
@@ -1102,6 +1105,7 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             claim.entries = {}
         except OSError:
             pass                              # kept in the record: the next command finishes it
+    claim.seen = _standing(absolute)          # (after a killed command's backup is put back)
     try:
         claim.save(absolute)
     except OSError as exc:
@@ -1534,6 +1538,8 @@ def publish_dir(tmp: Path, target: Path, kind: str | None = None) -> Path:
                 raise
         else:
             return _published(tmp, target)
+    if os.path.lexists(target) and claim is not None and _standing(absolute) != claim.seen:
+        return _published_beside(tmp, target, claim)
     if os.path.lexists(target):
         old = hidden_name(target, "old")
         target.rename(old)
@@ -1553,6 +1559,46 @@ def publish_dir(tmp: Path, target: Path, kind: str | None = None) -> Path:
     else:
         tmp.rename(target)
     return _published(tmp, target)
+
+
+def _standing(path: Path) -> tuple | None:
+    """What stands at ``path``: None for nothing or an empty directory (nothing to keep), else
+    (file or directory, inode, device): the same folder while a command writes into it (a skill
+    directory's marker renewed in place), another one when something was put in its place."""
+    if not os.path.lexists(path) or _empty_dir(path):
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    is_dir = os.path.isdir(path) and not os.path.islink(path)
+    return ("dir" if is_dir else "file", st.st_ino, st.st_dev)
+
+
+def _published_beside(tmp: Path, target: Path, claim: "_Claim") -> Path:
+    """Something the command did not claim to replace appeared at ``target`` while it worked (a
+    user's file or folder, made after the check): it is left exactly where it is, and the finished
+    output takes the first free visible name beside it, ``<name>-2``, ``<name>-3``, …, said in one
+    line on stderr (review s48 safety #1: it was moved into a hidden ``.<name>.old-<id>`` without
+    --force, and a file silently)."""
+    n = 2
+    while True:
+        alt = target.with_name(f"{target.name}-{n}")
+        if not os.path.lexists(alt):
+            try:
+                tmp.rename(alt)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise
+        n += 1
+    what = "a directory" if os.path.isdir(target) else "a file"
+    print(f"warning: {claim.option} {show(target)}: {what} appeared there while this command ran; "
+          f"it is left as it was, and the output is {show(alt)}", file=sys.stderr)
+    forget_entry(target, tmp.name)
+    PUBLISHED.append(alt)
+    release_claim(target, True)
+    return alt
 
 
 def _empty_dir(path: Path) -> bool:

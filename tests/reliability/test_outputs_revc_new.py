@@ -46,18 +46,22 @@ def test_a_report_into_an_empty_directory_leaves_nothing_beside_it(tmp_path):
     assert hidden(tmp_path) == [], "a hidden entry was left beside the report"
 
 
-def test_an_empty_directory_that_fills_meanwhile_is_kept_aside_not_lost(tmp_path, capsys):
+def test_an_empty_directory_that_fills_meanwhile_is_left_in_place(tmp_path, capsys):
     """A user's file written into the empty target while the command worked: the rename over it
-    fails (not empty), so it is moved aside as before and the file is kept there."""
+    fails (not empty), and the folder, the user's now, is left where it is with the file in it;
+    the output takes the visible name beside it and says so (review s48 safety #1: it had been
+    moved into a hidden .d.old-<id>, out of the user's sight)."""
     out = atomic.check_output_dir(tmp_path / "d", False, kind="run")
     (tmp_path / "d").mkdir()
     tmp = atomic.temporary_dir(out)
     (tmp / "run.json").write_text("{}")
     (tmp_path / "d" / "notes.txt").write_text("mine")
-    atomic.publish_dir(tmp, out)
-    assert (tmp_path / "d" / "run.json").read_text() == "{}"
-    kept = [p for p in tmp_path.iterdir() if p.name.startswith(".d.old-")]
-    assert len(kept) == 1 and (kept[0] / "notes.txt").read_text() == "mine"
+    assert atomic.publish_dir(tmp, out) == tmp_path / "d-2"
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["notes.txt"]
+    assert (tmp_path / "d" / "notes.txt").read_text() == "mine"
+    assert (tmp_path / "d-2" / "run.json").read_text() == "{}"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".d.")]
+    assert "the output is " in capsys.readouterr().err
 
 
 def test_an_empty_unmarked_directory_moved_aside_is_removed(tmp_path):
