@@ -726,6 +726,11 @@ def _item_value(item: str, refuse) -> Any:
 
 def parse_setting(text: str, option: str = "--set") -> Setting:
     """``PATH=VALUE`` → :class:`Setting` (a one-line :class:`UsageError` when malformed)."""
+    if "\n" in text or "\r" in text:
+        # (review s48 safety #4: the TOML value read both lines, and the second setting was lost
+        # while run.json recorded it)
+        first = text.splitlines()[0] if text.splitlines() else ""
+        raise UsageError(f"{option} {first!r}…: holds a line break; give one setting per {option}")
     what = f"{option} {text}"
     if "=" not in text:
         raise UsageError(f"{what}: expected PATH=VALUE, a dotted key of the game's rules file and its "

@@ -459,6 +459,9 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     for v in parsed:
         if v.is_players and "players" not in spec.takes:
             raise UsageError(f"--vary {v.text}: {spec.name} has no player count to vary")
+        if not v.is_players and any(s.path == v.path for s in parse_settings(settings)):
+            # as a sweep refuses it (review s48 safety #5: the --set was silently overridden)
+            raise UsageError(f"--vary {v.text}: also given with --set (give it once)")
         if v.is_players and panel is not None and len(panel) > 1:
             raise UsageError(f"--vary {v.text}: the panel's cells fix the player counts (vary "
                              "players with one line-up, or put the counts in the panel)")
@@ -488,6 +491,10 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
         try:
             preps = plan.prepare_cells(c)
         except UsageError as exc:
+            if _fails_unvaried(plan, c, exc):
+                # not the varied values' fault (review s48 tune #4: "--vary at
+                # income.palais.base=3: --players 7: …"): the option at fault alone
+                raise
             raise UsageError(f"--vary at {plan.label(c)}: {exc}") from None
         for k, prep in enumerate(preps):
             where = f" (cell {plan.cells[k].label})" if plan.multi else ""
@@ -508,6 +515,19 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
                [(int(n), len(set(plan.strategy_names))) for n in counts])
     plan.warnings = tuple(check_reachable(tgs, lineups, confirm_games, game))
     return plan
+
+
+def _fails_unvaried(plan: "TunePlan", corner: dict, exc: UsageError) -> bool:
+    """Whether the corner's error ``exc`` is the same without the varied rule settings (the
+    player count kept when it is varied): then an option other than --vary is at fault."""
+    from dataclasses import replace
+
+    kept = [v for v in plan.varies if v.is_players]
+    try:
+        replace(plan, varies=kept).prepare_cells({v.name: corner[v.name] for v in kept})
+    except UsageError as again:
+        return str(again) == str(exc)
+    return False
 
 
 def _low(v: Vary):
