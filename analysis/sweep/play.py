@@ -319,8 +319,20 @@ def keep_recorded_rows(plan, out: str | Path, kind: str = "sweep") -> None:
             p.player_rows = recorded
 
 
+def plan_value(plan: dict, key: str):
+    """``plan[key]`` as it decides what is played: ``players`` not given (None) is the game's
+    default count, so a command that leaves ``--players 4`` out resumes the one that gave it
+    (review s48 tune #5: "holds another tune (different players)" for the same tune)."""
+    v = plan.get(key)
+    if key == "players" and v is None and plan.get("game"):
+        spec = registry.get(plan["game"]) if plan["game"] in registry.names() else None
+        if spec is not None and "players" in spec.takes:
+            return spec.default_players
+    return v
+
+
 def _same_plan(a: dict, b: dict) -> bool:
-    return all(json.dumps(a.get(k), sort_keys=True) == json.dumps(b.get(k), sort_keys=True)
+    return all(json.dumps(plan_value(a, k), sort_keys=True) == json.dumps(plan_value(b, k), sort_keys=True)
                for k in PLAN_KEYS)
 
 
@@ -385,7 +397,7 @@ def finish_out(work: Path, out: Path) -> Path:
 
 def _first_diff(a: dict, b: dict) -> str:
     for k in PLAN_KEYS:
-        if json.dumps(a.get(k), sort_keys=True) != json.dumps(b.get(k), sort_keys=True):
+        if json.dumps(plan_value(a, k), sort_keys=True) != json.dumps(plan_value(b, k), sort_keys=True):
             return k.replace("_", " ")
     return "settings"
 

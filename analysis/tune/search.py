@@ -93,7 +93,8 @@ from analysis import stats
 from analysis.sweep.grammar import PLAYERS as PLAYER_COUNT, Vary, check_seats_of, parse_varies
 from analysis.sweep.joint import JointSums
 from analysis.sweep.metrics import by_deal, from_tables, joint_mean_cov, load_variant, load_variant_sums
-from analysis.sweep.play import PLAN_KEYS, base_rules, begin_out, finish_out, play_with_sums, prepare_out
+from analysis.sweep.play import (PLAN_KEYS, base_rules, begin_out, finish_out, plan_value, play_with_sums,
+                                 prepare_out)
 from analysis.tune.advice import (base_value, is_start_rules, panel_outcome, search_path, seat_of,
                                   seat_response, seat_response_from_moments)
 from analysis.tune.ends import flagged, qualified_verdict, turn_limit, turn_limit_warning
@@ -254,10 +255,12 @@ def check_study(storage: str | None, out: Path, meta: dict, resuming: bool) -> N
     if not isinstance(theirs, dict):
         raise UsageError(f"{where}: {name} is damaged: its record of the tune is unreadable "
                          "(move it away to start the search afresh)")
-    if json.dumps(theirs, sort_keys=True) != json.dumps(mine, sort_keys=True):
+    def same(k):          # (a players count left out is the game's default: plan_value)
+        return json.dumps(plan_value(theirs, k), sort_keys=True) == json.dumps(plan_value(mine, k), sort_keys=True)
+
+    if not all(same(k) for k in set(theirs) | set(mine)):
         game = f" of {theirs.get('game')}" if theirs.get("game") != mine.get("game") else ""
-        diff = next((k for k in PLAN_KEYS if json.dumps(theirs.get(k), sort_keys=True)
-                     != json.dumps(mine.get(k), sort_keys=True)), "settings")
+        diff = next((k for k in PLAN_KEYS if not same(k)), "settings")
         raise UsageError(f"{where}: holds the study of another tune{game} (different "
                          f"{_PLAN_WORDS.get(diff, diff.replace('_', ' '))}); give a new --storage "
                          "file, or that tune's own command to resume it")
