@@ -200,6 +200,10 @@ def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=No
         except (OSError, ValueError):
             varies = None
         return lines + adopt_advice(result, targets=targets, varies=varies, tune_dir=out)
+    if result.get("unchanged"):
+        # nothing to adopt, so nothing to check against the start rules (review s48 tune #2: the
+        # two printed skill commands compared the rules with themselves)
+        return lines + adopt_advice(result, tune_dir=out)
     counts = [int(c["players"]) for c in result["confirm"].get("cells") or []] or \
         [int(result["confirm"]["players"])]
     n = follow_up_games(game, target, counts)

@@ -313,6 +313,10 @@ def _advice(result: dict, has_search_bot: bool, cost: str, commands_printed: boo
                 + ("ary other settings or loosen the target and tune again" if edge else
                    "iden the --vary ranges, vary other settings or loosen the target and tune again")
                 + "; there is no fix to check as play gets stronger."]
+    if result.get("unchanged"):
+        # (review s48 tune #2: the rules it started from, checked against themselves)
+        return ["The best candidate is the rules the tune started from: there is no fix to adopt, "
+                "and no change to check as play gets stronger."]
     if not has_search_bot:
         return []
     run = ("run the two balance skill commands below" if commands_printed else

@@ -1037,11 +1037,23 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         " (seats rotated)" if prep.games_per_deal > 1 else "")
     text = panel_sentence(pj, plan.targets, fairs, plan.fix_label(values), plan.confirm_games, cseed,
                           where=where)
+    # the best candidate is the rules the tune started from (review s48 tune #2: "Target met …
+    # with track.goal.4=10", its base value, read as a fix to adopt and check)
+    unchanged = not any(v.is_players for v in plan.varies) and all(
+        same_as_start(plan, values, p_k, start_prep(plan, p_k, plan.cells[k] if plan.multi else None))
+        for k, p_k in enumerate(preps))
+
     # how the confirmation games ended: many stopped at the turn limit and its win shares describe
     # unfinished games (s37 #1); the verdict and best_rules.toml lead with the warning
     limits = [{"cell": lab, **t} for lab, d_k in zip(labels if plan.multi else [where], cell_dirs)
               if (t := turn_limit(d_k)) is not None]
+    warned = qualified_verdict(text, limits) != text
     text = qualified_verdict(text, limits)
+    if unchanged and not warned:      # (a turn-limit warning leads the verdict: its own words)
+        text = (("No change needed: the rules the tune started from already meet the target. "
+                 if pj.met else
+                 "The best candidate is the rules the tune started from: no setting changed. ")
+                + text)
     write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text, limits)
                       + best_rules_text(preps), force=True)
     cells = plan.cells if plan.multi else (None,)
@@ -1085,7 +1097,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                 {"trial": best.number, "seed": cseed, "objective": j.objective,
                                  "low": j.low, "high": j.high, "met": j.met,
                                  "dir": str(confirm_dir.relative_to(out))}],
-              "met": j.met, "sentence": text + (
+              "met": j.met, "unchanged": unchanged, "sentence": text + (
                   f" Confirmation attempt {len(earlier) + 1}: {len(earlier)} earlier candidate(s) "
                   "met the target on the search's games but not on fresh ones (listed on the page)."
                   if earlier else ""),
