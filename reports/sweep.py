@@ -1743,10 +1743,16 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
         lo, hi = (int(lo), int(hi)) if whole else (float(f"{lo:.4g}"), float(f"{hi:.4g}"))
         span = float(hi) - float(lo)
         eff, se = coef[i] * span, float(np.sqrt(max(cov[i, i], 0.0))) * span
+        low, high = eff - tq * se, eff + tq * se
+        # a share moves by at most 100 pp: an interval past it is cut there, and an effect past it
+        # says the straight line does not fit (review s48 tune #1: −111.0 to −27.9 pp)
+        beyond = bool(_is_share(metric) and abs(float(eff)) > 100.0)
+        if _is_share(metric):
+            low, high = max(low, -100.0), min(high, 100.0)
         rows.append({"parameter": v["name"], "from": lo, "to": hi, "effect": eff,
-                     "low": eff - tq * se, "high": eff + tq * se, "unit": unit, "trials": d.height,
-                     "smallest": small_shown,
-                     "verdict": stats.practical(eff, eff - tq * se, eff + tq * se, small_shown)})
+                     "low": low, "high": high, "unit": unit, "trials": d.height,
+                     "smallest": small_shown, "beyond": beyond,
+                     "verdict": stats.practical(eff, low, high, small_shown)})
     out = pl.DataFrame(rows)
     order = stats.practical_order(out["verdict"].to_list(), out["effect"].to_numpy(), small_shown)
     return out[[int(i) for i in order]]
@@ -1952,6 +1958,19 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             lines.append(f"Intervals simultaneous over the {eff.height} setting(s) (Bonferroni); "
                          f"{eff['smallest'][0]:g} {eff['unit'][0]} is the smallest difference that "
                          "matters (--smallest-difference).")
+            if eff.height > 1:
+                # (review s48 tune #1: "+61.8 pp" for a start square whose effect was +44 pp at one
+                # goal and +1.3 pp at another: settings that act together)
+                lines.append("Each line is one straight line per setting, the others' effects "
+                             "added: where settings act together (one's effect depends on "
+                             "another's value) an effect here is an average over the trials' "
+                             "other values and can be far from what the game does with the others "
+                             "held fixed; simulate a change before relying on its size.")
+            if "beyond" in eff.columns and eff["beyond"].cast(pl.Boolean).any():
+                far = ", ".join(eff.filter(pl.col("beyond"))["parameter"].to_list())
+                lines.append(f"The line for {far} moves the share by more than 100 pp, more than "
+                             "any share can move: it does not fit these trials, so read its "
+                             "size as the direction alone.")
             secs.append(Section(
                 "effects", "What each setting does to the target",
                 "A linear fit of the target metric on the settings over the trials that played the full "

@@ -119,6 +119,9 @@ def test_tune_page_shows_trials_candidates_and_paired_effects(tune_dir, tmp_path
         start = e.filter(pl.col("parameter") == "track.start_square").row(0, named=True)
         assert start["effect"] > 0          # a head start on the rent track helps the Seigneur
         assert start["unit"] == "pp"
+        # several settings: the page says the lines take each setting alone (review s48 tune #1)
+        assert e.height < 2 or "one straight line per setting, the others' effects added" in \
+            re.sub(r"\s+", " ", text)
 
 
 def test_met_candidates_order_by_fewest_then_smallest_changes():
