@@ -37,6 +37,7 @@ May import polars, numpy, :mod:`analysis` and its modules.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,7 +138,9 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         # holders (review s46 #1: "Nothing else moved" while the changed cards' holders went
         # 12.8% → 16.7%); each card's dealings are independent games (one holder a game)
         rows += _rows(tables["objectives"], "objective_win_share", lambda r: f"#{int(r['objective']) + 1}",
-                      lambda r: f"Objective card #{int(r['objective']) + 1} ({r['label']}): its holders' win share",
+                      lambda r: (f"Objective cards {r['cards1']} ({r['label']}, {r['copies']} identical "
+                                 "cards): their holders' win share" if (r.get("copies") or 1) > 1 else
+                                 f"Objective card #{int(r['objective']) + 1} ({r['label']}): its holders' win share"),
                       "proportion", "win_share", "ci_low", "ci_high", "dealt")
     if "guild_types" in tables:
         t = tables["guild_types"]
@@ -349,6 +352,8 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     from analysis.rules_diff import GOAL_SCORE_METRICS, goal_changes, goal_words, rules_diff
 
     pair = pairing(base_rs, variant_rs)
+    base, variant = _identical_cards_pooled(base, variant, base_rs.games_per_unit,
+                                            variant_rs.games_per_unit)
     unit = score_unit(base_rs.game)
     goal = goal_changes(rules_diff(base_rs.metas[0], variant_rs.metas[0]), unit)
     set_aside = (GOAL_SCORE_METRICS, f"not comparable: {goal_words(goal, unit)}") if goal else None
@@ -359,6 +364,33 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
                            extra=(pl.concat(extra_b), pl.concat(extra_v)),
                            paired=pair.moments if pair.paired else None, tested=tested)
     return Comparison(df, pair, dropped)
+
+
+def _identical_cards_pooled(base: dict, variant: dict, units_b: int, units_v: int) -> tuple[dict, dict]:
+    """The two runs' tables with the Objective cards (Seigneurial, SG-2) that are identical in both
+    runs pooled into one row each (:func:`analysis.games.seigneurial.distinct_cards`, the grouping
+    the page's Objective section uses): one card dealt three times is one metric, tested once
+    (review s48 SG #1: #10, #11 and #12, the same card, read "may matter", "may matter" and
+    "within noise"). A card the change made differ from its former copies stands alone. Tables
+    without ``same_as`` are returned as they are."""
+    ob, ov = base.get("objectives"), variant.get("objectives")
+    if ob is None or ov is None or "same_as" not in ob.columns or "same_as" not in ov.columns:
+        return base, variant
+    from analysis.games.seigneurial import distinct_cards
+
+    sb = dict(zip(ob["objective"].to_list(), ob["same_as"].to_list()))
+    sv = dict(zip(ov["objective"].to_list(), ov["same_as"].to_list()))
+    groups: dict[tuple, int] = {}
+    for o in sorted(set(sb) | set(sv)):
+        groups.setdefault((sb.get(o, -1 - o), sv.get(o, -1 - o)), o)    # its lowest card
+
+    def pooled(t: pl.DataFrame, units: int) -> pl.DataFrame:
+        key = [groups[(sb.get(o, -1 - o), sv.get(o, -1 - o))] for o in t["objective"].to_list()]
+        d = distinct_cards(t.with_columns(pl.Series("same_as", key, dtype=pl.Int16)), units)
+        ones = [", ".join(f"#{int(c) + 1}" for c in re.findall(r"\d+", x)) for x in d["cards"].to_list()]
+        return d.with_columns(pl.Series("cards1", ones))
+
+    return {**base, "objectives": pooled(ob, units_b)}, {**variant, "objectives": pooled(ov, units_v)}
 
 
 def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], alpha: float,

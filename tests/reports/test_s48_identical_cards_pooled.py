@@ -1,0 +1,60 @@
+"""Identical Objective cards are one metric in a before/after (review s48 Seigneurial #1: cards #10,
+#11 and #12, the same card dealt three times, read "may matter", "may matter" and "within noise"
+side by side). Pooled only where they are identical in both runs: a card the change made differ
+stands alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from analysis import analyse, open_runs
+from analysis.compare import compare_runs
+from simcore import runner
+
+SHIPPED = Path(__file__).resolve().parents[2] / "configs" / "seigneurial" / "rules.toml"
+EACH_FOUR = "  { grain = 4, wood = 4, fish = 4 }, { grain = 4, wood = 4, fish = 4 }, { grain = 4, wood = 4, fish = 4 },"
+LAST_EASIER = "  { grain = 4, wood = 4, fish = 4 }, { grain = 4, wood = 4, fish = 4 }, { grain = 3, wood = 4, fish = 4 },"
+
+
+def _holders(run: Path, cards) -> float:
+    p = pl.read_parquet(run / "players.parquet").filter(pl.col("objective").is_in(list(cards)))
+    return float(p["win_share"].mean())
+
+
+def _cards(tmp_path, rules=None, settings=()):
+    base = runner.simulate("seigneurial", games=4000, seed=5, out=tmp_path / "a", quiet=True)
+    var = runner.simulate("seigneurial", games=4000, seed=5, out=tmp_path / "b", quiet=True,
+                          rules=rules, settings=list(settings))
+    brs, vrs = open_runs([base]), open_runs([var])
+    c = compare_runs(brs, vrs, analyse(brs), analyse(vrs)).table
+    return base, var, c.filter(pl.col("metric") == "objective_win_share")
+
+
+def test_the_same_card_three_times_is_one_row(tmp_path):
+    base, var, cards = _cards(tmp_path, settings=["payment.order=simultaneous"])
+    assert sorted(cards["key"].to_list(), key=lambda k: int(k[1:])) == [f"#{i}" for i in range(1, 11)]
+    ten = cards.filter(pl.col("key") == "#10").row(0, named=True)
+    assert ten["label"] == ("Objective cards #10, #11, #12 (grain ≥ 4, wood ≥ 4, fish ≥ 4, 3 identical "
+                            "cards): their holders' win share")
+    assert ten["base"] == pytest.approx(_holders(base, (9, 10, 11)), abs=1e-12)
+    assert ten["variant"] == pytest.approx(_holders(var, (9, 10, 11)), abs=1e-12)
+    one = cards.filter(pl.col("key") == "#7").row(0, named=True)
+    assert one["label"].startswith("Objective card #7 (") and one["base"] == pytest.approx(_holders(base, (6,)))
+
+
+def test_a_copy_the_change_made_differ_stands_alone(tmp_path):
+    text = SHIPPED.read_text()
+    assert EACH_FOUR in text
+    (tmp_path / "last.toml").write_text(text.replace(EACH_FOUR, LAST_EASIER))
+    base, var, cards = _cards(tmp_path, rules=tmp_path / "last.toml")
+    keys = set(cards["key"].to_list())
+    assert {"#10", "#12"} <= keys and "#11" not in keys
+    ten = cards.filter(pl.col("key") == "#10").row(0, named=True)
+    assert ten["label"].startswith("Objective cards #10, #11 (") and "2 identical cards" in ten["label"]
+    assert ten["variant"] == pytest.approx(_holders(var, (9, 10)), abs=1e-12)
+    twelve = cards.filter(pl.col("key") == "#12").row(0, named=True)
+    assert twelve["variant"] == pytest.approx(_holders(var, (11,)), abs=1e-12)
+    assert "→ grain ≥ 3, wood ≥ 4, fish ≥ 4" in twelve["label"]
