@@ -830,6 +830,25 @@ def check_chunk(prep: PreparedRun, chunk: ChunkResult, n_games: int,
         ps = pa.schema([f for f in ps if f.name in player_columns])
     check_table(chunk.players, ps, n_games * prep.n_players, prep.bounds, prep.game, "players")
     check_table(chunk.games, prep.games_schema, n_games, prep.bounds, prep.game, "games")
+    check_win_shares(chunk, n_games, prep.n_players, prep.game)
+
+
+def check_win_shares(chunk: ChunkResult, n_games: int, n_players: int, game: str) -> None:
+    """Every game's win shares add up to 1 (a win shared by k players is 1/k each), checked on
+    every chunk as the ranges are (review s48: a game whose engines gave second place 0.5 too was
+    simulated and reported without a word; only a test of the conformance suite saw it). Raises
+    :class:`ContractError` naming the first game that does not."""
+    w = chunk.players.get("win_share")
+    if w is None or n_games == 0:
+        return
+    sums = np.asarray(w, np.float64).reshape(n_games, n_players).sum(axis=1)
+    bad = np.flatnonzero(np.abs(sums - 1.0) > 1e-4)
+    if bad.size:
+        first = chunk.games.get("game")
+        which = int(np.asarray(first)[bad[0]]) if first is not None else int(bad[0])
+        raise ContractError(f"{game}: the win shares of game {which} add up to {sums[bad[0]]:g}, not 1 "
+                            f"({bad.size} of the chunk's {n_games} games): a game's win goes to one "
+                            "player, or 1/k to each of k who share it")
 
 
 # ---------------------------------------------------------------------------------------------

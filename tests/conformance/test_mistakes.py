@@ -212,3 +212,19 @@ def test_6_an_edit_to_bots_py_is_not_ignored_by_the_numba_cache(tmp_path, stampe
         assert again.returncode == 0, again.stderr[-2000:]
     else:
         assert again.returncode != 0 and "bot 'hold-20' plays game" in again.stderr, again.stderr
+
+
+def test_7_win_shares_that_do_not_add_up_to_one_are_named(copies, tmp_path):
+    """Second place credited half a win as well (review s48, a game added by following the guide:
+    simulate and report took such runs without a word): every chunk's games are checked."""
+    spec = broken_pig(copies, "pig_shares", {"driver.py": [
+        ('o["rank"], o["win_share"] = ranks_and_win_shares(out[0].reshape(n_games, P))',
+         'o["rank"], o["win_share"] = ranks_and_win_shares(out[0].reshape(n_games, P))\n'
+         '    o["win_share"] = np.where(o["rank"] == 2, np.float32(0.5), o["win_share"]).astype(np.float32)')]})
+    with pytest.raises(ContractError, match=r"the win shares of game 0 add up to 1\.5, not 1 \(\d+ of the "
+                                            r"chunk's \d+ games\)"):
+        _chunk_check(spec, players=3)
+    with pytest.raises(ContractError, match="add up to 1.5, not 1"):   # a game's bug, as a wrong dtype
+        _run(["simulate", "--game", spec.name, "--players", "3", "--games", "300",
+              "--out", str(tmp_path / "run"), "-q"])
+    assert not (tmp_path / "run").exists()

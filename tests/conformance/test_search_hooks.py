@@ -414,14 +414,20 @@ def test_every_game_with_bots_declares_its_search_hooks():
     # the shipped games (the worked example Pig, registered only by the tests, offers no search)
     specs = [s for s in registry.specs().values()
              if s.default_strategy is not None and s.adapter.startswith("simcore.games.")]
-    assert {s.name for s in specs} <= {s.name for s in _search_games()}
+    lacking = sorted({s.name for s in specs} - {s.name for s in _search_games()})
+    assert not lacking, (f"{', '.join(lacking)}: a game with bots offers the search bot: name its hooks "
+                         "module in the spec (search = \"simcore.games.<folder>.search\", with playout "
+                         "and search_choice) and ship the presets search16 and search4 "
+                         "(docs/adding-a-game.md, 'Search hooks')")
     for spec in specs:
         hooks = importlib.import_module(spec.search)
-        assert callable(hooks.playout) and callable(hooks.search_choice), spec.name
+        assert callable(getattr(hooks, "playout", None)) and callable(getattr(hooks, "search_choice", None)), \
+            f"{spec.name}: {spec.search} must define playout and search_choice"
         S = importlib.import_module(spec.strategies)
         bot = S.lookup("search16")
-        assert bot.kind == "search" and bot.search.policy == spec.default_strategy, spec.name
-        assert S.lookup("search4").search.playouts == 4, spec.name
+        assert bot.kind == "search" and bot.search.policy == spec.default_strategy, \
+            f"{spec.name}: search16 must be kind search with the default bot as its policy"
+        assert S.lookup("search4").search.playouts == 4, f"{spec.name}: search4 plays 4 playouts"
 
 
 # ---------------------------------------------------------------------------------------------
