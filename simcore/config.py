@@ -29,6 +29,8 @@ not start at seat 1 holds).
 
 from __future__ import annotations
 
+import contextlib
+
 import copy
 import difflib
 import hashlib
@@ -140,6 +142,24 @@ def read_bounded(p: Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -
 # caller gets data of its own (unpickled afresh: a caller editing it changes no other's copy).
 _PARSED: dict[str, bytes] = {}
 _PARSED_KEPT = 32
+
+
+@contextlib.contextmanager
+def reading_recorded_rules(meta: dict, where: str):
+    """Around reading a run's recorded rules (run.json ``rules_text``, named by its ``rules_name``):
+    a rules error there is the run's record's, not the file it names (review s48 safety #6: a
+    damaged run.json said "error: …/configs/middle_ages/rules.toml: invalid TOML", the shipped
+    file, which is fine). Re-raised as one :class:`UsageError` naming ``where`` (the run.json)."""
+    name = str(meta.get("rules_name") or "run.json rules_text")
+    try:
+        yield
+    except ConfigError as exc:
+        if exc.source != name:
+            raise
+        what = f"{exc.key}: {exc.problem}" if exc.key else exc.problem
+        raise UsageError(f"{where}: the rules this run recorded (rules_text, played from {name}) "
+                         f"do not read: {what}; the run's record is damaged or from another "
+                         "version (simulate it again)") from None
 
 
 def parse_toml(raw: bytes | str, *, name: str) -> TomlSource:

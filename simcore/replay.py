@@ -148,12 +148,13 @@ def check_replayable(meta: dict, game: int | None = None) -> None:
 
 
 def _rules(meta: dict, rules_mod):
-    from simcore.config import parse_toml
+    from simcore.config import parse_toml, reading_recorded_rules
 
     text = meta.get("rules_text")
     if not text:
         return rules_mod.load()
-    return rules_mod.load(parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")))
+    with reading_recorded_rules(meta, "run.json"):
+        return rules_mod.load(parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")))
 
 
 class _LoggedReplay(ReplayStrategy):
@@ -237,13 +238,14 @@ def record_columns(spec, meta: dict, reference, record, game: int) -> tuple[dict
     ``play_game`` hands back ``record``, the game the replay played with the bots' recorded
     choices (:func:`_handing_back`; a command plays one game at a time). The columns that place a
     row (:data:`_PLACE`, and those of a role in :data:`_PLACE_ROLES`) are left out."""
-    from simcore.config import parse_toml
+    from simcore.config import parse_toml, reading_recorded_rules
 
     P, seed = int(meta["players"]), int(meta["seed"])
     text = meta.get("rules_text")
-    source = parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else None
+    with reading_recorded_rules(meta, "run.json"):
+        source = parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else None
     adapter = registry.import_hook(spec.adapter)
-    with _handing_back(reference, record):
+    with _handing_back(reference, record), reading_recorded_rules(meta, "run.json"):
         chunk = adapter.prepare(players=P, engine="reference", rules_path=source).play(game, 1, seed)
     skip = set(_PLACE) | {c.name for c in (*spec.player_columns, *spec.game_columns)
                           if c.role in _PLACE_ROLES}
@@ -264,7 +266,7 @@ def prepare_run(meta: dict, strategies: str | None = None):
     draws from its own stream (seed, game). A rules text whose sha256 is not run.json's, or bots
     that cannot be rebuilt here, is a one-line :class:`UsageError`."""
     from simcore import runner
-    from simcore.config import parse_toml
+    from simcore.config import parse_toml, reading_recorded_rules
 
     spec = registry.get(meta["game"])
     options: dict = {}
@@ -282,9 +284,10 @@ def prepare_run(meta: dict, strategies: str | None = None):
         if o.name in recorded:
             options[o.name] = recorded[o.name]
     text = meta.get("rules_text")
-    rules = parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else None
+    with reading_recorded_rules(meta, "run.json"):
+        rules = parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else None
     try:
-        with using_recorded_files(meta.get("strategy_files")):
+        with using_recorded_files(meta.get("strategy_files")), reading_recorded_rules(meta, "run.json"):
             prep = runner.prepare(meta["game"], rules=rules, **options)
     except UsageError as e:
         raise UsageError(f"the run cannot be played again here ({e}); give --strategies with the "

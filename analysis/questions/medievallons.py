@@ -450,8 +450,11 @@ def _questions_for_run(run: Path, meta: dict, games: int, out, force: bool, thre
         return write_dir(out, {}, {**record, "not_played": (
             f"run.json of {run.name} has no rules_text, so the rules of the run are unknown. Runs "
             "written by `simulate --game medievallons` record them.")}, force)
+    from simcore.config import reading_recorded_rules
+
     try:
-        rules = R.loads(text, rules_name)
+        with reading_recorded_rules(meta, f"{run}/run.json"):
+            rules = R.loads(text, rules_name)
         R.check_players(rules, P)
     except UsageError as exc:
         return write_dir(out, {}, {**record, "not_played": f"the run's rules do not load here ({exc})."},

@@ -216,7 +216,10 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
     if not isinstance(text, str) or not text.strip():
         raise UsageError(f"{run}: run.json has no rules_text, so the rules of the run are unknown")
     rules_name = str(meta.get("rules_name") or "run.json rules_text")
-    rules = R.loads(text, rules_name)
+    from simcore.config import reading_recorded_rules
+
+    with reading_recorded_rules(meta, f"{run}/run.json"):
+        rules = R.loads(text, rules_name)
     P = int(meta.get("players") or 4)
     names = [s for s in meta.get("strategies") or [] if isinstance(s, str)] or None
     seed = int(meta.get("seed") or 0)

@@ -222,10 +222,12 @@ def replay_run(meta: dict, game: int) -> RunReplay:
     """Combat ``game`` of the run whose run.json is ``meta``: the rules as played (run.json's
     ``rules_text``, any ``--set`` or rules file included), the matchup run.json records, and the
     combat's own stream ``(seed, game)`` — the kernel's (``stream_state(seed, i)``)."""
+    from simcore.config import reading_recorded_rules
     from simcore.games.fief.rules import load, loads, parse_mercy
 
     text = meta.get("rules_text")
-    rules = loads(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else load()
+    with reading_recorded_rules(meta, "run.json"):
+        rules = loads(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else load()
     m = meta.get("matchup") or {}
     try:
         a, d = int(m["attacker"]), int(m["defender"])
