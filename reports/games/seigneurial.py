@@ -41,7 +41,7 @@ from analysis.games.seigneurial import distinct_cards, not_told_apart, track_squ
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import num, pct, row_pct_ci, turns, verdict_words
+from reports.text import num, pct, pct_some, row_pct_ci, turns, verdict_words
 from simcore.games.seigneurial.spec import SG6_SAME_TURN
 
 SECTIONS_AFTER = "length"
@@ -154,7 +154,12 @@ def _reached_words(after: dict) -> str:
     if reached is None or not reached or reached == after["games"]:
         return ""
     ended = 1 - after["games"] / reached
-    return (f"; {pct(after['reached_share'])}% of games reach them, {pct(ended, 0)}% of those ending "
+    # a share that is not 0 never prints as 0 (review s48 SG #4: "0% of those ending" for 46 games
+    # of 19,544 read as none): then more decimals and the count
+    n_ended = int(reached - after["games"])
+    share = (f"{pct(ended, 0)}%" if pct(ended, 0) not in ("0", "100") else
+             f"{pct_some(ended)}% ({n_ended:,} games)")
+    return (f"; {pct_some(after['reached_share'])}% of games reach them, {share} of those ending "
             f"on that very turn, before the improvements act")
 
 
