@@ -384,6 +384,31 @@ def _deal_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | None:
     return x.sum(axis=0), x.T @ x, int(per["_g"].sum()) // rs.n_players, int(per["_g"].max())
 
 
+def _deal_credit_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | None:
+    """:func:`_deal_cross` for Ludii's credits (:func:`ludii_credit`, in [0, 1]): Σ per seat of its
+    credits, Σ over deals of the outer product of the seats' credits summed over the deal's games,
+    games, games per deal; from the statistics (``deal_credit_cross``) or the rows; None for a run
+    whose games are its independent units, or statistics written without it."""
+    if rs.from_stats:
+        st = rs.stats
+        gpd = int(st.layout["games_per_deal"])
+        if gpd < 2 or "deal_credit_cross" not in st.fixed:
+            return None
+        C = float(st.layout["credit_units"])
+        return (st.fixed["credit_sum"] / C, st.fixed["deal_credit_cross"] / (C * C), int(st.games), gpd)
+    if rs.cluster != "deal":
+        return None
+    rows = collect(rs.players(["game", "seat", "deal", "rank"]).sort("run", "game", "seat"))
+    P = rs.n_players
+    credit = ludii_credit(rows["rank"].to_numpy().reshape(-1, P))
+    per = (pl.DataFrame({"run": rows["run"], "deal": rows["deal"], "seat": rows["seat"],
+                         "_c": credit.ravel()})
+           .group_by(["run", "deal", "seat"]).agg(pl.col("_c").sum(), pl.len().alias("_g"))
+           .sort("run", "deal", "seat"))
+    x = per["_c"].to_numpy().reshape(-1, P)
+    return x.sum(axis=0), x.T @ x, int(per["_g"].sum()) // P, int(per["_g"].max())
+
+
 def deal_share_cov(total, deal_cross, games, games_per_deal) -> np.ndarray:
     """The covariance of the seats' win shares p = total / games read over the D = games /
     games_per_deal deals of a rotated-seat run (the means of the per-deal vectors x_d): S / D, S =
@@ -451,9 +476,11 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
       worst_seat are about win shares too. With two players, or when nobody is ever placed between
       first and last, the two families coincide.
 
-    In a rotated-seat run the place credits' intervals (balance, advantage_p1) read each deal as one
-    game (:attr:`analysis.load.RunSet.games_per_unit`: a bound, no per-deal sums are kept for
-    places); the win shares' read the deals exactly where the statistics keep ``deal_win_cross``.
+    In a rotated-seat run the intervals read the deals, its independent units: the place credits'
+    (balance, advantage_p1: a t interval on D − 1 degrees of freedom, D deals) where the
+    statistics keep ``deal_credit_cross`` (or from the rows), the win shares' where they keep
+    ``deal_win_cross``; statistics written before those read each deal as one game
+    (:attr:`analysis.load.RunSet.games_per_unit`, a bound).
     """
     if acc is None and rs.from_stats:
         acc = seat_accumulator_from_stats(rs)
@@ -469,11 +496,21 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
         chi2, dof, pval = deal_wald_equal(*deals)
     c, ccov = _share_cov(acc.credit, acc.credit_cross, g)
     c_sd = np.sqrt(max(float(ccov[0, 0]) * g, 0.0))
-    # The place credits keep no per-deal sums: a rotated run's deals weigh as one game each there
-    # (the covariance times the deal's games, a bound: RunSet.games_per_unit)
+    # A rotated run's place credits read over its deals (review s48 MA #2: the bound below made
+    # Balance 0.959-1.000 where the deals give 0.974-0.988, beside seats the page called clear);
+    # statistics written before the per-deal credit sums: each deal weighs as one game (the
+    # covariance times the deal's games, a bound: RunSet.games_per_unit)
     u = rs.games_per_unit
-    blow, bhigh = balance_interval(c, ccov * u)
-    alow, ahigh = np.clip(stats.t_interval(c[0], c_sd, g / u), 0.0, 1.0)
+    cdeals = _deal_credit_cross(rs) if u > 1 else None
+    cdcov = deal_share_cov(*cdeals) if cdeals is not None else None
+    if cdcov is not None and np.all(np.isfinite(cdcov)):
+        D = g / float(cdeals[3])
+        blow, bhigh = balance_interval(c, cdcov)
+        half = stats.t_quantile(D - 1, stats.LEVEL) * np.sqrt(max(float(cdcov[0, 0]), 0.0))
+        alow, ahigh = np.clip((c[0] - half, c[0] + half), 0.0, 1.0)
+    else:
+        blow, bhigh = balance_interval(c, ccov * u)
+        alow, ahigh = np.clip(stats.t_interval(c[0], c_sd, g / u), 0.0, 1.0)
     flow, fhigh = stats.wilson(acc.total[0] / u, g / u)
     if deals is None:
         cov = cov * u                       # older statistics of a rotated run: the same bound

@@ -154,6 +154,16 @@ def _by_seat_value_py(values, per_game, P, lo, V, Wg, Sg, full):
     return out, True
 
 
+def deal_credits(Rg, P: int, games_per_deal: int) -> np.ndarray:
+    """Per deal (rows) and seat, the seat's Ludii credits summed over the deal's rotated games, in
+    units of 1/(2(P − 1)) (int64): each game's credit as :func:`_per_game_py` gives it, 2(P − 1) −
+    2(rank − 1) − (players tied at that rank − 1). ``Rg``: ranks, game-major, P a game."""
+    R = np.asarray(Rg, np.int64).reshape(-1, P)
+    tied = (R[:, :, None] == R[:, None, :]).sum(axis=2)
+    C = 2 * (P - 1) - 2 * (R - 1) - (tied - 1)
+    return C.reshape(-1, games_per_deal, P).sum(axis=1)
+
+
 def _per_game_py(Wg, Rg, Sg, P, L):
     """One pass over the games (player rows game-major, P a game) for the per-game sums of
     :meth:`RunStats.add`: Σ W_s W_t (win shares in units), the Ludii credits' Σ C_s and
@@ -925,7 +935,7 @@ def layout_of_run(prep) -> dict[str, Any]:
 #: before it (deal_win_sq since 0bb185e; deal_score_sq and deal_win_cross after): :meth:`RunStats.from_dict`
 #: and :meth:`RunStats.merge` drop one a file or a part lacks, and the analysis then reads what it
 #: gives game by game.
-DEAL_SUMS = ("deal_win_sq", "deal_score_sq", "deal_win_cross")
+DEAL_SUMS = ("deal_win_sq", "deal_score_sq", "deal_win_cross", "deal_credit_cross")
 
 
 class RunStats:
@@ -953,7 +963,10 @@ class RunStats:
             # the seats' win shares' and mean scores' variance between deals, the independent units
             # of a rotated run (analysis.seats.deal_clustered_sd, the Wald test of seat_tests);
             # each is absent from statistics written before it (DEAL_SUMS)
-            self.fixed.update({"deal_win_sq": z(P), "deal_score_sq": z(P), "deal_win_cross": z(P, P)})
+            self.fixed.update({"deal_win_sq": z(P), "deal_score_sq": z(P), "deal_win_cross": z(P, P),
+                               # the same for the Ludii credits (in credit units): Balance's and
+                               # AdvantageP1's intervals over the deals (review s48 MA #2)
+                               "deal_credit_cross": z(P, P)})
         if K >= 2:
             self.fixed.update({"mu_s_n": z(K), "mu_s_sum": z(K), "mu_s_sq": z(K),
                                "mu_m_n": z(K * K), "mu_m_sum": z(K * K), "mu_m_sq": z(K * K),
@@ -1048,6 +1061,9 @@ class RunStats:
             f["deal_win_sq"] += (per_deal * per_deal).sum(axis=0)
         if "deal_win_cross" in f:
             f["deal_win_cross"] += per_deal.T @ per_deal
+        if "deal_credit_cross" in f:
+            per_deal_credit = deal_credits(Rg, P, gpd)
+            f["deal_credit_cross"] += per_deal_credit.T @ per_deal_credit
         if "deal_score_sq" in f:
             per_deal_score = Sg.reshape(G // gpd, gpd, P).sum(axis=1, dtype=np.int64)
             f["deal_score_sq"] += (per_deal_score * per_deal_score).sum(axis=0)
