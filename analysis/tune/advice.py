@@ -651,9 +651,22 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
     sets = tune.get("settings") or []
     held = f", with --set {', '.join(sets)}" if sets else ""
 
-    def changed(r) -> str:          # the settings the trial moves from the start rules
-        moved = [f"{n} = {r[n]}" for n in names if not same_value(start_value(base, n), r[n])]
-        return (", ".join(moved) if moved else "the start rules") + held
+    top = trials.filter(pl.col("trial") == best)
+    top = top.row(0, named=True) if top.height else {}
+
+    def changed(r) -> str:
+        # the settings the trial moves from the start rules, and those it keeps at the start value
+        # where the best moves them (review s48 tune #7: trial 33 kept seat 4's coins at 0 while
+        # the best gave 1, and the list read as if it had the best's)
+        if all(same_value(start_value(base, n), r[n]) for n in names):
+            return "the start rules" + held
+        moved = []
+        for n in names:
+            if not same_value(start_value(base, n), r[n]):
+                moved.append(f"{n} = {r[n]}")
+            elif n in top and not same_value(start_value(base, n), top[n]):
+                moved.append(f"{n} = {r[n]} (the start value)")
+        return ", ".join(moved) + held
 
     listed = "; ".join(f"trial {int(r['trial'])} ({changed(r)}: objective "
                        f"{objective_text(float(r['objective']))})" for r in tied.head(most).iter_rows(named=True))
