@@ -697,6 +697,10 @@ def interval_text(est: float, low: float, high: float, edges, scale: float = 100
     :func:`edge_digits` needs for every end to show its side of the band's ``edges`` (all three at
     one precision: "26.25% (25.48 to 27.02)")."""
     d = edge_digits([scale * est, scale * low, scale * high], [scale * e for e in edges])
+    # an interval that is not a point never prints as one (review s48 tune #8: "0.4% (0.4 to
+    # 0.4)"): more decimals, up to 3, until its ends differ
+    while d < 3 and high > low and signed(scale * low, d) == signed(scale * high, d):
+        d += 1
     return f"{signed(scale * est, d)}{unit} ({signed(scale * low, d)} to {signed(scale * high, d)})"
 
 
