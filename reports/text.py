@@ -986,8 +986,10 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
             family = "the one pair" if pairs == 1 else f"Holm over the {pairs} pairs"
             tail = (f"({how}): {verdict_words(r['verdict'])} ({family})"
                     if "verdict" in r else f"({how}; interval unadjusted)")
+            # (a tie counts half, as the section's introduction says: review s48 SG #7, 65.9% read
+            # as games ahead where 64.98% were and 1.86% tied)
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
-                       f"of their meetings {tail}.")
+                       f"of their meetings, a tie counting half {tail}.")
     return out
 
 

@@ -226,8 +226,10 @@ def test_the_matchup_sentence_keeps_its_verdict_out_of_the_parenthesis():
                                    "ci_low": [0.721, 0.263, 0.659, 0.324], "ci_high": [0.737, 0.279, 0.676, 0.341],
                                    "paired": [True] * 4, "verdict": [LARGE] * 4})}
     line = next(x for x in outcome_headlines(t) if " finishes ahead of " in x)
-    assert line == ("eventwise finishes ahead of farmer in 72.9% (72.1–73.7) of their meetings (paired by deal "
-                    "over rotated seats): clear and large enough to matter (Holm over the 2 pairs).")
+    # (a tie counting half said in the headline itself: review s48 SG #7)
+    assert line == ("eventwise finishes ahead of farmer in 72.9% (72.1–73.7) of their meetings, a tie counting "
+                    "half (paired by deal over rotated seats): clear and large enough to matter (Holm over "
+                    "the 2 pairs).")
     # two strategies meet as one pair: a family of one, not "Holm over the 1 pairs"
     one = {**t, "matchups": t["matchups"].head(2)}
     line = next(x for x in outcome_headlines(one) if " finishes ahead of " in x)
