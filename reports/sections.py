@@ -119,6 +119,13 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
                 ["" if p != p else verdict_words(v) for v, p in zip(s["verdict"], s["seat_p_value"])]}
                if "verdict" in s.columns else {})
     chi = "chi2_p_adjusted" if "chi2_p_adjusted" in s.columns else "p_value"
+    # the roles where the chi-square says the seats differ but no seat's own test (Holm) shows
+    # which: said beside it (review s48 SG #5: "no, they differ (p = 0.036)" beside every seat
+    # "within noise" and a headline of no clear gap read as a contradiction)
+    shown = {stats.LARGE, stats.MAY_MATTER, stats.SMALL}
+    none_shown = ({r for r in s["role"].unique().to_list()
+                   if not any(v in shown for v in s.filter(pl.col("role") == r)["verdict"].to_list())}
+                  if "verdict" in s.columns else set())
     chi_label = (f"Seats equal? (chi-square, Holm over {roles} roles)" if chi == "chi2_p_adjusted" and roles > 1
                  else "Seats equal? (chi-square; one test)" if chi == "chi2_p_adjusted"
                  else "Seats equal? (chi-square, unadjusted)")
@@ -137,8 +144,10 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
         # the column's question answered in words before its p-value (designer review 44 #8: it
         # held "p < 0.001" or "p = 0.700" alone); how much they differ is the verdict's column
         chi_label: ["" if p != p or not first else
-                    f"no, they differ ({pvalue(p)})" if p < 1 - stats.LEVEL else f"no difference shown ({pvalue(p)})"
-                    for p, first in zip(s[chi], s["role"].is_first_distinct())]})
+                    (f"no, they differ ({pvalue(p)})" + (", though no seat's own test (the verdicts "
+                                                         "beside, Holm) shows which" if role in none_shown else ""))
+                    if p < 1 - stats.LEVEL else f"no difference shown ({pvalue(p)})"
+                    for p, first, role in zip(s[chi], s["role"].is_first_distinct(), s["role"])]})
 
 
 def length_rows(t: dict) -> pl.DataFrame:
