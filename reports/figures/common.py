@@ -330,7 +330,9 @@ def _shown_scores(d: pl.DataFrame, tail: float = TAIL) -> tuple[int, int]:
 #: Each group's step line its own dash pattern as well as its colour: two seats playing the same
 #: bot have the same distribution, and a solid line drawn over another hid it (review Y #10); a
 #: dashed line over a solid one shows both colours where they coincide.
-STEP_STYLES = ("-", (0, (5, 2)), (0, (1.5, 1.5)), (0, (6, 2, 1.5, 2)))
+# five patterns: the fifth seat of a five-player game no longer repeats the first's solid line in a
+# colour close to it (review s48 SG #6: Seat 5 light-blue solid over Seat 1 dark-blue solid)
+STEP_STYLES = ("-", (0, (5, 2)), (0, (1.5, 1.5)), (0, (6, 2, 1.5, 2)), (0, (8, 2, 1.5, 2, 1.5, 2)))
 
 
 def _step_hist(ax, d: pl.DataFrame, groups: list[str], unit: str = "coins",
@@ -350,8 +352,10 @@ def _step_hist(ax, d: pl.DataFrame, groups: list[str], unit: str = "coins",
     for i, g in enumerate(groups):
         s = d.filter(pl.col("group") == g)
         share, _ = np.histogram(s["score"].to_numpy(), bins=edges, weights=s["share"].to_numpy())
+        # not clipped at the axis' ends: a bin ending on the last edge (Seigneurial's 100% of the
+        # goal, where every winner sits) kept only half of its right side (review s48 SG #6)
         ax.stairs(share, edges, color=OKABE_ITO[i % 8], label=(names or {}).get(g, g), linewidth=1.8,
-                  linestyle=STEP_STYLES[i % len(STEP_STYLES)])
+                  linestyle=STEP_STYLES[i % len(STEP_STYLES)], clip_on=False)
     ax.set_xlim(edges[0], edges[-1])
     first, last = int(round(edges[0] + 0.5)), int(round(edges[-1] - 0.5))   # whole scores shown
     score, n = _score_counts(d)
