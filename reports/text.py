@@ -1787,6 +1787,12 @@ def largest_other_changes(cmp: pl.DataFrame, unit: str = "points", exclude=(), m
             start = start_words(r, u)
             if start:
                 tail = f"{tail[:-1]}; {start})" if tail.endswith(")") else f" ({start})"
+            # a tile's slope whose curve bends keeps its warning here too (review s48 MA #4: the
+            # list below said it, this sentence dropped it)
+            if bends(r):
+                bent = (f"a straight-line summary only: the curve bends, the line explaining "
+                        f"{100 * r['base_fit']:.0f}% of it before, {100 * r['variant_fit']:.0f}% after")
+                tail = f"{tail[:-1]}; {bent})" if tail.endswith(")") else f" ({bent})"
             parts.append(f"{_short_label(r)} {change}{tail}")
     return f"{LARGEST_OTHER} " + "; ".join(parts) + "."
 
