@@ -125,6 +125,24 @@ def check_output_outside_runs(path, option: str, inputs: set[str] = frozenset())
                          "else")
 
 
+def check_not_an_option(value, option: str) -> None:
+    """An output path that is an option's name: the path was forgotten and the next option taken
+    for it (review s48 safety: ``--out --force`` made a folder named ``--force``)."""
+    text = str(value) if isinstance(value, (str, Path)) else None
+    if text is not None and text.startswith("--") and len(text) > 2:
+        raise UsageError(f"{option} {text}: looks like an option, not a path (give the path after "
+                         f"{option}; a name that starts with -- is taken with a folder before it, "
+                         f"e.g. runs/{text})")
+
+
+def check_strategies_given(value) -> None:
+    """``--strategies ""`` (or only spaces) named no bot, and the run played the default bot
+    without a word (review s48 safety): refused."""
+    if isinstance(value, str) and not value.strip():
+        raise UsageError("--strategies '': no strategy given (a name, one per seat, or a TOML file; "
+                         "leave --strategies out for the game's default bot)")
+
+
 def check_comma_list(text, option: str) -> None:
     if not isinstance(text, str) or "," not in text:
         return
@@ -157,6 +175,9 @@ def check_options(params: dict) -> None:
     """Check the options a command was given (its parameters by name)."""
     for name, option in COMMA_LISTS.items():
         check_comma_list(params.get(name), option)
+    for name, option in OUTPUTS.items():
+        check_not_an_option(params.get(name), option)
+    check_strategies_given(params.get("strategies"))
     inputs = _inputs(params)
     for name, option in OUTPUTS.items():
         check_output_outside_runs(params.get(name), option, inputs)
