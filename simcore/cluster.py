@@ -137,6 +137,18 @@ def _prepare_here(token: str, blob: bytes, fingerprint: str, where: str) -> Prep
         return prep
 
 
+def _leave_interrupts_to_the_command() -> bool:
+    """In a worker process of a ``--workers`` run: ignore SIGINT (the command that started the
+    worker closes it). False where it cannot be set (not the process's main thread)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return True
+
+
 def _warm(token: str, blob: bytes, fingerprint: str, dask_worker=None) -> dict[str, Any]:
     """Run on every worker before chunks are sent (``client.run`` passes ``dask_worker``)."""
     import numba
@@ -427,6 +439,11 @@ class Cluster:
                 host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
                 worker_dashboard_address=None)
             self.client = distributed.Client(self.local_cluster)
+            # the workers this command started leave Ctrl-C to it: a terminal's Ctrl-C reaches the
+            # whole process group, and each worker printed its KeyboardInterrupt traceback (~67
+            # lines, review s48 safety #3) before the command's own one line; the command closes
+            # them itself (a --scheduler's workers are the user's, and keep their Ctrl-C)
+            self.client.run(_leave_interrupts_to_the_command)
         else:
             probe_scheduler(self.scheduler, CONNECT_TIMEOUT_S)
             try:
