@@ -373,6 +373,11 @@ def _interrupted_line(signum: int, argv=None) -> str:
                 ", ".join(shown[:-1]) + " and " + shown[-1] + " were")
         return f"interrupted ({how}) after {what} written{again}{note}"
     out = _out_of(argv) if _resumes(argv) else None
+    if out is not None and atomic.read_marker(out) is not None and atomic.building_beside(out):
+        # a --force replacement built beside it is discarded: the same command starts it anew
+        # (review s48 safety: "run the same command again to resume" after its work was removed)
+        return (f"interrupted ({how}): {atomic.show(out)} is kept as it was; the replacement --force "
+                "was building beside it is discarded, so the same command starts it anew")
     if out is not None and atomic.read_marker(out) is not None:
         # a resumed directory interrupted before it wrote anything new: what it held is kept
         # (review Q #8: "nothing was written" read as if its earlier trials were gone)

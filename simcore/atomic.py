@@ -1026,6 +1026,13 @@ def record_entry(target: str | Path, name: str, role: str) -> None:
         raise
 
 
+def building_beside(target: str | Path) -> bool:
+    """Whether this process is building a replacement for ``target`` in a hidden temporary
+    directory beside it (``--force`` over another sweep or tune): an interruption discards it."""
+    claim = _CLAIMS.get(Path(os.path.abspath(target)))
+    return claim is not None and "tmp" in claim.entries.values()
+
+
 def forget_entry(target: str | Path, name: str) -> None:
     claim = _CLAIMS.get(Path(os.path.abspath(target)))
     if claim is not None and claim.entries.pop(name, None) is not None:
