@@ -1688,7 +1688,10 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
             else "(none: the base rules)"),
                      "Changes": len(changes), "Relative size": round(size, 3),
                      "Objective": float(r["objective"]) if r["objective"] not in (None, "") else None})
-    return pl.DataFrame(rows).sort(["Changes", "Relative size", "Objective"])
+    out = pl.DataFrame(rows).sort(["Changes", "Relative size", "Objective"])
+    # printed as every objective of the page (review s48 tune #6: 0.5913 here, 0.59 elsewhere)
+    return out.with_columns(pl.col("Objective").map_elements(objective_text, return_dtype=pl.String,
+                                                             skip_nulls=True))
 
 
 #: trials a fit of "What each setting does to the target" needs beyond its coefficients (its
@@ -1896,8 +1899,9 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                             "a candidate that missed was set aside and the search went on)",
                             pl.DataFrame([{"Attempt": i + 1, "Trial": a["trial"],
                                            "Seed": short_seed(a["seed"]).removeprefix("seed "),
-                                           "Objective": round(a["objective"], 3),
-                                           "95% interval": f"{a['low']:.3f} to {a['high']:.3f}",
+                                           "Objective": objective_text(a["objective"]),
+                                           "95% interval": f"{objective_text(a['low'])} to "
+                                                           f"{objective_text(a['high'])}",
                                            "Met": "yes" if a["met"] else "no"}
                                           for i, a in enumerate(attempts)])))
     secs.append(Section("verdict", "Verdict", "The best candidate of the search, played again on fresh "
@@ -2462,8 +2466,10 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
     said = [OUTCOME_WORDS.get(w, w) for w in (trial_outcome(r, n_targets) for r in trials.iter_rows(named=True))]
     # printed as every other objective of the page (review M #12: 4.775 read 4.78 here, 4.77 in
     # the verdict): :func:`analysis.tune.advice.objective_text`
+    # (as text: a float column printed 1.70 as "1.7" and 3.00 as "3", beside "3.00 to 3.00",
+    # review s48 tune #6)
     cols += [pl.col("objective").cast(pl.Float64, strict=False).map_elements(
-        lambda v: None if v != v else float(objective_text(v)), return_dtype=pl.Float64,
+        lambda v: None if v != v else objective_text(v), return_dtype=pl.String,
         skip_nulls=True).alias("Objective")]
     out = trials.select(cols)
     if "low" in trials.columns and "high" in trials.columns:
