@@ -2103,7 +2103,10 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
             sentences=["From the start rules to the tuned ones: " + "; ".join(lines) + "."],
             tables=[("Each seat, start rules → tuned rules", pl.DataFrame(rows))]))
     if cells and cells.get("cells"):
-        out.append(cell_response_section(cells, game))
+        # the candidate that missed is not a fix (review s48 tune #8: "The fix moved …" under a
+        # header that said "not a fix")
+        fix = result is None or confirmed_outcome(result) != "missed"
+        out.append(cell_response_section(cells, game, "The fix" if fix else "The closest candidate"))
     if "seat-balance" in kinds and result is not None and trials.height and "low" in trials.columns:
         out += as_good_section(tune, result, trials, game)
     return out
@@ -2158,7 +2161,7 @@ def _response_texts(start_cells: dict, game: str | None = None) -> dict:
     return out
 
 
-def cell_response_sentences(start_cells: dict, game: str) -> list[str]:
+def cell_response_sentences(start_cells: dict, game: str, subject: str = "The fix") -> list[str]:
     """The lead of 'How each cell responds' (review L #7): per target metric, in how many cells
     the fix moved it up or down (clear after the family's correction: result.json
     ``start_cells``, :func:`analysis.tune.advice.cell_response`), each such cell with start →
@@ -2187,7 +2190,7 @@ def cell_response_sentences(start_cells: dict, game: str) -> list[str]:
         if not up and not down:
             c, m = max(have, key=lambda x: abs(x[1]["change"]))
             t = texts[(c["cell"], col)]
-            out.append(f"The fix did not move {name} beyond noise in any of the {of} (the largest "
+            out.append(f"{subject} did not move {name} beyond noise in any of the {of} (the largest "
                        f"change: {c['label']}, {t['before']} → {t['after']}, {t['change']} "
                        f"{t['interval']}).")
             continue
@@ -2204,7 +2207,7 @@ def cell_response_sentences(start_cells: dict, game: str) -> list[str]:
         if still:
             other = "the other" if len(still) == 1 else f"the other {len(still)}"
             parts.append(f"within noise in {other} ({'; '.join(bit(c, m, False) for c, m in still)})")
-        out.append(f"The fix moved {name} " + ", ".join(parts) + ".")
+        out.append(f"{subject} moved {name} " + ", ".join(parts) + ".")
     return out
 
 
@@ -2224,7 +2227,7 @@ def cell_response_table(start_cells: dict, game: str) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def cell_response_section(start_cells: dict, game: str) -> Section:
+def cell_response_section(start_cells: dict, game: str, subject: str = "The fix") -> Section:
     """'How each cell responds' (review L #7): over a panel, every cell's target metrics under the
     start rules and the tuned rules on the cell's own confirmation games, paired, one family over
     every cell and metric (Holm for which changes are clear, Bonferroni intervals for their sizes;
@@ -2247,7 +2250,7 @@ def cell_response_section(start_cells: dict, game: str) -> Section:
         f"shown is its Bonferroni interval over the same {m} (each at 1 − 0.05/{m}), on which its "
         f"size is worded against the smallest difference that matters ({against}). 'Within "
         "noise': not clear after the correction.",
-        sentences=cell_response_sentences(start_cells, game),
+        sentences=cell_response_sentences(start_cells, game, subject),
         tables=[("Each cell, start rules → tuned rules", cell_response_table(start_cells, game))])
 
 
