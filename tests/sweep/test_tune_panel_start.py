@@ -207,7 +207,11 @@ def test_the_page_says_how_each_cell_responds(tuned, tmp_path):
     down = [lab for lab, h in zip(labels, hand) if h["holm"] < 0.05 and h["change"] < 0]
     still = [lab for lab, h in zip(labels, hand) if h["holm"] >= 0.05]
     assert up and not down and len(still) == 1, (up, still)      # the case of this tune
-    assert (f"The fix moved the Seigneur side's win share up in 1 of 2 cells ({up[0]}: " in sec)
+    # (a candidate that missed the target is not called the fix: review s48 tune #8)
+    from analysis.tune.advice import confirmed_outcome
+
+    who = "The closest candidate" if confirmed_outcome(result) == "missed" else "The fix"
+    assert (f"{who} moved the Seigneur side's win share up in 1 of 2 cells ({up[0]}: " in sec)
     assert f"within noise in the other ({still[0]})" in sec
     # every row's start and tuned shares, as printed, round the rows' own means
     for lab, h in zip(labels, hand):
