@@ -635,7 +635,8 @@ def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, lis
         return sorted({dtypes[n].replace("bool", "int8") for n in names if n in dtypes} | set(extra))
 
     ints = [n for n, d in dtypes.items() if d.startswith("int") or d == "bool"]
-    out = {"cells": [], "per_game": [], "group_sums": [], "period_sums": of(ints),
+    # (period_sums also sums the win shares as int32 units: share_units, summary.parquet)
+    out = {"cells": [], "per_game": [], "group_sums": [], "period_sums": of(ints, ["int32"]),
            "flow_column": of(layout["checkpoints"]["columns"], ["int32"]),
            "by_seat_value": of(layout["hist_player"] + layout["hist_game"]
                                + [s["event"] for s in layout["event_slots"]])}

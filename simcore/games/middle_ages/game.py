@@ -112,6 +112,15 @@ class EventSummary:
             self.gain_sq[k] += gain_sq
             self.win[k] += share
 
+    def merge(self, part: "EventSummary") -> None:
+        """Add a part's sums (the runner's merge of parts: only the sums, never ``P``, ``E`` or
+        ``units``, which a merge by attributes added too and so divided the win shares by the
+        number of parts)."""
+        self.n += part.n
+        self.gain += part.gain
+        self.gain_sq += part.gain_sq
+        self.win += part.win
+
     def table(self) -> pa.Table:
         k, e, s = np.nonzero(self.n)
         i8, i64, f8 = pa.int8(), pa.int64(), pa.float64()
