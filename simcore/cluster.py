@@ -473,7 +473,8 @@ class Cluster:
             link = self.client.dashboard_link
             if self.local_cluster is not None and importlib.util.find_spec("bokeh") is None:
                 link += " (a page asking for bokeh: pip install 'bokeh>=3.1' for the dashboard)"
-            print(f"Dask: {len(answers)} workers at {self.address}; dashboard {link}",
+            print(f"Dask: {len(answers)} worker{'s' if len(answers) != 1 else ''} at {self.address}; "
+                  f"dashboard {link}",
                   file=sys.stderr)
         return self
 
@@ -505,11 +506,15 @@ class Cluster:
         except Exception:
             return 0
 
-    def _lost_scheduler(self, why: str) -> UsageError:
+    def _lost_scheduler(self, why: str) -> "ClusterLost":
         """The one line for a scheduler lost while a run is under way (Dask's own words, a
-        cancelled key and "Please check your connection and re-run your work", are left out)."""
-        return UsageError(f"Dask scheduler {self.address or self.scheduler}: lost the connection "
-                          f"mid-run ({why}); nothing was written")
+        cancelled key and "Please check your connection and re-run your work", are left out): a
+        problem of the machines, exit 1 (``balance check``: 4), as every worker lost is (review s48
+        Dask #2: it exited 2, the code of a bad input, which a CI job reads as a config error)."""
+        return ClusterLost(f"Dask scheduler {self.address or self.scheduler}: lost the connection "
+                           f"mid-run ({why}); nothing was written (a run is written whole: run the "
+                           "same command again once the scheduler is back; a sweep or tune "
+                           "resumes where it stopped)")
 
     def _workers_now(self) -> int | None:
         """Workers the scheduler knows now, or None when it cannot tell within a few seconds (not
@@ -675,7 +680,7 @@ class Cluster:
                     last_count = now
                     workers = self._workers_now()
                     if workers is not None and progress is not None:
-                        progress.note(f"{workers} workers")
+                        progress.note(f"{workers} worker{'s' if workers != 1 else ''}")
                     if workers == 0 and not batch:
                         no_worker_since = now if no_worker_since is None else no_worker_since
                     elif workers:
