@@ -375,6 +375,14 @@ class Table:
 # A game's rules file, written once
 # ---------------------------------------------------------------------------------------------
 
+def shipped_configs() -> Path:
+    """The toolkit's own ``configs/`` folder (the package beside ``simcore``), found from this
+    file, not by importing ``configs``: a folder named ``configs`` in the working directory (ci.md
+    has the user write ``configs/baselines/…``) was imported in its place and every default path
+    failed (review s48 docs #7, "MultiplexedPath.joinpath() takes 2 positional arguments")."""
+    return Path(__file__).resolve().parent.parent / "configs"
+
+
 class RulesFile:
     """The scaffolding of a game's rules module written once (a
     :class:`simcore.contract.RulesModule`): the shipped default (``configs/<folder>/rules.toml``,
@@ -391,9 +399,7 @@ class RulesFile:
         """The shipped rules: ``configs/<folder>/rules.toml`` (or the path given)."""
         if isinstance(self._default, Path):
             return self._default
-        from importlib import resources
-
-        return Path(str(resources.files("configs").joinpath(self._default, "rules.toml")))
+        return shipped_configs() / self._default / "rules.toml"
 
     def load(self, path: "str | Path | TomlSource | None" = None):
         """Load and validate a rules file (the shipped default when ``path`` is None; a

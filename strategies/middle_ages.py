@@ -12,12 +12,11 @@ May import numpy, the standard library and :mod:`simcore`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table
+from simcore.config import Table, shipped_configs
 from simcore.games.middle_ages.layout import (
     FEATURES, N_STRAT_COLS, STRAT_HEURISTIC, STRAT_RANDOM, STRAT_ROLLOUT, STRAT_SEARCH, S_BIAS,
     S_KIND, S_PLAYOUTS, S_SEARCH,
@@ -47,7 +46,7 @@ class Strategy:
 
 
 def presets_path() -> Path:
-    return Path(str(resources.files("configs").joinpath("middle_ages", "strategies.toml")))
+    return shipped_configs() / "middle_ages" / "strategies.toml"
 
 
 def parse_strategy(t: Table, name: str) -> Strategy:

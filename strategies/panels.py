@@ -33,11 +33,10 @@ import difflib
 import itertools
 import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from simcore import games as registry
-from simcore.config import Table, read_toml
+from simcore.config import Table, read_toml, shipped_configs
 from simcore.errors import ConfigError, UsageError
 
 PANELS_TOML = "panels.toml"
@@ -168,7 +167,7 @@ def single(game: str, players: int | None = None, strategies: str | None = None)
 
 def panels_path(game: str) -> Path:
     folder = registry.get(game).name.replace("-", "_")
-    return Path(str(resources.files("configs").joinpath(folder, PANELS_TOML)))
+    return shipped_configs() / folder / PANELS_TOML
 
 
 def shipped(game: str) -> dict[str, Panel]:

@@ -15,12 +15,11 @@ May import numpy, the standard library, :mod:`simcore` and :mod:`strategies.comm
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table
+from simcore.config import Table, shipped_configs
 from simcore.errors import UsageError
 from simcore.games.seigneurial.layout import (
     CORVEE_POLICIES, FAVOUR_POLICIES, KIND_POLICY, KIND_RANDOM, KIND_SEARCH, N_STRAT_COLS,
@@ -66,7 +65,7 @@ class Strategy:
 
 
 def presets_path() -> Path:
-    return Path(str(resources.files("configs").joinpath("seigneurial", "strategies.toml")))
+    return shipped_configs() / "seigneurial" / "strategies.toml"
 
 
 def parse_strategy(t: Table, name: str) -> Strategy:

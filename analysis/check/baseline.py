@@ -27,7 +27,6 @@ import math
 import os
 import time
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from pathlib import Path
 from typing import Sequence
 
@@ -216,7 +215,9 @@ def power_caveat(baselines: Sequence[tuple[str, "Baseline"]]) -> str:
 
 
 def _shipped_configs() -> Path:
-    return Path(str(resources.files("configs"))).resolve()
+    from simcore.config import shipped_configs      # (not the working directory's configs/)
+
+    return shipped_configs()
 
 
 def rules_entry(meta: dict, baseline_path: str | Path) -> str:
