@@ -28,7 +28,10 @@ def test_the_quoted_sweep_sentence_is_one_the_example_can_print():
                 values[path] = [int(lo), int(hi)]
             else:
                 values[path] = [int(x) for x in body.strip("[]").split(",")]
-    quotes = re.findall(r"^> (Raising|Lowering|Changing) (\S+) from (\S+) to (\S+) moves", section, re.M)
+    # (a per-seat setting names its seat, "(seat 1's)", and a sweep of several parameters where
+    # the others were held, "with income.palais.base = 3 (…)", as the page prints them)
+    quotes = re.findall(r"^> (Raising|Lowering|Changing) (\S+)(?: \(seat \d+'s\))? from (\S+) to (\S+)"
+                        r"(?: with .*?)? moves", section, re.M)
     assert quotes, "no quoted sentence"
     for _verb, path, a, b in quotes:
         assert path in values, path
