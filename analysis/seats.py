@@ -362,26 +362,40 @@ def seat_share_cov(rs: RunSet, acc: SeatAccumulator) -> tuple[np.ndarray, np.nda
     return p, cov
 
 
+def _from_stats_deal_cross(rs: RunSet, total, cross: str, units: str):
+    """The statistics' half of :func:`_deal_cross` and :func:`_deal_credit_cross`: (``total(fixed)``
+    / units, the per-deal cross-products ``cross`` / units², games, games per deal; ``units`` a
+    layout key), or None for a run whose games are its independent units, or statistics written
+    without ``cross``."""
+    st = rs.stats
+    gpd = int(st.layout["games_per_deal"])
+    if gpd < 2 or cross not in st.fixed:
+        return None
+    u = float(st.layout[units])
+    return total(st.fixed) / u, st.fixed[cross] / (u * u), int(st.games), gpd
+
+
+def _per_deal_cross(per: pl.DataFrame, value: str, P: int):
+    """The rows' half: ``per`` holds one row per (run, deal, seat), sorted, with the seat's
+    ``value`` summed over the deal's games and its games ``_g``."""
+    x = per[value].to_numpy().reshape(-1, P)
+    return x.sum(axis=0), x.T @ x, int(per["_g"].sum()) // P, int(per["_g"].max())
+
+
 def _deal_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | None:
     """(Σ per seat of its win shares, Σ over deals of the outer product of the seats' win shares
     summed over the deal's games, games, games per deal) of a rotated-seat run, from the rows or
     the statistics (``deal_win_cross``) alike; None for a run whose games are its independent
     units, or statistics written without the cross-products."""
     if rs.from_stats:
-        st = rs.stats
-        gpd = int(st.layout["games_per_deal"])
-        if gpd < 2 or "deal_win_cross" not in st.fixed:
-            return None
-        L = float(st.layout["win_units"])
-        return (st.fixed["cell_win"].sum(axis=1) / L, st.fixed["deal_win_cross"] / (L * L),
-                int(st.games), gpd)
+        return _from_stats_deal_cross(rs, lambda f: f["cell_win"].sum(axis=1), "deal_win_cross",
+                                      "win_units")
     if rs.cluster != "deal":
         return None
     per = collect(rs.players(["seat", "deal", "win_share"]).group_by(["run", "deal", "seat"]).agg(
         pl.col("win_share").cast(pl.Float64).sum().alias("_s"), pl.len().alias("_g"))
         .sort("run", "deal", "seat"))
-    x = per["_s"].to_numpy().reshape(-1, rs.n_players)
-    return x.sum(axis=0), x.T @ x, int(per["_g"].sum()) // rs.n_players, int(per["_g"].max())
+    return _per_deal_cross(per, "_s", rs.n_players)
 
 
 def _deal_credit_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | None:
@@ -390,12 +404,8 @@ def _deal_credit_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | 
     games, games per deal; from the statistics (``deal_credit_cross``) or the rows; None for a run
     whose games are its independent units, or statistics written without it."""
     if rs.from_stats:
-        st = rs.stats
-        gpd = int(st.layout["games_per_deal"])
-        if gpd < 2 or "deal_credit_cross" not in st.fixed:
-            return None
-        C = float(st.layout["credit_units"])
-        return (st.fixed["credit_sum"] / C, st.fixed["deal_credit_cross"] / (C * C), int(st.games), gpd)
+        return _from_stats_deal_cross(rs, lambda f: f["credit_sum"], "deal_credit_cross",
+                                      "credit_units")
     if rs.cluster != "deal":
         return None
     rows = collect(rs.players(["game", "seat", "deal", "rank"]).sort("run", "game", "seat"))
@@ -405,8 +415,7 @@ def _deal_credit_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | 
                          "_c": credit.ravel()})
            .group_by(["run", "deal", "seat"]).agg(pl.col("_c").sum(), pl.len().alias("_g"))
            .sort("run", "deal", "seat"))
-    x = per["_c"].to_numpy().reshape(-1, P)
-    return x.sum(axis=0), x.T @ x, int(per["_g"].sum()) // P, int(per["_g"].max())
+    return _per_deal_cross(per, "_c", P)
 
 
 def deal_share_cov(total, deal_cross, games, games_per_deal) -> np.ndarray:
