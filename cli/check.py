@@ -406,8 +406,10 @@ def register(app: typer.Typer) -> None:
             None, "--check-games", help="Most games a check plays (default: from a power calculation)."),
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference", help=SMALLEST_HELP + " Recorded in the baseline; check uses it."),
-        seed_offset: int = typer.Option(1, "--seed-offset",
-                                        help="A check plays seed = the run's seed + this (not 0)."),
+        seed_offset: Optional[int] = typer.Option(
+            None, "--seed-offset", show_default=False,
+            help="A check plays seed = the run's seed + this (not 0; default 1, or -1 for a run "
+                 "played with the largest seed, 2**63 - 1)."),
         panel: Optional[str] = typer.Option(None, "--panel", help="Record every cell of this panel "
                                             "(played here): --out is then a directory. " + PANEL_HELP),
         lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),

@@ -482,7 +482,7 @@ def without_goal_scores(baseline: Baseline, rules_text: str | None,
 
 def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                   tolerance: dict[str, float] | None = None, alpha: float = DEFAULT_ALPHA,
-                  check_games: int | None = None, seed_offset: int = DEFAULT_SEED_OFFSET,
+                  check_games: int | None = None, seed_offset: int | None = None,
                   beta: float = DEFAULT_BETA, batch: int | None = None,
                   smallest: dict | None = None, published_as: tuple | None = None,
                   plan_alpha: float | None = None) -> Path:
@@ -491,13 +491,15 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     (:func:`analysis.load.parse_smallest_difference`), recorded in ``[smallest_difference]``
     (default: the game's own). ``published_as``: (the baseline file, the run) as they will be
     named once the directory being built is published (a panel baseline is built under a hidden
-    name): the file's commands and its rules path are written for those."""
+    name): the file's commands and its rules path are written for those. ``seed_offset`` None
+    (not given): +1, or -1 for a run played with the largest seed, whose +1 is no seed."""
     from analysis.export import check_output_file, write_text_atomic
 
     from analysis.load import check_run
-    from simcore.options import check_seed
+    from simcore.options import MAX_SEED, check_seed
 
-    check_settings(alpha, seed_offset, tolerance or {}, beta)
+    check_settings(alpha, DEFAULT_SEED_OFFSET if seed_offset is None else seed_offset,
+                   tolerance or {}, beta)
     meta = check_run(run)
     if meta.get("matchup"):
         # (review AA #2: the file replayed no matchup, its command took --players, which a combat
@@ -508,6 +510,11 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                          "replay a matchup, so it keeps no baseline of it; compare two runs of the same "
                          "matchup with balance report BASE VARIANT (paired when they share the seed)")
     run_seed = meta.get("seed", 0)
+    if seed_offset is None:
+        # not typed: a run of seed 2**63 - 1 takes -1 rather than a refusal naming an option the
+        # user never gave (session 48's list: "--seed-offset 1: … out of range")
+        seed_offset = -DEFAULT_SEED_OFFSET if run_seed + DEFAULT_SEED_OFFSET > MAX_SEED \
+            else DEFAULT_SEED_OFFSET
     try:                                      # the seed a check will play
         check_seed(run_seed + seed_offset, "--seed-offset")
     except UsageError:
