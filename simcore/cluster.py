@@ -66,7 +66,19 @@ POLL_S = 0.01                # the client looks for finished chunks this often
 
 
 class WorkerMismatch(RuntimeError):
-    """Raised on a worker whose package or rules differ from the client's (a usage error)."""
+    """Raised on a worker whose package or rules differ from the client's (a usage error when
+    the run starts; a worker that joins mid-run is left out, :meth:`Cluster.play`). Its args are
+    (the line, the worker's address), so that both survive the trip back from the worker."""
+
+    def __init__(self, message: str, worker: str = "") -> None:
+        super().__init__(message, worker)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    @property
+    def worker(self) -> str:
+        return str(self.args[1]) if len(self.args) > 1 else ""
 
 
 class ClusterLost(OSError):
@@ -119,7 +131,8 @@ def _prepare_here(token: str, blob: bytes, fingerprint: str, where: str) -> Prep
     mine = package_fingerprint()
     if mine != fingerprint:
         raise WorkerMismatch(f"worker {where} has balance-toolkit {mine}, the client "
-                             f"{fingerprint}: install the same version (same source) everywhere")
+                             f"{fingerprint}: install the same version (same source) everywhere",
+                             where)
     with _prepared_lock:
         prep = _prepared.get(token)
         if prep is not None:
@@ -129,7 +142,7 @@ def _prepare_here(token: str, blob: bytes, fingerprint: str, where: str) -> Prep
         if prep.rules_sha256 != recipe.rules_sha256:
             raise WorkerMismatch(
                 f"worker {where} plays other rules (sha256 {prep.rules_sha256[:12]}…, the "
-                f"client's {recipe.rules_sha256[:12]}…): its package ships other rules")
+                f"client's {recipe.rules_sha256[:12]}…): its package ships other rules", where)
         prep.warmup()
         while len(_prepared) >= KEEP_PREPARED:      # (a sweep: many runs; a paired check: two)
             del _prepared[next(iter(_prepared))]
@@ -647,17 +660,51 @@ class Cluster:
         last_count = 0.0
         no_worker_since: float | None = None     # when the scheduler was first seen without workers
         warned = False
+        # workers that joined mid-run with another package or rules: left out, the run goes on
+        # on the others (session 48's list: one such worker aborted the whole run, its games lost)
+        left_out: set[str] = set()
+        usable: list[str] | None = None          # the workers chunks go to (None: any)
+
+        def submit(i: int) -> None:
+            first, n = spans[i]
+            f = client.submit(_play, token, blob, self._fingerprint, first, n, seed, plan,
+                              self.threads, key=f"chunk-{first}-{uuid.uuid4().hex[:12]}",
+                              # loose: if every usable worker is gone, any worker (a worker of
+                              # this version joining later; one left out fails it again)
+                              workers=usable, allow_other_workers=usable is not None)
+            index_of[f.key] = i
+            futures[i] = f
+            pending.add(f)
 
         def send() -> None:
             nonlocal next_send
             while next_send < len(spans) and next_send < next_write + window:
-                first, n = spans[next_send]
-                f = client.submit(_play, token, blob, self._fingerprint, first, n, seed, plan,
-                                  self.threads, key=f"chunk-{first}-{uuid.uuid4().hex[:12]}")
-                index_of[f.key] = next_send
-                futures[next_send] = f
-                pending.add(f)
+                submit(next_send)
                 next_send += 1
+
+        def usable_now() -> list[str]:
+            try:
+                known = list(client.nthreads(callback_timeout=5))
+            except Exception:
+                known = list(usable or [])
+            return [a for a in known if a not in left_out]
+
+        def leave_out(i: int, exc: WorkerMismatch) -> None:
+            nonlocal usable
+            import sys
+
+            if not exc.worker:
+                raise UsageError(str(exc)) from None
+            new = exc.worker not in left_out
+            left_out.add(exc.worker)
+            usable = usable_now()
+            if not usable:                   # no worker of this version left: as at the start
+                raise UsageError(str(exc)) from None
+            if new:
+                print(f"warning: {exc}; it joined mid-run, so it is left out and the run goes on "
+                      f"with the other {len(usable)} worker{'s' if len(usable) != 1 else ''}",
+                      file=sys.stderr, flush=True)
+            submit(i)                        # its chunk, again, on a worker of this version
 
         try:
             send()
@@ -679,6 +726,10 @@ class Cluster:
                 if client.status == "running" and now - last_count >= WORKER_COUNT_EVERY_S:
                     last_count = now
                     workers = self._workers_now()
+                    if left_out and workers is not None:    # those that joined since count
+                        now_usable = usable_now()
+                        workers = len(now_usable)
+                        usable = now_usable or usable
                     if workers is not None and progress is not None:
                         progress.note(f"{workers} worker{'s' if workers != 1 else ''}")
                     if workers == 0 and not batch:
@@ -706,7 +757,8 @@ class Cluster:
                     try:
                         done[i] = _part_or_raise(f, result)
                     except WorkerMismatch as exc:
-                        raise UsageError(str(exc)) from None
+                        leave_out(i, exc)
+                        continue
                     except distributed.KilledWorker as exc:
                         raise UsageError(f"games {spans[i][0]}-{sum(spans[i]) - 1}: their workers died "
                                          f"repeatedly ({_short(exc)})") from None
