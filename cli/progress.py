@@ -225,6 +225,16 @@ class SimulationBar:
         self.task = None
         self._note = ""
         self.log = LogLines(console, "simulating")
+        self.first: tuple[int, float] | None = None     # (games, clock) at the first report
+
+    def rate(self, done: int, now: float) -> str:
+        """Games per second since the first report (the first chunk's end): not over the compile,
+        the connection to a cluster or its workers' warm-up before it (session 48's list: a
+        cluster run's rate counted its warm-up)."""
+        if self.first is None:
+            self.first = (done, now)
+        games, since = done - self.first[0], now - self.first[1]
+        return f"{games / since:,.0f} games/s" if games > 0 and since > 0 else ""
 
     def __enter__(self) -> "SimulationBar":
         return self
@@ -238,7 +248,9 @@ class SimulationBar:
             self.bar.update(self.task, note=text)
 
     def update(self, done: int, total: int) -> None:
-        elapsed = time.perf_counter() - self.start
+        now = time.perf_counter()
+        elapsed = now - self.start
+        rate = self.rate(done, now)
         if self.bar is None and done < total and elapsed > 0 and done > 0:
             if elapsed / done * total > 1.0 and not self.console.quiet:
                 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -252,9 +264,8 @@ class SimulationBar:
                 self.bar.start()
                 self.task = self.bar.add_task("games", total=total, rate="", note=self._note)
         if self.bar is not None:
-            rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
             self.bar.update(self.task, completed=done, rate=rate)
-        self.log(done, total, f"{done / elapsed:,.0f} games/s" if elapsed > 0 else "")
+        self.log(done, total, rate)
 
     def stop(self) -> None:
         if self.bar is not None:
