@@ -611,8 +611,10 @@ class Cluster:
                 if stop is not None:
                     stop()
         if self.workers is not None:
-            # the workers share this machine's Numba cache: compile once here, they load it
-            with status(prep.compile_message):
+            # the workers share this machine's Numba cache: compile once here, they load it. The
+            # notice only while Numba really compiles, as a local run's (a cached kernel loaded:
+            # nothing said; it flashed on every cached --workers run: session 48's list)
+            with runner.compile_notice(prep.compile_message, show):
                 prep.warmup()
         with status(f"Connecting to Dask ({self.workers or self.scheduler})"):
             self.open()
