@@ -30,6 +30,7 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib import patheffects  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
 
 from simcore.games.fief.spec import LEVEL_TOL  # noqa: E402
@@ -151,6 +152,13 @@ def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9
     fig.savefig(path)
 
 
+def _every_point(values) -> list[int]:
+    """The rows (or columns) of a heat map: every whole number of points from the least of
+    ``values`` to the most, so that each cell sits on its own points (those not in the grid are
+    drawn blank and border nothing)."""
+    return list(range(int(min(values)), int(max(values)) + 1))
+
+
 def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
                    rules: str | None = None) -> Figure:
     """The heat map's figure (:func:`heatmap` saves it): the cells in cividis with a colour bar in
@@ -162,8 +170,11 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
     methods = odds["method"].unique().to_list()
     method = "exact" if "exact" in methods else "mc"
     sub = odds.filter((pl.col("terrain") == terrain) & (pl.col("method") == method))
-    atts = sorted(sub["attacker"].unique().to_list())
-    defs = sorted(sub["defender"].unique().to_list())
+    # every whole number from the least to the most points a cell, those the grid skips blank: a
+    # grid of 1-5,8,12-20 attackers drew its 15 rows stretched over 20 points, so the cell at the
+    # tick "12" held 14 attackers and every border sat off its points (review s49 #1)
+    atts = _every_point(sub["attacker"].unique().to_list())
+    defs = _every_point(sub["defender"].unique().to_list())
     grid = np.full((len(atts), len(defs)), np.nan)
     ai = {a: i for i, a in enumerate(atts)}
     di = {d: j for j, d in enumerate(defs)}
@@ -197,6 +208,9 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
                                                                    foreground="0.45")],
                               label=f"P ≥ {level * 100:.6g}%" + ("" if segs else " (every cell)" if every
                                                                    else " (not in the grid)")))
+    if np.isnan(grid).any():       # points the grid skips: say what a blank cell is
+        handles.append(Patch(facecolor="white", edgecolor="0.5", linewidth=0.6,
+                             label="blank: not in the grid"))
     if handles:
         # under the axes, off every cell: as many entries a row as the figure's width holds
         chars = max(len(h.get_label()) for h in handles)
