@@ -280,7 +280,7 @@ def _objective_rows(t: dict, rs=None) -> pl.DataFrame:
         "Reached the card by the end (share of holders)":
             pct_column(o, "reached_share", "reached_ci_low", "reached_ci_high") if has_reached
             else ["needs the player rows (simulate --raw)"] * o.height,
-        "Mean progress toward the card (% of its requirement)":
+        "Mean progress toward the card (% of its requirement, each holder's rounded down)":
             [f"{num(m, 1)}% ({num(lo, 1)}–{num(hi, 1)})" for m, lo, hi in
              zip(o["mean_progress"], o["progress_ci_low"], o["progress_ci_high"])],
     })
@@ -317,7 +317,8 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             "intervals over the games the card was dealt, against the average Censitaire; the share of "
             "its holders that held the whole requirement at the end (a winner always has; one can "
             "reach it and still lose, SG-6); and their mean progress toward it (% of the requirement "
-            "held, at most the card's amount per type: not the share that reached it). Identical cards "
+            "held, at most the card's amount per type, each holder's rounded down to a whole percent as "
+            "the score is: a third of a 12-card requirement counts 33%; not the share that reached it). Identical cards "
             "are one row, their holders pooled (copies dealt in one game count as separate holders; at "
             "most one of them wins, so the interval is if anything wide). A card clear of the average "
             f"(Holm over the {_cards(t, rs).height} distinct cards, so that among that many one is flagged by "

@@ -58,7 +58,7 @@ def test_the_card_table_gives_the_share_that_reached_the_card_beside_mean_progre
     rs, P, t = run
     rows = hook._objective_rows(t, rs)
     assert "Goal reached at the end" not in rows.columns
-    assert "Mean progress toward the card (% of its requirement)" in rows.columns
+    assert "Mean progress toward the card (% of its requirement, each holder's rounded down)" in rows.columns
     reached = rows["Reached the card by the end (share of holders)"]
     cens = P.filter(pl.col("objective") >= 0)
     for card, cell in zip(rows["Card"], reached):

@@ -48,7 +48,7 @@ SPEC = GameSpec(
         Column("score", "int16", "progress toward the seat's own goal at the end, in percent: the "
                                  "Seigneur's square / goal square; a Censitaire's resources counted "
                                  "toward its objective (per type, capped at what it asks) / the "
-                                 "resources it asks (SG-6)", "goal progress", "% of own goal", role="score", low=0,
+                                 "resources it asks (SG-6); a whole percent, rounded down (8 of 12 resources: 66)", "goal progress", "% of own goal", role="score", low=0,
                high=100),
         Column("win_share", "float32", "1 for the winner; on a truncated game the Censitaires share "
                                        "the win (1/C each); else 0 (SG-6)", "win share",
