@@ -73,7 +73,7 @@ def guild_table(rs: RunSet) -> pl.DataFrame:
     founders_ci_high (Wilson; null without founders), others_win_share, others_ci_low,
     others_ci_high (the other player-games), fair_share (1/n), diff (founders − others), diff_low,
     diff_high (Newcombe), p_value (two-proportion z test, unpooled), p_adjusted (Holm over the
-    types), significant (p_adjusted < 0.05), mean_powers (the type's ``count_by_type`` column per
+    types founded often enough to rank, :func:`ranked`; null for the others), significant (p_adjusted < 0.05), mean_powers (the type's ``count_by_type`` column per
     player-game; null when the type has no such column, e.g. the Bouffon).
     """
     cols = list(guild_columns(rs))
@@ -114,7 +114,13 @@ def _guild_table(rs, cols, powers, pcols, s) -> pl.DataFrame:
     u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
     p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(fw / u, f / u, ow / u, o / u)
     pv = stats.two_sided_p(z)
-    adj = stats.holm(pv)
+    # the family is the types founded often enough to rank (:func:`ranked`): a type the page marks
+    # "too few players" is not tested, so it does not widen the others' correction (review s49 #3:
+    # "Holm over the 13 types" counted the Bouffon's 25 founders beside "too few players")
+    rankable = np.isfinite(p1) & (f >= RANK_FOUNDERS) & (f / n >= RANK_SHARE) if n > 0 \
+        else np.zeros(len(cols), bool)
+    z_family = np.where(rankable, z, np.nan)
+    adj = stats.holm(np.where(rankable, pv, np.nan))
     flo, fhi = stats.wilson(f / u, np.full(len(cols), n / u))
 
     def clean(x):
@@ -131,6 +137,6 @@ def _guild_table(rs, cols, powers, pcols, s) -> pl.DataFrame:
         "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
         # the founders − others difference worded by its size (Holm over the types, then read on
         # the Bonferroni interval against the smallest win-share difference that matters)
-        "verdict": stats.practical_holm(p1 - p2, z, rs.smallest_of("share")),
+        "verdict": stats.practical_holm(p1 - p2, z_family, rs.smallest_of("share")),
         "mean_powers": [s[f"p{i}"] / n if c in powers else None for i, c in enumerate(cols)],
     }, schema=SCHEMA)

@@ -36,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.guilds import RANK_FOUNDERS, RANK_SHARE
+from analysis.guilds import RANK_FOUNDERS, RANK_SHARE, ranked
 from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
@@ -185,12 +185,15 @@ def _guild_family(g: pl.DataFrame, smallest: float) -> tuple[list[str], np.ndarr
     other player-games, each side's win share: the z statistic the table's test used), so that a
     page's own smallest difference words its rows, as the table's ``verdict`` (the headlines') does
     with the run's. The range is that Bonferroni interval (:func:`analysis.stats.holm_size_interval`)
-    over the types with a test (a finite z) — what the column heads as "Holm over the N types"."""
+    over the types with a test (founded often enough to rank, :func:`analysis.guilds.ranked`, and a
+    finite z) — what the column heads as "Holm over the N types"."""
     f = g["founders"].cast(pl.Float64).to_numpy()
     o = g["players"].cast(pl.Float64).to_numpy() - f
     p1 = g["founders_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
     p2 = g["others_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
     z = stats.two_proportions(p1 * f, f, p2 * o, o)[-1]
+    # the family: the types that rank (the others are marked too few players, not tested)
+    z = np.where(g["card"].is_in(ranked(g)["card"].implode()).to_numpy(), z, np.nan)
     diff = p1 - p2
     low, high = stats.holm_size_interval(diff, z)
     verdicts = [str(v) for v in np.atleast_1d(stats.practical_holm(diff, z, smallest))]

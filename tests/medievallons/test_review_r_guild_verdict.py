@@ -67,7 +67,7 @@ def _words_from(clear: bool, diff: float, low: float, high: float, smallest: flo
 
 def _independent(players: pl.DataFrame, smallest: float) -> dict[str, dict]:
     """Per type (its founded_ column's key), from the player rows alone: ranked, diff, the Holm
-    decision over the types, the Bonferroni interval over them (cut at 0 for a clear one) and the
+    decision over the types that rank, the Bonferroni interval over them (cut at 0 for a clear one) and the
     verdict words; and the family size under key ``None``."""
     win = players["win_share"].to_numpy().astype(float)
     n = win.size
@@ -80,7 +80,10 @@ def _independent(players: pl.DataFrame, smallest: float) -> dict[str, dict]:
         p1, p2 = (fw / f if f else np.nan), ow / o
         se = np.sqrt(p1 * (1 - p1) / f + p2 * (1 - p2) / o) if f else np.nan
         rows[c[len("founded_"):]] = {"f": f, "share": f / n, "diff": p1 - p2, "se": se}
-    tested = [k for k, r in rows.items() if np.isfinite(r["se"]) and r["se"] > 0]
+    for r in rows.values():
+        r["ranked"] = r["f"] >= 30 and r["share"] >= 0.005
+    # the family: the types that rank (review s49 #3: a type marked "too few players" is not tested)
+    tested = [k for k, r in rows.items() if r["ranked"] and np.isfinite(r["se"]) and r["se"] > 0]
     m = len(tested)
     p = [2 * norm.sf(abs(rows[k]["diff"] / rows[k]["se"])) for k in tested]
     reject, adjusted = multipletests(p, alpha=0.05, method="holm")[:2]
@@ -92,8 +95,6 @@ def _independent(players: pl.DataFrame, smallest: float) -> dict[str, dict]:
             lo, hi = (max(lo, 0.0), hi) if r["diff"] > 0 else (lo, min(hi, 0.0))
         r.update(clear=bool(rej), adjusted=adj, low=lo, high=hi,
                  words=_words_from(bool(rej), r["diff"], lo, hi, smallest))
-    for r in rows.values():
-        r["ranked"] = r["f"] >= 30 and r["share"] >= 0.005
     rows[None] = {"m": m}
     return rows
 

@@ -113,7 +113,8 @@ def test_guild_table_marks_a_rare_type_too_few_players_and_a_powerless_one():
     """revA #2 and #6: the row read "yes (after Holm's correction)" and its powers cell was blank."""
     rows = M._guild_rows({"guild_types": _guild_types()})
     bouffon = rows.filter(pl.col("Card type") == "Bouffon").row(0, named=True)
-    verdict = "Verdict (Holm over the 3 types; 1 pp matters)"       # review R: was "Significant"
+    # review R: was "Significant"; review s49 #3: the family is the 2 types that rank, not 3
+    verdict = "Verdict (Holm over the 2 types; 1 pp matters)"
     assert bouffon[verdict] == "too few players (0.03% found one)"
     assert bouffon["p (Holm-adjusted)"] == ""          # no test's p beside it (review U #15)
     assert bouffon["Powers used per player"] == "none (no power)"
