@@ -675,12 +675,20 @@ class RunSet:
 
     # -- lazy frames ---------------------------------------------------------------------------
     def players(self, columns: Sequence[str] | None = None) -> pl.LazyFrame:
-        """Lazy scan of players.parquet of every pooled run, with a ``run`` column (Int32)."""
+        """Lazy scan of players.parquet of every pooled run, with a ``run`` column (Int32). Its
+        ``win_share`` is read exactly, as Float64 whole units of 1/lcm(1 … P) (a float32 third is
+        0.3333333433: summed over a run it left tables read from the rows ~5e-7 off those of the
+        statistics, which count wins in those units; review s49 summary-only #1)."""
         frames = []
         for i, p in enumerate(self.paths):
             lf = pl.scan_parquet(p / PLAYERS)
             if columns is not None:
                 lf = lf.select([c for c in columns if c != "run"])
+            if columns is None or "win_share" in columns:
+                meta = self.metas[i] if i < len(self.metas) else {}
+                units = float(math.lcm(*range(1, int(meta.get("players") or 2) + 1)))
+                lf = lf.with_columns(
+                    ((pl.col("win_share").cast(pl.Float64) * units).round() / units).alias("win_share"))
             frames.append(lf.with_columns(pl.lit(i, pl.Int32).alias("run")))
         return frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical_relaxed")
 

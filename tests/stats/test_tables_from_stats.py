@@ -22,6 +22,9 @@ RUNS = {
                                 strategies="balanced,random,greedy"),
     "medievallons": dict(game="medievallons", players=4, games=2000,
                          strategies="balanced,random,balanced,balanced"),
+    # enough games for three-way shared wins (a float32 third summed from the rows was ~5e-7 off
+    # the statistics' whole units: review s49 summary-only #1)
+    "medievallons-shared-wins": dict(game="medievallons", players=4, games=30000),
     "medievallons-rotated": dict(game="medievallons", players=2, games=1000, rotate_seats=True,
                                  strategies="balanced,random"),
     "seigneurial": dict(game="seigneurial", players=4, games=1500),
