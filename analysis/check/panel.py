@@ -277,6 +277,32 @@ def select_cells(recorded: Panel, bases: list, wanted: Panel | None, where: str)
     return cells, chosen
 
 
+def _same_cells(cells: list, bases: list, game: str) -> None:
+    """Refuse a cell whose baseline file plays another configuration than the cell panel.json
+    files it under (review s49 panels #1: a cell file edited to greedy bots, or another player
+    count's file copied over it, was checked under the recorded cell's label): its game, player
+    count and bots (a bot file's recorded name is its table's, ``mine.toml:fast`` → ``fast``)."""
+    def same_bot(wanted: str, recorded: str) -> bool:
+        return wanted == recorded or wanted.endswith(":" + recorded) \
+            or Path(wanted.split(":")[0]).stem == recorded
+    for cell, b in zip(cells, bases):
+        name = _file_of(b)
+        if b.game != game:
+            raise UsageError(f"{b.path}: a baseline of {b.game}, but panel.json files it as cell "
+                             f"{cell.label} of {game}: restore the file ({name}) or record the panel again")
+        if int(b.players) != cell.players:
+            raise UsageError(f"{b.path}: players = {b.players}, but panel.json files it as cell "
+                             f"{cell.label}: restore the file ({name}) or record the panel again")
+        bots = [str(x) for x in b.strategies]
+        if len(bots) != len(cell.lineup) or not all(map(same_bot, cell.lineup, bots)):
+            raise UsageError(f"{b.path}: strategies = {bots}, but panel.json files it as cell "
+                             f"{cell.label} ({', '.join(cell.lineup)}): restore the file ({name}) or "
+                             "record the panel again")
+        if b.rotate_seats:
+            raise UsageError(f"{b.path}: rotate_seats = true, but a panel's cells are played with "
+                             f"fixed seats ({cell.label}): restore the file ({name})")
+
+
 def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | None = None,
                 rules=None, settings=(), alpha: float | None = None, beta: float | None = None,
                 threads: int | None = None, log=None, executor=None, seed: int | None = None,
@@ -286,7 +312,8 @@ def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | No
     ``seed``, ``batch`` and ``smallest`` (--seed, --batch, --smallest-difference) apply to every
     cell as to a single baseline's check; each is checked for every cell before any game."""
     from analysis.check.baseline import check_settings
-    from analysis.check.play import check_batch, check_games_enough, check_play_seed, play_check
+    from analysis.check.play import _prepare, _rules_path, check_batch, check_games_enough, \
+        check_play_seed, play_check
 
     path = Path(path)
     recorded, bases = read_panel_baseline(path)
@@ -308,8 +335,22 @@ def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | No
             check_games_enough(b.check_games, 1, f"{b.path}: check.games")
         if smallest:                  # --smallest-difference: over the baseline's own
             b.smallest = {**b.smallest, **smallest}
+    _same_cells(cells, bases, recorded.game)
+    if alpha is None:
+        # one family: its false-FAIL budget is the same in every cell's file, else said (review
+        # s49 panels #3: the first cell's alpha was taken for all, another cell's edit ignored)
+        alphas = {float(b.alpha) for b in bases}
+        if len(alphas) > 1:
+            said = ", ".join(f"{_file_of(b)} {b.alpha:g}" for b in bases)
+            raise UsageError(f"{path}: the cells' files give different alpha ({said}); a panel "
+                             "check splits one alpha over its cells: make them equal, or give --alpha")
     family = bases[0].alpha if alpha is None else alpha
     per_cell = family / len(bases)
+    # every cell's rules (its file's, --rules, --set) read and checked before any game (review s49
+    # panels #2: a --set that fits no 5-player game, or a later cell's missing rules file, stopped
+    # the check after the earlier cells had played, their verdicts lost)
+    for b in bases:
+        _prepare(b, _rules_path(b, rules, "--rules"), settings)
     results = []
     files = [_file_of(b) for b in bases]
     for k, (label, base, name) in enumerate(zip(labels, bases, files)):
