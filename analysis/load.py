@@ -757,7 +757,14 @@ def open_runs(paths: Iterable[str | Path], label: str | None = None, source: str
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}")
     # the same run given twice would count twice
-    check_distinct_runs(paths, [check_run(p, players=False) for p in paths])
+    metas0 = [check_run(p, players=False) for p in paths]
+    check_distinct_runs(paths, metas0)
+    rotated = [p.name for p, m in zip(paths, metas0) if m.get("rotate_seats")]
+    if rotated and len(rotated) < len(paths):
+        fixed = next(p.name for p, m in zip(paths, metas0) if not m.get("rotate_seats"))
+        raise UsageError(f"cannot pool {rotated[0]} (seats rotated) with {fixed} (fixed seats): two "
+                         "designs, whose seats mean different things; compare them as a before/after "
+                         "(balance report BASE VARIANT --no-pool) or play them alike")
     if source != "rows":
         rs = _open_stats(paths, label, required=source == "stats")
         if rs is not None:
@@ -819,7 +826,9 @@ def _open_stats(paths: tuple[Path, ...], label: str | None, required: bool) -> R
         metas.append(meta)
         found.append(st)
     if len({json_key(st.layout) for st in found}) > 1:
-        if required:
+        # (auto: the rows pool what the runs share; without rows, this line rather than a missing
+        # players.parquet's)
+        if required or any(not (p / PLAYERS).is_file() for p in paths):
             raise UsageError(f"cannot pool the statistics of {paths[0]} and the others: different "
                              "configurations (game, players, line-up or columns)")
         return None
@@ -845,12 +854,15 @@ def json_key(obj) -> str:
 
 def config_key(meta: dict) -> tuple:
     """What makes two runs the same configuration: game, players, rules, strategies (names and the
-    files they were read from, :func:`simcore.rundir.bots_key`) and the game's matchup (Fief:
-    attacker, defender, terrain, …; :func:`simcore.rundir.matchup_key`)."""
+    files they were read from, :func:`simcore.rundir.bots_key`), whether the seats were rotated
+    (a rotated line-up and the same line-up in fixed seats are two designs: pooled, seat 3's share
+    averaged a bot's seat with every bot's; review s49 summary-only #1) and the game's matchup
+    (Fief: attacker, defender, terrain, …; :func:`simcore.rundir.matchup_key`)."""
     from simcore.rundir import bots_key, matchup_key
 
     return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
-            tuple(meta.get("strategies") or ()), bots_key(meta), matchup_key(meta))
+            tuple(meta.get("strategies") or ()), bots_key(meta), bool(meta.get("rotate_seats")),
+            matchup_key(meta))
 
 
 def group_runs(paths: Iterable[str | Path], source: str = "auto") -> list[RunSet]:
