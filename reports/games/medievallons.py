@@ -137,7 +137,9 @@ def guild_headlines(t: dict) -> list[str]:
     out = []
     left = t["guild_types"].filter(~pl.col("card").is_in(g["card"].implode()))
     tested = "p_value" if "p_value" in t["guild_types"].columns else "p_adjusted"
-    family = int(t["guild_types"][tested].is_not_null().sum())      # the types Holm adjusts over
+    # the types Holm adjusts over: those that rank (review s49 #3 and its follow-up: the sentence
+    # said "over the 13 types" beside a table tested over the 12 that rank)
+    family = int(g[tested].is_not_null().sum())
     for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("most often", "least often")):
         # the worst type's founders may still win more than the other players (review Z #6: "win
         # least often … 3.4 pp more" read as a contradiction): "yet" says it is not one

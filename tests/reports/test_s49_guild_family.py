@@ -11,7 +11,7 @@ from statsmodels.stats.multitest import multipletests
 
 from analysis import open_runs
 from analysis.guilds import guild_table, ranked
-from reports.games.medievallons import _guild_rows
+from reports.games.medievallons import _guild_rows, guild_headlines
 from tests.in_process import balance
 
 
@@ -31,3 +31,12 @@ def test_the_family_is_the_ranked_types(tmp_path):
     assert f"Verdict (Holm over the {r.height} types; 1 pp matters)" in rows.columns
     assert f"All {r.height} types at once (pp, the verdict's range)" in rows.columns
     assert not np.isnan(np.asarray(r["p_adjusted"], float)).any()
+
+
+def test_the_headline_names_the_same_family(tmp_path):
+    out = tmp_path / "mv"
+    balance("simulate", "--game", "medievallons", "--games", "4000", "--seed", "5", "--out", out)
+    g = guild_table(open_runs([out]))
+    n = ranked(g).height
+    said = " ".join(guild_headlines({"guild_types": g}))
+    assert f"over the {n} types" in said and f"over the {g.height} types" not in said, said
