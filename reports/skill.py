@@ -510,8 +510,9 @@ def balance_note(table: pl.DataFrame, spec=None) -> str:
     """Under the Balance table, with seats alike: Ludii's Balance reads the seats' average places,
     not their wins, so it may move another way than the largest win-share gap the page's sentence
     reads (a designer saw it fall 0.922 → 0.858 beside a gap that shrank, without a word): its
-    first and last budget's values in the first cell, and whether their 95% intervals overlap
-    (then these games do not tell them apart). '' for a game with roles or one budget."""
+    first and last budget's values in the first cell, and the change between them with its 95%
+    interval (:func:`balance_change`), worded by whether it excludes 0. '' for a game with roles or
+    one budget."""
     if spec is not None and not spec.roles_alike:
         return ""
     cells = skill_cells(table)
@@ -533,14 +534,35 @@ def balance_note(table: pl.DataFrame, spec=None) -> str:
                    f"tell).")
     a = t.filter(pl.col("budget") == first).row(0, named=True)
     b = t.filter(pl.col("budget") == last).row(0, named=True)
-    apart = a["balance_high"] < b["balance_low"] or b["balance_high"] < a["balance_low"]
+    d, lo, hi = balance_change(a, b)
     where = f" ({cells[0]})" if cells and cells[0] else ""
-    way = ("its 95% intervals do not overlap" if apart else
-           "its 95% intervals overlap, so these games do not tell the two apart")
+    span = f"{d:+.3f} ({lo:+.3f} to {hi:+.3f})".replace("-", "−")
+    if lo > 0 or hi < 0:
+        way = (f"a change of {span}, so these games show it {'rising' if d > 0 else 'falling'}")
+    else:
+        way = f"a change of {span}, which these games cannot tell from no change"
     return (f"Ludii's Balance reads the seats' average places (first to last), not their wins, so it "
             f"need not move with the largest gap between two seats' win shares{where}: from budget "
-            f"{a['budget']} to budget {b['budget']} it goes {a['balance']:.3f} → {b['balance']:.3f}; {way}."
-            + between)
+            f"{a['budget']} to budget {b['budget']} it goes {a['balance']:.3f} → {b['balance']:.3f}, "
+            f"{way} (the 95% interval of the change, from the two budgets' intervals: the budgets "
+            "play the same deals, which makes it, if anything, wide)." + between)
+
+
+def balance_change(a: dict, b: dict) -> tuple[float, float, float]:
+    """Balance at budget ``b`` minus at budget ``a`` with a 95% interval from the two rows' own
+    (``balance_low``/``balance_high``): the MOVER combination of Zou and Donner (Newcombe's for two
+    proportions), each end the change's distance to the matching ends of the two intervals added in
+    quadrature. It assumes the two estimates independent; two budgets played on the same deals
+    are positively correlated, which narrows the true interval (review s49 skill #1: "its 95%
+    intervals overlap, so these games do not tell the two apart" beside 0.940 (0.879–1.000) →
+    0.844 (0.785–0.908), a fall of 0.096 (0.008 to 0.180): overlap is no test)."""
+    x, y = float(a["balance"]), float(b["balance"])
+    lx, ux, ly, uy = (float(a["balance_low"]), float(a["balance_high"]),
+                      float(b["balance_low"]), float(b["balance_high"]))
+    d = y - x
+    lo = d - ((y - ly) ** 2 + (ux - x) ** 2) ** 0.5
+    hi = d + ((uy - y) ** 2 + (x - lx) ** 2) ** 0.5
+    return d, lo, hi
 
 
 def balance_title(spec, section: bool = False, budgets=()) -> str:
