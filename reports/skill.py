@@ -394,7 +394,6 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     ax.set_ylabel("win share, every seat searching")
     ax.set_ylim(bottom=0)
     percent_axis(ax)
-    ax.legend(fontsize=8)
     one = table.filter(pl.col("part") == "one")
     for s in range(P):
         t = one.filter(pl.col("seat") == s).sort("budget")
@@ -406,9 +405,15 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         ax2.axhline(fair, color="grey", lw=1, ls="--")
     ax2.set_xticks(x, [str(b) for b in budgets])
     ax2.set_ylim(bottom=0)
-    ax2.set_xlabel("playouts per option")
+    ax2.set_xlabel("playouts per option (0 = each seat's own bot)")
     ax2.set_ylabel("one searching seat: its win share")
     percent_axis(ax2)
+    # one legend for both panels, under them, off every point (review s49 skill #3: placed by
+    # matplotlib inside the left panel, it hid the Seigneur's budget-0 point, his only win share
+    # above 0)
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 6), fontsize=8,
+               frameon=False)
     return fig
 
 
