@@ -106,7 +106,8 @@ def test_the_budget_figure_sets_the_seats_side_by_side_at_each_budget(tmp_path):
             xs = [x[k] for x, _ in series]
             assert xs == sorted(xs) and len(set(xs)) == 4, xs          # side by side, seat 1 leftmost
             assert all(np.argmin(np.abs(ticks - x)) == k for x in xs)   # read as this budget's
-    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    # one legend for both panels, under them (review s49 skill #3)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert [x for x in labels if x.startswith("Seat")] == [f"Seat {s}" for s in range(1, 5)]
 
 
