@@ -835,13 +835,22 @@ def _unpaired_why(base: RunSet, variant: RunSet) -> tuple[str, bool]:
         return "the line-up of bots differs, so game N is not the same game", False
     if any(m.get("rotate_seats") for m in (*base.metas, *variant.metas)):
         return "seats rotate within deals, so games are not independent units", False
+    said = []
     for rs in (base, variant):
         # which rows are missing (review S: a --no-raw run keeps games.parquet, one row per game,
-        # and was said to keep "no per-game rows"); the pairing needs both tables
+        # and was said to keep "no per-game rows"); the pairing needs both tables. Both sides are
+        # named when both lack them (review s49 summary-only #2: only the first was, and simulating
+        # that one again with --raw still left the comparison unpaired)
         gone = [name for name, f in (("players.parquet", PLAYERS), ("games.parquet", GAMES))
                 if not all((p / f).is_file() for p in rs.paths)]
         if gone:
-            return f"{rs.label} kept no {' or '.join(gone)} (simulate with --raw to pair)", True
+            said.append((rs.label, " or ".join(gone)))
+    if len(said) == 2:
+        (a, ga), (b, gb) = said
+        kept = f"neither {a} nor {b} kept {ga}" if ga == gb else f"{a} kept no {ga} and {b} no {gb}"
+        return f"{kept} (simulate both with --raw to pair)", True
+    if said:
+        return f"{said[0][0]} kept no {said[0][1]} (simulate with --raw to pair)", True
     return "", False
 
 

@@ -211,4 +211,9 @@ def test_review_s_an_unpaired_reason_names_the_table_missing(runs):
     assert (base / "games.parquet").is_file() and not (base / "players.parquet").exists()
     rs, vrs = open_runs([base]), open_runs([variant])
     why = compare_runs(rs, vrs, analyse(rs), analyse(vrs)).pairing.why
-    assert why.endswith("kept no players.parquet (simulate with --raw to pair)"), why
+    # both sides kept none: both are named (review s49 summary-only #2)
+    assert why == (f"neither {rs.label} nor {vrs.label} kept players.parquet (simulate both with "
+                   "--raw to pair)"), why
+    one = open_runs([runs[("defender:4", True)]])
+    why = compare_runs(rs, one, analyse(rs), analyse(one)).pairing.why
+    assert why == f"{rs.label} kept no players.parquet (simulate with --raw to pair)", why
