@@ -543,8 +543,20 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
     if known[best] and all(low[best] > high[r] for r in rows if r != best):
         return said + (f" {best} is the strongest: clearly ahead of every other bot, with the {k} "
                        "matchups read together.")
+    # the two head to head: the leader against copies of the runner-up, as the table's ▲ reads it
+    # (review s49 skill #2: "it may be no stronger" beside search4 52.7% ▲ against 2×balanced,
+    # adjusted 41.1–64.0% against the fair 33.3%)
+    fair = 1.0 / players
+    direct = bounds.get((best, nxt))
+    if direct is not None and direct[0] > fair:
+        cell = next(c for c in cells if c.bot == best and c.opponent == nxt)
+        return said + (f" The highest is {best}'s. Its mean is not clearly above {nxt}'s with the {k} "
+                       f"matchups read together, but head to head it is the stronger: against copies "
+                       f"of {nxt} it wins {_pct(cell.win_share)}, clearly above the fair "
+                       f"{100 * fair:.3g}% (▲).")
     return said + (f" The highest is {best}'s, but not clearly ahead of {nxt}: with the {k} matchups "
-                   "read together it may be no stronger.")
+                   f"read together neither its mean nor its games against copies of {nxt} show it "
+                   "stronger; it may be no stronger.")
 
 
 def lead_bounds(cells: list[Cell], random_bots=(),
