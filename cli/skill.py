@@ -113,6 +113,12 @@ def skill(
                              strategies=strategies)
     check_seed(seed)
     n = parse_games(games)
+    # the one-searching-seat part plays games / P per seat: at least 2 each, as the ladder asks two
+    # deals (review s49 skill #4-#5: --games 3 played one game at some seats, none at another)
+    most = max(c.players for c in the_panel.cells)
+    if n < 2 * most:
+        raise UsageError(f"--games {games}: too few; the searching seat is rotated over the "
+                         f"{most} seats, so give at least {2 * most} games (2 a seat), e.g. --games 200")
     targets = check_targets(spec.name, target or ())
     try:
         bs = sorted({int(b) for b in budgets.split(",") if b.strip()})
