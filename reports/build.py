@@ -37,6 +37,7 @@ from analysis.panel_compare import role_split_vectors, run_pair_balance
 from analysis.load import check_distinct_runs
 from reports.figures.draw import draw_all
 from reports.games import hook_for
+from reports.glossary import generated_note
 from reports.html import NOTES, meta_table, page
 from reports.pdf import write_pdf
 from reports.questions import check_matches, compared, read_questions
@@ -310,12 +311,15 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             else:
                 path.write_text(content, encoding="utf-8")
         say("Writing the report", done, total)
-        (tmp / "report.html").write_text(page(title, groups, secs, png, figs.captions), encoding="utf-8")
+        generated = generated_note()        # one minute for both files
+        (tmp / "report.html").write_text(page(title, groups, secs, png, figs.captions, generated),
+                                         encoding="utf-8")
         done += 1
         if pdf:
             say("Writing the PDF", done, total)
             # (the PDF's text has no code face: reports.pdf drops Markdown's code marks as it wraps)
-            write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions, meta_table(groups), NOTES)
+            write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions, meta_table(groups),
+                      (f"{generated} {NOTES[0]}", *NOTES[1:]))
             done += 1
         say("Publishing the report", done, total)
         publish_dir(tmp, target)

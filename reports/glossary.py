@@ -13,6 +13,7 @@ May import only the standard library.
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 
 
 INTERVALS_NOTE = ("Intervals are 95%, each on its own, unless marked as adjusted (simultaneous, "
@@ -25,6 +26,15 @@ METHODS_NOTE = ("Methods: Wilson intervals for proportions, Student t for means,
                 "proportions, Holm's correction across compared metrics; see docs/analysis.md.")
 """The run page's closing note on its methods (:data:`reports.html.NOTES`); its terms are in the
 glossary like the sections' (review 45 #6)."""
+
+
+def generated_note(now: datetime | None = None) -> str:
+    """When the page was written, as the HTML page and the PDF both head it: "Generated
+    2026-11-28 11:40 UTC." (``now``: that moment, default the current time; one value for both
+    files of a report, so they say the same minute)."""
+    now = now or datetime.now(timezone.utc)
+    return f"Generated {now.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC."
+
 
 # Order = the order of the glossary section: from what every report has to the rarer statistics.
 TERMS: dict[str, str] = {

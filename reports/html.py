@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import html
 import re
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -211,11 +210,14 @@ NOTES = (glossary.INTERVALS_NOTE, glossary.METHODS_NOTE)
 
 
 def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, bytes],
-         captions: dict[str, str] | None = None) -> str:
+         captions: dict[str, str] | None = None, generated: str | None = None) -> str:
+    """The page; ``generated``: its "Generated … UTC." line (:func:`reports.glossary.generated_note`,
+    the PDF's too), the current time when not given."""
     captions = captions or {}
+    generated = generated or glossary.generated_note()
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
              f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>{FOLD_TOGGLE}",
-             f"<p class='note'>Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {html.escape(NOTES[0])}</p>",
+             f"<p class='note'>{html.escape(generated)} {html.escape(NOTES[0])}</p>",
              meta_rows(groups),
              "<nav>" + "".join(f"<a href='#{s.id}'>{html.escape(s.title)}</a>" for s in secs) + "</nav>"]
     for s in secs:

@@ -41,7 +41,6 @@ import base64
 import html
 import json
 import re
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -59,7 +58,7 @@ from analysis.tune.ends import TURN_LIMIT_WARN, confirmation_turn_limits, flagge
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
-from reports.glossary import INTERVALS_NOTE
+from reports.glossary import INTERVALS_NOTE, generated_note
 from reports.html import _CSS, FOLD_TOGGLE, _html_table, with_folds
 from reports.pdf import write_pdf
 from reports.rules_diff import value_text
@@ -951,14 +950,16 @@ def _section_html(s: Section, png: dict[str, bytes], captions: dict[str, str]) -
 
 
 def _page(title: str, meta: pl.DataFrame, secs: list[Section], png: dict[str, bytes],
-          captions: dict[str, str], notes: list[str], lead: list[str] = ()) -> str:
+          captions: dict[str, str], notes: list[str], lead: list[str] = (),
+          generated: str = "") -> str:
+    generated = generated or generated_note()
     rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                    for k, v in zip(meta["Item"], meta["Value"]))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>{FOLD_TOGGLE}<p class='note'>Generated "
-            f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {html.escape(INTERVALS_NOTE)}</p>"
+            f"<h1>{html.escape(title)}</h1>{FOLD_TOGGLE}<p class='note'>{html.escape(generated)} "
+            f"{html.escape(INTERVALS_NOTE)}</p>"
             + "".join(f"<p style='font-size:1.15em'>{_lead_html(x)}</p>" for x in lead)
             + "".join(f"<p class='note'>{html.escape(n)}</p>" for n in notes)
             + f"<table class='meta'><tbody>{rows}</tbody></table>"
@@ -1008,8 +1009,9 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
         for name, formats in drawn.items():
             for fmt, content in formats.items():
                 (tmp / "figures" / f"{name}.{fmt}").write_bytes(content)
+        generated = generated_note()        # one minute for the page and the PDF
         (tmp / "report.html").write_text(_page(title, meta, secs, png, figs.captions, list(notes),
-                                               list(lead)), encoding="utf-8")
+                                               list(lead), generated), encoding="utf-8")
         for name, text in (files or {}).items():
             (tmp / name).write_text(text, encoding="utf-8")
         if pdf:
@@ -1020,7 +1022,7 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
             first = Section(PDF_LEAD_ID, PDF_LEAD_TITLE if lead else PDF_SETTINGS_TITLE,
                             sentences=list(lead), tables=[(PDF_SETTINGS_TITLE, meta)])
             write_pdf(tmp / "report.pdf", title, [first, *secs], figs, png, figs.captions, None,
-                      (INTERVALS_NOTE,) + tuple(notes))
+                      (f"{generated} {INTERVALS_NOTE}",) + tuple(notes))
     return Path(out) / "report.html"
 
 

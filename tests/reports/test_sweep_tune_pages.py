@@ -47,8 +47,13 @@ def tune_dir(tmp_path_factory):
 def _check_page(out):
     import html
 
+    from test_s50_generated_line import STAMP, _pdf_text
+
     page = html.unescape((out / "report.html").read_text(encoding="utf-8"))
     assert (out / "report.pdf").read_bytes()[:5] == b"%PDF-"
+    # both files say when they were written, the same minute
+    stamps = STAMP.findall(page)
+    assert len(stamps) == 1 and STAMP.findall(re.sub(r"\s+", " ", _pdf_text(out / "report.pdf"))) == stamps
     return page
 
 
