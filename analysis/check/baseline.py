@@ -273,17 +273,76 @@ def simulate_command(meta: dict, rules: str, out: str = "runs/baseline") -> str:
     return " ".join(parts)
 
 
+def _baseline_options(tolerance: dict | None, alpha: float, beta: float, seed_offset: int,
+                      smallest: dict | None, check_games: int | None) -> str:
+    """The ``balance baseline`` options that write a file's settings again: those not at their
+    defaults (the command that reproduces the file gives them, or it would write other tolerances,
+    or refuse a run too small for the default ones)."""
+    t = tolerance or {}
+    parts = []
+    if "seat_win_share" in t:
+        parts.append(f"--tolerance {t['seat_win_share']:.12g}pp")
+    if "seat_mean_score" in t:
+        parts.append(f"--score-tolerance {t['seat_mean_score']:.12g}")
+    if alpha != DEFAULT_ALPHA:
+        parts.append(f"--alpha {alpha:.12g}")
+    if beta != DEFAULT_BETA:
+        parts.append(f"--beta {beta:.12g}")
+    if check_games:
+        parts.append(f"--check-games {int(check_games)}")
+    if seed_offset != DEFAULT_SEED_OFFSET:
+        parts.append(f"--seed-offset {int(seed_offset)}")
+    if smallest:
+        spelt = {"share": lambda v: f"win_share={100 * v:.12g}pp", "score": lambda v: f"score={v:.12g}",
+                 "length": lambda v: f"length={v:.12g}"}
+        parts.append("--smallest-difference " + ",".join(spelt[k](v) for k, v in smallest.items()))
+    return "".join(f" {x}" for x in parts)
+
+
+def _reproduce_lines(meta: dict, rules: str, out_name: str, src: str, panel: bool,
+                     options: str = "") -> list[str]:
+    """The baseline file's commands: reproduce the measured run and the file (``options``: its
+    settings not at their defaults, :func:`_baseline_options`), and check against it.
+    The rules path as the commands give --out: from where the baseline was written. A panel's cell
+    (``panel``) says which panel it belongs to and reproduces its run and a baseline of it beside
+    the panel's directory, whose files only the command that wrote the panel adds to or replaces
+    (review s49: the cell's own commands, --out inside the panel, were refused)."""
+    rules_arg = rules if rules == "default" else (Path(out_name).parent / rules).as_posix()
+    check = ["# Check the current rules and engine against it (exit 0 pass, 1 regression, 2 usage error,",
+             "# 3 undecided at the maximum number of games):",
+             f"#   balance check --baseline {out_name}"]
+    if not panel:
+        return ["# Reproduce the measured run and this file:",
+                f"#   {simulate_command(meta, rules_arg, src)}",
+                f"#   balance baseline {src} --out {out_name}{options} --force", *check]
+    home = Path(out_name).parent.as_posix()
+    cell = Path(out_name).stem
+    return [f"# This file is one cell of the panel baseline {home} ({home}/{PANEL_JSON_NAME} lists its",
+            "# cells). The panel's files are recorded, and replaced with --force, all together by the",
+            f"# balance baseline command that wrote {home}; nothing else writes inside it. The run this",
+            f"# cell measured is kept in {src}. Reproduce it, and a baseline of this cell alone, outside:",
+            f"#   {simulate_command(meta, rules_arg, f'runs/{cell}')}",
+            f"#   balance baseline runs/{cell} --out {cell}.toml{options} --force",
+            *check[:2], f"#   balance check --baseline {out_name}      (this cell alone)",
+            f"#   balance check --baseline {home}      (every cell of the panel)"]
+
+
+PANEL_JSON_NAME = "panel.json"     # (analysis.check.panel.PANEL_JSON: a panel's list of its cells)
+
+
 def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path, *,
                     source: str = "", tolerance: dict[str, float] | None = None,
                     alpha: float = DEFAULT_ALPHA, check_games: int | None = None,
                     seed_offset: int = DEFAULT_SEED_OFFSET, beta: float = DEFAULT_BETA,
                     batch: int | None = None, smallest: dict | None = None,
-                    plan_alpha: float | None = None) -> str:
+                    plan_alpha: float | None = None, panel: bool = False) -> str:
     """The text of a baseline file for a run (``meta`` = its run.json, ``metrics`` from :func:`measure`).
 
     Every key is explained by a comment in the file itself. ``plan_alpha``: the alpha a check of
     this file will run at, when not ``alpha`` (a panel's cell: ``alpha / cells``, the family split
-    over them), for the most games a check plays.
+    over them), for the most games a check plays. ``panel``: ``out`` is a cell of a panel
+    baseline (its directory): nothing but the command that wrote the panel writes inside it, so
+    the commands that reproduce the run and the file write outside it (:func:`_reproduce_lines`).
     """
     tol = default_tolerances(meta.get("game"), smallest)
     tol.update(tolerance or {})
@@ -292,6 +351,9 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     tols = [m.tolerance if m.tolerance is not None else tol[m.metric] for m in metrics]
     plan = plan_games(metrics, tols, alpha if plan_alpha is None else plan_alpha, beta, game=meta.get("game"),
                       games=games)
+    options = _baseline_options(tolerance, alpha, beta, seed_offset, smallest,
+                                # a cell's most games are planned at the panel's split alpha
+                                check_games or (plan.max_games if plan_alpha is not None else None))
     check_games = int(check_games or plan.max_games)
     out_name = Path(out).as_posix()
     src = source or "runs/baseline"
@@ -304,13 +366,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
         "# is accepted. Edit the [check] settings and the tolerances freely; regenerate the measurements",
         "# (the [[metric]] blocks) with the commands below instead of editing them by hand.",
         "#",
-        "# Reproduce the measured run and this file:",
-        # (the rules path as the commands beside it give --out: from where the baseline was written)
-        f"#   {simulate_command(meta, rules if rules == 'default' else (Path(out_name).parent / rules).as_posix(), src)}",
-        f"#   balance baseline {src} --out {out_name} --force",
-        "# Check the current rules and engine against it (exit 0 pass, 1 regression, 2 usage error,",
-        "# 3 undecided at the maximum number of games):",
-        f"#   balance check --baseline {out_name}",
+        *_reproduce_lines(meta, rules, out_name, src, panel, options),
         "# The procedure (a sequential probability ratio test per metric, in the manner of fishtest) and",
         "# its error rates are explained in docs/ci.md of the balance toolkit.",
         "",
@@ -485,13 +541,14 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                   check_games: int | None = None, seed_offset: int | None = None,
                   beta: float = DEFAULT_BETA, batch: int | None = None,
                   smallest: dict | None = None, published_as: tuple | None = None,
-                  plan_alpha: float | None = None) -> Path:
+                  plan_alpha: float | None = None, panel: bool = False) -> Path:
     """Measure run directory ``run`` and write the baseline file ``out`` (atomic; no overwrite
     without ``force``). ``smallest``: the smallest differences that matter, by kind
     (:func:`analysis.load.parse_smallest_difference`), recorded in ``[smallest_difference]``
     (default: the game's own). ``published_as``: (the baseline file, the run) as they will be
     named once the directory being built is published (a panel baseline is built under a hidden
-    name): the file's commands and its rules path are written for those. ``seed_offset`` None
+    name): the file's commands and its rules path are written for those; ``panel``: the file is a
+    cell of a panel baseline (its commands write outside the panel). ``seed_offset`` None
     (not given): +1, or -1 for a run played with the largest seed, whose +1 is no seed."""
     from analysis.export import check_output_file, write_text_atomic
 
@@ -537,7 +594,8 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
         meta = {**meta, "rules_name": str(measured.resolve())}
     text = render_baseline(meta, metrics, shown_out, source=Path(shown_run).as_posix(), tolerance=tolerance,
                            alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
-                           batch=batch, smallest=smallest, plan_alpha=plan_alpha)
+                           batch=batch, smallest=smallest, plan_alpha=plan_alpha,
+                           panel=panel)
     if measured is not None:
         write_text_atomic(measured, str(meta.get("rules_text") or ""), True)
     return write_text_atomic(out, text, force, replaces=BASELINE_FILE)

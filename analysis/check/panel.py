@@ -38,7 +38,7 @@ from pathlib import Path
 from simcore.errors import UsageError
 from strategies.panels import Panel
 
-PANEL_JSON = "panel.json"
+PANEL_JSON = "panel.json"         # (analysis.check.baseline.PANEL_JSON_NAME: the cells' files name it)
 #: The ownership marker's kind of a panel baseline directory (:mod:`simcore.atomic`): ``--force``
 #: replaces only a directory of this kind.
 PANEL_KIND = "panel-baseline"
@@ -130,7 +130,7 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
                               beta=DEFAULT_BETA if beta is None else beta, check_games=check_games,
                               published_as=(out / name, out / "runs" / f"cell-{k}"),
                               # its most games planned at the alpha the panel check gives a cell
-                              plan_alpha=family / len(panel.cells))
+                              plan_alpha=family / len(panel.cells), panel=True)
             except BaselineTooSmall as exc:
                 raise _too_small(exc, games, f"{where} {c.label}", out, panel.game) from None
             files.append(name)
