@@ -669,6 +669,23 @@ BALANCE_COLUMNS = {"cell": pl.String, "what": pl.String, "fair": pl.Float64, "be
                    "change": pl.Float64, "change_low": pl.Float64, "change_high": pl.Float64,
                    "verdict": pl.String, "family": pl.Int64, "paired": pl.Boolean}
 
+def balance_file(t: pl.DataFrame) -> pl.DataFrame:
+    """:func:`seat_balance`'s table as ``balance.csv`` holds it: seats counted from 0 as in every
+    table the toolkit writes (docs/export.md, "Seat numbers"), each with its label as a page says it
+    ("Seat 1") beside it. The table itself, which the pages word, numbers them from 1 (review s50:
+    the file's bare 1-based seats were one seat off every export and players.parquet)."""
+    out = t
+    for side in ("before", "after"):
+        out = out.with_columns((pl.col(f"{side}_seat") - 1).alias(f"{side}_seat"),
+                               pl.format("Seat {}", pl.col(f"{side}_seat")).alias(f"{side}_seat_label"))
+    order = []
+    for c in t.columns:
+        order.append(c)
+        if c in ("before_seat", "after_seat"):
+            order.append(f"{c}_label")
+    return out.select(order + [c for c in out.columns if c not in order])
+
+
 #: two gaps from fair this close are the same gap: in a 2-player cell the seats' gaps are equal by
 #: construction (56.5% / 43.5%: 6.5 pp each), and only floating-point rounding told them apart
 GAP_TIE = 1e-12

@@ -33,7 +33,7 @@ import polars as pl
 
 from analysis import analyse, group_runs, open_runs
 from analysis.compare import compare_runs
-from analysis.panel_compare import role_split_vectors, run_pair_balance
+from analysis.panel_compare import balance_file, role_split_vectors, run_pair_balance
 from analysis.load import check_distinct_runs
 from reports.figures.draw import draw_all
 from reports.games import hook_for
@@ -282,7 +282,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
 
             # the largest gap of a seat from the fair share before and after (the lead's "toward or
             # away from a fair seat share"), as the panel before/after's balance.csv
-            files["balance.csv"] = table_csv(pl.concat(balance, how="vertical_relaxed"))
+            files["balance.csv"] = table_csv(balance_file(pl.concat(balance, how="vertical_relaxed")))
     total = len(groups) + 1 + len(figs) + 1 + int(pdf)
     done = len(groups) + 1
     title = report_title(game_title(base_rs), base_rs.n_players, labels, side_by_side)

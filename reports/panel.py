@@ -608,12 +608,13 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
         answers += lead
     title = f"{_title(c.game)}: before / after over a panel of {len(c.cells)} cells"
     from analysis.export import table_csv
+    from analysis.panel_compare import balance_file
 
     # one file of every compared row: the win shares, then each cell's game length and end-reason
     # shares (their own family: other_family)
     both = c.rows if c.other.height == 0 else pl.concat([c.rows, c.other.drop("dof")], how="diagonal_relaxed")
     csv = table_csv(both)
-    files = {"comparison.csv": csv, **({"balance.csv": table_csv(balance)} if balance.height else {})}
+    files = {"comparison.csv": csv, **({"balance.csv": table_csv(balance_file(balance))} if balance.height else {})}
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg, files=files)
 
 
