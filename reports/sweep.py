@@ -519,7 +519,15 @@ def which_value_sentence(w: dict) -> str:
     if edge is not None:
         way = "highest" if edge["last"] else "lowest"
         beyond = "higher" if edge["last"] else "lower"
-        if edge.get("refused"):
+        if edge.get("unplayed"):
+            # the sweep is not finished: the values past it are still to be played
+            more = edge["unplayed"]
+            said = more[0] if len(more) == 1 else f"{', '.join(more[:-1])} and {more[-1]}"
+            text += (f" {edge['value']} is the {way} value played so far and the step into it from "
+                     f"{edge['neighbour']} is clear; {said} {'is' if len(more) == 1 else 'are'} not "
+                     f"played yet: resume the sweep (the same command) to see whether a {beyond} "
+                     f"value {'does' if len(more) == 1 else 'do'} better.")
+        elif edge.get("refused"):
             # the rules' bound (review s46 #3: "a lower value may be fairer" for start coins of 0)
             text += (f" {edge['value']} is the {way} value tried and the {way} the rules allow "
                      f"({_minus(value_text(edge['beyond']))} is refused: {edge['refused']}), so no "

@@ -40,6 +40,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.sweep.metrics import MATTERING, against_reference
+from simcore.config import format_value
 
 #: the page's families of comparisons, as effects.csv names them
 FIRST_VS_LAST = "first vs last value"
@@ -351,6 +352,16 @@ def edge_of(s, name: str, pts: list[dict], best: list[str], others: list[dict], 
     if flat is not None and values.index(flat[0]) <= min(k, values.index(nb)):
         return None
     last = k == len(values) - 1
+    # an unfinished sweep: values of the range past this one are planned but not played yet
+    # (review s50 sweep #2: "6 is the highest value tried … a higher value may be fairer, if the
+    # rules allow one (this sweep was written before sweeps checked)" while 7 and 8 were to come)
+    planned = next((v.get("values") or [] for v in (s.sweep or {}).get("varies") or []
+                    if v.get("name") == name), [])
+    ahead = [v for v in planned if isinstance(v, (int, float)) and not isinstance(v, bool)
+             and (v > xs[k] if last else v < xs[k])]
+    if ahead:
+        return {"value": ref, "neighbour": nb, "last": last, "checked": True, "beyond": None,
+                "refused": None, "unplayed": [format_value(v) for v in sorted(ahead, reverse=not last)]}
     rec = (((s.sweep or {}).get("beyond") or {}).get(name) or {}).get("high" if last else "low")
     known = rec is not None and rec.get("at") is not None and float(rec["at"]) == float(xs[k])
     return {"value": ref, "neighbour": nb, "last": last, "checked": known,
