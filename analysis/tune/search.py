@@ -460,13 +460,6 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     if not parsed:
         raise UsageError("--vary: give at least one setting to tune (e.g. --vary setup.start_coins[0]=0..8)")
     for v in parsed:
-        if len(v.values) == 1 or (not v.values and v.lo is not None and v.lo == v.hi):
-            # as a sweep refuses it (review s50 tune #3: 3..3 played 360,000 games for one trial,
-            # and a players=4..4 verdict named the count as a tuned setting)
-            only = v.value_text(v.values[0] if v.values else v.lo)
-            alone = f"--players {only}" if v.is_players else f"--set {v.name}={only}"
-            raise UsageError(f"--vary {v.text}: one value ({only}), so there is nothing to search: "
-                             f"give two values or more (play it alone with {alone})")
         if v.is_players and "players" not in spec.takes:
             raise UsageError(f"--vary {v.text}: {spec.name} has no player count to vary")
         if not v.is_players and any(s.path == v.path for s in parse_settings(settings)):
