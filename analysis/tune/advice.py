@@ -672,10 +672,27 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
                        f"{objective_text(float(r['objective']))})" for r in tied.head(most).iter_rows(named=True))
     more = f"; and {tied.height - most} more" if tied.height > most else ""
     one = tied.height == 1
+    # how the difference was read: paired on the search's games, or (a trial the tune could not
+    # play again) from the two trials' own intervals, wider (review s50 tune #1: neither was said)
+    unpaired = int((~tied["paired"].fill_null(False)).sum())
+    how = ("" if not unpaired else
+           "; unpaired, read from the two trials' own intervals" if unpaired == tied.height else
+           f"; {unpaired} of them unpaired, read from the two trials' own intervals")
+    # where the page lists them: the section lists, beside a best within the target, the trials
+    # within it too, else the first five (review s50 tune #1: "the page lists them" of 9, the
+    # section listing 1)
+    best_row = trials.filter(pl.col("trial") == best)
+    best_met = best_row.height and float(best_row["objective"].cast(pl.Float64)[0]) <= 1.0
+    shown = (int((tied["objective"].cast(pl.Float64) <= 1.0).sum()) if best_met
+             else min(tied.height, 5))
+    where = ("" if shown == 0 else
+             f" (the page lists {'it' if one else 'them'} under 'Settings as good as the best')"
+             if shown == tied.height else
+             f" (the page lists the {shown} {'within the target' if best_met else 'first'} under "
+             "'Settings as good as the best')")
     return (f" The search's games cannot tell trial {best} from {listed}{more} (the interval of "
-            f"{'its' if one else 'each one’s'} difference from the best's objective reaches 0): "
-            f"{'it' if one else 'each'} may do as well (the page lists {'it' if one else 'them'} under "
-            "'Settings as good as the best').")
+            f"{'its' if one else 'each one’s'} difference from the best's objective reaches 0"
+            f"{how}): {'it' if one else 'each'} may do as well{where}.")
 
 
 __all__ = ["SEAT_LISTS", "adopt_advice", "cautions", "start_coins_caution", "edge_suggestions", "edge_words", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",

@@ -1113,11 +1113,21 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     # the trials within the target that an earlier run of this tune played (resumed after an
     # interruption): their games played again on the search seed, so as_good pairs them as an
     # uninterrupted tune does (review s46 #8)
+    # And every other full-budget trial that its own interval and the best's cannot show worse
+    # (unpaired, low − best's high ≤ 0): the verdict names such trials as ones the search's games
+    # cannot tell from the best, so they are paired too (review s50 tune #1: unpaired, trial 13 was
+    # named beside the best while the pairing, on the same games, showed it worse by +0.10 to +0.52).
+    b_high = best.user_attrs.get("high")
+
+    def undecided_unpaired(t) -> bool:
+        low = t.user_attrs.get("low")
+        return low is not None and b_high is not None and low - b_high <= 0.0
+
     for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)):
+        worst = t.user_attrs.get("worst", t.value)
         if (t.number not in near and t.number != best.number and DUPLICATE_OF not in t.user_attrs
                 and t.user_attrs.get("games") == plan.max_games
-                and t.user_attrs.get("worst", t.value) is not None
-                and t.user_attrs.get("worst", t.value) <= 1.0):
+                and ((worst is not None and worst <= 1.0) or undecided_unpaired(t))):
             data = search_games(t)
             if data is not None:
                 near[t.number] = data
@@ -1192,7 +1202,8 @@ def edge_checks(plan: TunePlan, values: dict, varies) -> list[dict]:
 
 def as_good_pairs(plan: TunePlan, best, near: dict, kept: dict, replay, weights) -> dict:
     """result.json ``as_good`` (revF #3): each full-budget trial whose own objective estimate meets
-    the target (``near``: its games, kept by the search), paired game by game with the best on the
+    the target, or whose own interval and the best's cannot show it worse (``near``: its games, kept
+    by the search or played again on the search's seed), paired game by game with the best on the
     search's games (every full-budget trial plays the same seed's games 0 … N−1), its objective
     difference trial − best with a 95% interval (:func:`analysis.tune.targets.race_bounds`; over a
     panel :func:`analysis.tune.targets.race_cells`, 95% split over the cells). A trial of another

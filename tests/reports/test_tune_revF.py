@@ -214,3 +214,32 @@ def test_the_verdict_names_the_trials_the_search_cannot_tell_from_the_best():
     only0 = _trials([r for r in REVF if r[0] in (0, 6)])
     assert "trial 0 (the start rules: objective" in tied_with_best(tune, {"best_trial": 6}, only0)
     assert tied_with_best(tune, {"best_trial": 6}, _trials([r for r in REVF if r[0] in (3, 6)])) == ""
+
+
+def test_the_verdict_says_which_differences_are_unpaired_and_where_the_page_lists_them():
+    """Review s50 tune #1: the verdict named 9 trials the search could not tell from the best,
+    "(the page lists them under 'Settings as good as the best')", a section listing 1 (it lists,
+    beside a best within the target, only the trials within it too), and never said that most of
+    the differences were unpaired (wider: trials the pairing showed worse were named)."""
+    from analysis.tune.advice import tied_trials, tied_with_best
+    from reports.sweep import as_good_section
+
+    tune = {"varies": [{"name": "setup.start_coins[0]"}, {"name": "setup.start_coins[2]"}],
+            "rules_text": "[setup]\nstart_coins = [4, 0, 5, 0]\n", "players": 4,
+            "targets": TUNE.get("targets", [])}
+    result = {"best_trial": 6, "as_good": {"trials": {"9": {"difference": 0.38, "low": -0.1, "high": 0.9}}}}
+    trials = _trials(REVF)
+    tied = tied_trials(trials, result)
+    unpaired = int((~tied["paired"]).sum())
+    assert 0 < unpaired < tied.height
+    said = tied_with_best(tune, result, trials, most=2)
+    assert f"; {unpaired} of them unpaired, read from the two trials' own intervals" in said
+    [sec] = as_good_section({**TUNE, **tune}, result, trials, "middle-ages")
+    listed = sec.tables[0][1].height - 1                    # the table's rows but the best's
+    assert listed < tied.height
+    assert f"(the page lists the {listed} within the target under 'Settings as good as the best')" in said
+    # every difference paired: nothing said of pairing; all within the target: "lists them"
+    everyone = {str(t): {"difference": 0.1, "low": -0.1, "high": 0.3} for t in tied["trial"].to_list()}
+    within = _trials([r for r in REVF if r[0] in (6, 9, 5)])
+    said = tied_with_best(tune, {"best_trial": 6, "as_good": {"trials": everyone}}, within)
+    assert "unpaired" not in said and "(the page lists them under 'Settings as good as the best')" in said
