@@ -325,8 +325,11 @@ def choose_strategy(meta: dict) -> tuple[str, str]:
     except UsageError as exc:
         return FALLBACK_STRATEGY, (f"{FALLBACK_STRATEGY} bots at every seat (the run's strategy {name} "
                                    f"cannot be loaded here: {exc})")
-    if kind == "playout":
-        return FALLBACK_STRATEGY, (f"{FALLBACK_STRATEGY} bots at every seat (the run's {name} is a playout "
+    if kind in ("playout", "search"):
+        # (review s50 questions #1: a search16 run's questions played search bots, ~20 minutes
+        # for the report's default 10,000 games, where a playout run's took seconds)
+        what = "a playout" if kind == "playout" else "a search"
+        return FALLBACK_STRATEGY, (f"{FALLBACK_STRATEGY} bots at every seat (the run's {name} is {what} "
                                    "bot, far too slow for this many games)")
     return name, f"{name} bots at every seat, as in the run"
 
