@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -266,6 +267,21 @@ def _check_meta(p: Path, meta: dict):
         raise UsageError(f"{where}: games must be a whole number, got {games!r}"[:300])
     if games < 1:
         raise UsageError(f"{where}: games = {games}, must be at least 1")
+    text, sha = meta.get("rules_text"), meta.get("rules_sha256")
+    if isinstance(text, str) and isinstance(sha, str) and re.fullmatch(r"[0-9a-f]{64}", sha):
+        import hashlib
+
+        # the rules a replay, the questions or a check play are the text; the hash is what a report
+        # and a questions directory match runs by (review s50 questions #3: an edited rules_text
+        # played other rules under the run's hash, and a report showed their ablation as the run's)
+        try:
+            tomllib.loads(text)
+            reads = True
+        except (tomllib.TOMLDecodeError, ValueError):
+            reads = False      # its readers name the damage (simcore.config.reading_recorded_rules)
+        if reads and hashlib.sha256(text.encode("utf-8")).hexdigest() != sha:
+            raise UsageError(f"{where}: rules_text does not match rules_sha256 (run.json was edited "
+                             "or damaged after the run was written); rerun the simulation")
     if "seed" in meta and not (_whole(meta["seed"]) and 0 <= meta["seed"] < 2**63):
         raise UsageError(f"{where}: seed must be a whole number from 0 to 2**63 - 1, got "
                          f"{meta['seed']!r}"[:300])

@@ -50,7 +50,10 @@ def register(app: typer.Typer) -> None:
         neutral), Médiévallons' first player, card ablation and best of 3."""
 
         from analysis.load import parse_smallest_difference
+        import inspect
+
         from analysis.questions import run_meta
+        from cli.replay import check_run_directory
         from simcore import games as registry
         from simcore import rundir, runner
         from simcore.options import check_common
@@ -77,7 +80,9 @@ def register(app: typer.Typer) -> None:
         say = (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))
         if force and (replaced := replacing_words(out, run, meta)):
             say(replaced)
-        path = play(run, n, out, force=force, threads=runner.set_threads(threads), progress=say,
+        check_run_directory(run)      # the run's files, before any game (review s50 questions #4)
+        said = {"option": "--games"} if "option" in inspect.signature(play).parameters else {}
+        path = play(run, n, out, force=force, threads=runner.set_threads(threads), progress=say, **said,
                     smallest=small or None)
         if quiet:
             typer.echo(str(path))

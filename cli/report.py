@@ -231,10 +231,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             progress(f"Balance questions for {len(variants) + 1} runs, each with its own rules "
                      f"({', '.join(labels[:len(variants) + 1])}): {n:,} games per question and per "
                      f"rules variant each (--questions-games)")
+        said = ({"option": "--questions-games"} if "option" in inspect.signature(play).parameters
+                else {})      # (an error names the option typed here: review s50 questions #5)
         played = play(runs[0], n, tmps[0], progress=_tagged(progress, labels[0], "before" if variants else ""),
-                      smallest=smallest or None)
+                      smallest=smallest or None, **said)
         others = [play(g.paths[0], n, tmp, progress=_tagged(progress, g.label, "after"),
-                       smallest=smallest or None, against=played)
+                       smallest=smallest or None, against=played, **said)
                   for g, tmp in zip(variants, tmps[1:])]
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,

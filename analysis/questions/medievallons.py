@@ -334,11 +334,12 @@ def choose_strategy(meta: dict) -> tuple[str, str]:
     return name, f"{name} bots at every seat, as in the run"
 
 
-def check_games(n) -> int:
-    """Games per question for :func:`questions_for_run`: a positive whole number (UsageError)."""
+def check_games(n, option: str = "--questions-games") -> int:
+    """Games per question for :func:`questions_for_run`: a positive whole number (UsageError),
+    said as ``option``, the option the user typed."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise UsageError(f"--questions-games {n}: must be 0 (skip the played questions) or a positive "
-                         "whole number of games")
+        zero = " 0 (skip the played questions) or" if option == "--questions-games" else ""
+        raise UsageError(f"{option} {n}: must be{zero} a positive whole number of games")
     return n
 
 
@@ -393,7 +394,8 @@ def _games_sha256(meta: dict) -> str | None:
 def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bool = False,
                       threads: int | None = None,
                       progress: Callable[[str], None] | None = None,
-                      smallest: dict | None = None, against: str | Path | None = None) -> Path:
+                      smallest: dict | None = None, against: str | Path | None = None,
+                      option: str = "--questions-games") -> Path:
     """Play the questions a report shows for the Médiévallons run ``run`` into the directory ``out``.
 
     With the run's rules (rebuilt from run.json ``rules_text``), its seed and its strategy
@@ -413,7 +415,7 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
     and run.json ``against`` (its path and run); a directory that is not one of these questions is
     a one-line :class:`UsageError` before any game is played.
     """
-    games = check_games(games)
+    games = check_games(games, option)     # (option: the games' option as the user typed it)
     meta = run_meta(Path(run))
     before = _against(against) if against is not None else None
     with using_recorded_files(meta.get("strategy_files")):     # the run's bots, as it read them

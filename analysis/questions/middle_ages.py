@@ -188,11 +188,13 @@ def in_reading_order(ab: pl.DataFrame, share: float) -> pl.DataFrame:
 MIN_GAMES = 100
 
 
-def check_games(n) -> int:
+def check_games(n, option: str = "--games") -> int:
+    """Games per deck, said as ``option`` (the option the user typed: ``balance questions
+    --games``, ``balance report --questions-games``; review s50 questions #5)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise UsageError(f"--games {n}: must be a positive whole number of games per deck")
+        raise UsageError(f"{option} {n}: must be a positive whole number of games per deck")
     if n < MIN_GAMES:
-        raise UsageError(f"--games {n}: too few for the event ablation (each card is drawn in about "
+        raise UsageError(f"{option} {n}: too few for the event ablation (each card is drawn in about "
                          f"a quarter of the games); give at least {MIN_GAMES} (default "
                          f"{ABLATION_GAMES:,})")
     return n
@@ -201,13 +203,13 @@ def check_games(n) -> int:
 def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: bool = False,
                      threads: int | None = None,
                      progress: Callable[[str], None] | None = None,
-                     smallest: dict | None = None) -> Path:
+                     smallest: dict | None = None, option: str = "--games") -> Path:
     """Play the event ablation for the Middle-Ages run ``run`` (its rules from run.json
     ``rules_text``, its player count, seed and bots) with ``games`` games per deck, and write
     ``event_ablation.csv`` and run.json into ``out``; ``smallest`` (``--smallest-difference``, by
     kind) words the effects and is recorded in run.json ``smallest_difference``. Errors (not a Middle-Ages run, no rules
     text, bots that cannot be rebuilt) are one-line :class:`UsageError` raised before any game."""
-    games = check_games(games)
+    games = check_games(games, option)     # (option: the games' option as the user typed it)
     run = Path(run)
     meta = run_meta(run)
     if meta.get("game") != GAME:
