@@ -145,7 +145,9 @@ def test_a_two_player_panel_page_names_the_seat_above_fair_with_its_sign(tmp_pat
         for when, shares in (("before", b), ("after", a)):
             seat, signed_gap = _expected(shares, 0.5)
             assert shares[seat - 1] > 0.5
-            assert row[when + "_seat"] == seat and row[when + "_signed_gap"] == pytest.approx(signed_gap)
+            # balance.csv counts seats from 0, its label as the page says it (review s50 docs #1)
+            assert row[when + "_seat"] == seat - 1 and row[when + "_seat_label"] == f"Seat {seat}"
+            assert row[when + "_signed_gap"] == pytest.approx(signed_gap)
         # the page's row: "2p 2×balanced 50% Seat 1 +6.5 pp (size … ) Seat 2 +6.0 pp (size …) …"
         m = re.search(re.escape(row["cell"]) + r" 50% (Seat \d [+−]?\d+\.\d+ pp \(size [\d.]+ to [\d.]+\)) "
                       r"(Seat \d [+−]?\d+\.\d+ pp \(size [\d.]+ to [\d.]+\))", section)
