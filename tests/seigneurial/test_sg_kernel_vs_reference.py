@@ -55,6 +55,12 @@ def test_kernel_plays_the_reference_games_exactly(players):
     ('per_year = "players"', "per_year = 1"),
     ("recolte = 9\ncachette = 9\ntroc = 9", "recolte = 1\ncachette = 0\ntroc = 1"),
     ("requisition = 10\ncorvee = 10", "requisition = 0\ncorvee = 3"),
+    # SG-3 [assumption] what each card does (session 50: the effects became settings)
+    ("recolte_draws = 1", "recolte_draws = 3"),
+    ("troc_draws = 1", "troc_draws = 2"),
+    ("requisition_draws = 1", "requisition_draws = 3"),
+    ("corvee_discards = 1", "corvee_discards = 2"),
+    ("recolte_draws = 1", "recolte_draws = 0"),
     ("rent_after = { 3 = 5, 4 = 7, 5 = 9 }", "rent_after = { 3 = 0, 4 = 12, 5 = 20 }"),
     ("bonus = 1", "bonus = 3"),
     ("forced_draws_before = 1", "forced_draws_before = 0"),

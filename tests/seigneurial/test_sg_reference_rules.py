@@ -562,3 +562,71 @@ def test_sg5_5_the_books_favour_example():
     points = s.favour_earned[1:]
     assert sum(points) == 7 and points[1] == 3                  # P2 capped at the 3 it gave
     assert all(pt <= g for pt, g in zip(points, s.given[1:]))
+
+
+# ---------------------------------------------------------------------------------------------
+# SG-3 [assumption]: what each card does is a setting (the book prints no card texts; session 50)
+# ---------------------------------------------------------------------------------------------
+
+def _rules_with(**effects):
+    text = TEXT
+    for key, n in effects.items():
+        assert f"{key} = 1 " in text
+        text = text.replace(f"{key} = 1 ", f"{key} = {n} ", 1)
+    return R.loads(text)
+
+
+def test_sg3_card_effects_default_to_the_books_reading_and_are_checked():
+    assert list(RULES.card_effects) == [1, 1, 1, 1]
+    assert R.CARD_EFFECTS == ("recolte_draws", "troc_draws", "requisition_draws", "corvee_discards")
+    rules = _rules_with(recolte_draws=2, troc_draws=3, requisition_draws=4, corvee_discards=5)
+    assert list(rules.card_effects) == [2, 3, 4, 5]
+    with pytest.raises(Exception, match="recolte_draws"):
+        _rules_with(recolte_draws=9)
+
+
+def test_sg3_recolte_draws_as_many_cards_as_its_setting():
+    s, rng = fresh(rules=_rules_with(recolte_draws=3))
+    s.cc_hand[1] = [1, 0, 0]
+    s.res_pile[FI] += [2, 3, 4]               # top: 4, 3, 2
+    bot = Pick(play_card=lambda o, st: o.index(R.RECOLTE) if R.RECOLTE in o else 0,
+               recolte_type=lambda o, st: o.index(FI))
+    F.card_window(s, 1, [bot] * 4, rng, None)
+    assert [s.hand[1][FI][v] for v in (2, 3, 4)] == [1, 1, 1] and s.hand_cards(1) == 3
+
+
+def test_sg3_troc_draws_as_many_cards_as_its_setting_for_the_one_discarded():
+    s, rng = fresh(rules=_rules_with(troc_draws=2))
+    take(s, 1, (G, 3))
+    s.cc_hand[1] = [0, 0, 1]
+    s.res_pile[FI] += [1, 2]
+    bot = Pick(play_card=lambda o, st: o.index(R.TROC) if R.TROC in o else 0,
+               troc_type=lambda o, st: o.index(FI))
+    F.card_window(s, 1, [bot] * 4, rng, None)
+    assert s.resources(1, G) == 0 and s.hand[1][FI][1] == s.hand[1][FI][2] == 1 and s.hand_cards(1) == 2
+
+
+def test_sg3_requisition_and_corvee_act_as_many_times_as_their_settings():
+    s, rng = fresh(rules=_rules_with(requisition_draws=2))
+    for p in (1, 2, 3):
+        take(s, p, (G, 1), (G, 1))
+    s.rent = [6, 0, 0]
+    s.sc_hand = [1, 0]
+    seig = Pick(seigneur_card=lambda o, st: o.index(R.REQUISITION) if R.REQUISITION in o else 0)
+    F.seigneur_card_window(s, [seig] * 4, rng, None)
+    assert s.extra_draws == 2
+    F.forced_draws(s, [seig] * 4, rng, None)              # 3 regular draws (1 each), then 2 extra
+    assert s.received[G] == 5 and sum(s.seized) == 5
+    s2, rng2 = fresh(rules=_rules_with(corvee_discards=2))
+    take(s2, 2, (W, 2), (W, 3), (G, 1))
+    s2.sc_hand = [0, 1]
+    corvee = Pick(seigneur_card=lambda o, st: o.index(R.CORVEE) if R.CORVEE in o else 0,
+                  corvee_target=lambda o, st: o.index(2))
+    F.seigneur_card_window(s2, [corvee] * 4, rng2, None)
+    assert s2.hand_cards(2) == 1                          # 2 of its 3 cards discarded
+    # a Corvée asking more cards than the hand holds discards the hand
+    s3, rng3 = fresh(rules=_rules_with(corvee_discards=5))
+    take(s3, 2, (W, 2))
+    s3.sc_hand = [0, 1]
+    F.seigneur_card_window(s3, [corvee] * 4, rng3, None)
+    assert s3.hand_cards(2) == 0 and s3.res_disc[W][2] >= 1     # to the discard, not lost

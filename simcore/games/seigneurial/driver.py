@@ -20,7 +20,7 @@ from simcore.games.seigneurial.search import search_choice
 from simcore.search import MAX_OPTIONS
 from simcore.games.seigneurial.layout import (
     FS_SIZE, F_STRAT, G_ERROR, G_FORCED, G_IMPROVE_TURN, G_OVER, G_SQUARE, G_STOP, G_TRACE_CAP,
-    G_TRACE_N, G_TURN, G_WINNER, KIND_SEARCH, S_KIND, MAX_TRACE, N_STRAT_COLS, PLS, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_PAY_ORDER, R_RESC, R_SCC, R_SIZE,
+    G_TRACE_N, G_TURN, G_WINNER, KIND_SEARCH, S_KIND, MAX_TRACE, N_STRAT_COLS, PLS, R_CCC, R_EFFECTS, R_NOBJ, R_OBJ, R_PARAMS, R_PAY_ORDER, R_RESC, R_SCC, R_SIZE,
     W_PL, W_RULES, W_TRACE, X_FAV_EARNED, X_OBJ, X_PAID, X_RES, X_SEIZED, X_TURNS_SICK,
 )
 from simcore.games.seigneurial.rules import MAX_PLAYERS, N_PARAMS, N_RES, N_VALUES
@@ -38,6 +38,7 @@ def pack_rules(rules) -> np.ndarray:
     rk[R_NOBJ] = rules.objectives.shape[0]
     rk[R_PARAMS:R_PARAMS + N_PARAMS] = rules.params
     rk[R_OBJ:R_OBJ + rules.objectives.size] = rules.objectives.reshape(-1)
+    rk[R_EFFECTS:R_EFFECTS + len(rules.card_effects)] = rules.card_effects
     return rk
 
 

@@ -24,7 +24,7 @@ from simcore.games.seigneurial.layout import (
     G_RES_PILE_N, G_SC_HAND, G_SC_PILE_N, G_SQUARE, G_STEP, G_STOP, G_SUB, G_TURN, G_WINNER, HS,
     KIND_SEARCH, N_STRAT_COLS, OPT_STOP, PH_CARDS, PH_END, PH_FAVOUR, PH_FORCED, PH_HARVEST,
     PH_PAY, PH_PLACE, PH_PROGRESS, PH_RENT, PH_SEIGNEUR_CARDS, PH_START, PH_WINTER, PLS,
-    RENT_CODE, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_PAY_ORDER, R_RESC, R_SCC, SEIGNEUR_GOAL,
+    RENT_CODE, R_CCC, R_EFFECTS, R_NOBJ, R_OBJ, R_PARAMS, R_PAY_ORDER, R_RESC, R_SCC, SEIGNEUR_GOAL,
     SEIGNEUR_GOAL_OVER_OBJECTIVE, S_KIND, TRUNCATED, W_BEST, W_CC_DISC, W_CC_PILE, W_HAND, W_OPTS,
     W_PAY_HELD_CARDS, W_PL,
     W_RECV_CARDS, W_RESET_END, W_RES_DISC, W_RES_PILE, W_RULES, W_SC_DISC, W_SC_PILE, X_CC,
@@ -36,7 +36,8 @@ from simcore.games.seigneurial.rules import (
     P_CC_HAND_LIMIT, P_CC_PLAY_LIMIT, P_CHURCH_CAP, P_FAVOUR_DISTRIBUTION, P_FAVOUR_PER_CARD,
     P_FORCED_AFTER, P_FORCED_BEFORE, P_GOAL, P_MAX_TURNS, P_MIDPOINT, P_MILL_CAP, P_PAWNS,
     P_RENT_AFTER, P_RENT_BEFORE, P_SC_PER_YEAR, P_SICK_TURNS, P_START_CARDS, P_START_SQUARE,
-    PAY_ROTATING, PAY_SIMULTANEOUS, RECOLTE, REQUISITION, TROC,
+    PAY_ROTATING, PAY_SIMULTANEOUS, RECOLTE, REQUISITION, TROC, FX_CORVEE_DISCARDS, FX_RECOLTE_DRAWS,
+    FX_REQUISITION_DRAWS, FX_TROC_DRAWS,
 )
 from simcore.rng import below, shuffle_range
 
@@ -455,6 +456,12 @@ def set_rent(st, ws, fs, P):
     return 0
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def card_effect(ws, e):
+    """SG-3 [assumption]: how much a card does (rules.CARD_EFFECTS, ``FX_*``; 1 each by default)."""
+    return ws[W_RULES + R_EFFECTS + e]
+
+
 @njit(cache=True, _nrt=False)
 def card_window(st, ws, fs, P, p):
     """SG-3: Censitaire p plays up to ``play_limit`` Censitaire cards, one at a time (cards played:
@@ -492,7 +499,9 @@ def card_window(st, ws, fs, P, p):
             j = decide(st, ws, fs, D_RECOLTE_TYPE, p, N_RES, P)
             if j < 0:
                 return 1
-            draw_resource(st, ws, p, ws[W_OPTS + j])
+            t = ws[W_OPTS + j]
+            for _ in range(card_effect(ws, FX_RECOLTE_DRAWS)):    # 1 card in the book's reading
+                draw_resource(st, ws, p, t)
         else:
             if ws[G_SUB] == 2:
                 n = list_hand(ws, p, 0)
@@ -510,7 +519,9 @@ def card_window(st, ws, fs, P, p):
             j = decide(st, ws, fs, D_TROC_TYPE, p, n, P)
             if j < 0:
                 return 1
-            draw_resource(st, ws, p, ws[W_OPTS + j])
+            t = ws[W_OPTS + j]
+            for _ in range(card_effect(ws, FX_TROC_DRAWS)):       # 1 card in the book's reading
+                draw_resource(st, ws, p, t)
         ws[G_SUB] = 0
         ws[G_STEP] += 1
     return 0
@@ -626,7 +637,7 @@ def seigneur_card_window(st, ws, fs, P):
             ws[G_SC_HAND + k] -= 1
             ws[W_SC_DISC + k] += 1
             if k == REQUISITION:
-                ws[G_EXTRA] += 1
+                ws[G_EXTRA] += card_effect(ws, FX_REQUISITION_DRAWS)   # 1 in the book's reading
                 continue
             ws[G_SUB] = 1
         n = 0
@@ -637,8 +648,11 @@ def seigneur_card_window(st, ws, fs, P):
         if j < 0:
             return 1
         q = ws[W_OPTS + j]
-        c = card_at(ws, q, below(st, ws[W_PL + q * PLS + X_HANDN]))
-        discard_resource(ws, q, c)
+        for _ in range(card_effect(ws, FX_CORVEE_DISCARDS)):      # 1 card in the book's reading
+            if ws[W_PL + q * PLS + X_HANDN] == 0:
+                break
+            c = card_at(ws, q, below(st, ws[W_PL + q * PLS + X_HANDN]))
+            discard_resource(ws, q, c)
         ws[G_SUB] = 0
 
 

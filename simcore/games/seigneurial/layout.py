@@ -70,7 +70,7 @@ from simcore.games.seigneurial.rules import (
 # W_CC_DISC        4  k                         Censitaire discard per kind                    SG-3
 # W_SC_DISC        4  k                         Seigneur discard per kind                      SG-3
 # -- W_RESET_END: all above is cleared before each game (reset); all below persists
-# W_RULES        160  R_*                       the rules vector rk, copied once per block     SG-1 … 6
+# W_RULES        164  R_*                       the rules vector rk, copied once per block     SG-1 … 6
 # W_OPTS         256  j                         options of the decision being asked            SG-7
 # W_BEST         256  j                         scratch: tied best options; setup deck         --
 # W_RES_PILE     192  t * MAX_DECK + i          resource draw piles (top = last)               SG-1
@@ -100,7 +100,8 @@ R_SCC = 28                   # [2] Seigneur cards per kind
 R_PAY_ORDER = 30             # SG-5.4 payment.order (rules.PAY_SEAT, PAY_SIMULTANEOUS, PAY_ROTATING)
 R_NOBJ = 32                  # Objective cards in the deck
 R_PARAMS = 33                # params[P_*] at R_PARAMS + P_*
-R_OBJ = 64                   # [MAX_OBJECTIVES x 3] requirements per Objective card
+R_EFFECTS = 64               # [4] SG-3 what each card does (rules.CARD_EFFECTS order)
+R_OBJ = 68                   # [MAX_OBJECTIVES x 3] requirements per Objective card
 R_SIZE = R_OBJ + 3 * MAX_OBJECTIVES
 
 # ---- workspace ws -------------------------------------------------------------------------------

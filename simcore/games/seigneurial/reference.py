@@ -53,7 +53,7 @@ from simcore.games.seigneurial.rules import (
     P_FAVOUR_DISTRIBUTION, P_FAVOUR_PER_CARD, P_FORCED_AFTER, P_FORCED_BEFORE, P_MILL_CAP, P_PAWNS,
     P_SICK_TURNS, P_START_SQUARE, P_WINTER_PAYMENT, RECOLTE, REQUISITION, RESOURCE_TYPES,
     PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays, objective_card, objective_label,
-    objective_number,
+    objective_number, FX_CORVEE_DISCARDS, FX_RECOLTE_DRAWS, FX_REQUISITION_DRAWS, FX_TROC_DRAWS,
 )
 from simcore.contract import code_words
 from simcore.games.seigneurial.spec import END_WORDS, SG6_SAME_TURN
@@ -534,9 +534,10 @@ def card_window(state: GameState, p: int, strategies, rng, log) -> None:
         state.cc_disc[k] += 1
         if k == RECOLTE:
             t = decide(state, p, "recolte_type", [0, 1, 2], strategies, rng)
-            v = draw_resource(state, p, t, rng, log)
-            _say(log, f"      P{p} plays Récolte: draws {RESOURCE_TYPES[t]} "
-                      f"{'-' if v is None else v}")
+            # SG-3 [assumption] card_effects: how many cards a Récolte draws (1 in the book's reading)
+            vs = [draw_resource(state, p, t, rng, log)
+                  for _ in range(state.rules.card_effect(FX_RECOLTE_DRAWS))]
+            _say(log, f"      P{p} plays Récolte: draws {RESOURCE_TYPES[t]} {_values_text(vs)}")
         elif k == CACHETTE:
             state.protected[p] = True
             _say(log, f"      P{p} plays Cachette: its hand is hidden this turn")
@@ -544,9 +545,15 @@ def card_window(state: GameState, p: int, strategies, rng, log) -> None:
             card = decide(state, p, "troc_give", state.hand_codes(p), strategies, rng)
             discard_resource(state, p, card)
             t = decide(state, p, "troc_type", [x for x in range(N_RES) if x != card[0]], strategies, rng)
-            v = draw_resource(state, p, t, rng, log)
+            vs = [draw_resource(state, p, t, rng, log)       # (card_effects: 1 in the book's reading)
+                  for _ in range(state.rules.card_effect(FX_TROC_DRAWS))]
             _say(log, f"      P{p} plays Troc: discards {card_text(card)}, draws "
-                      f"{RESOURCE_TYPES[t]} {'-' if v is None else v}")
+                      f"{RESOURCE_TYPES[t]} {_values_text(vs)}")
+
+
+def _values_text(values: list) -> str:
+    """The values of the cards a card drew, in the log ("3", "3, 0"; "-": none left to draw)."""
+    return ", ".join("-" if v is None else str(v) for v in values) if values else "nothing"
 
 
 def payment(state: GameState, p: int, strategies, rng, log) -> None:
@@ -621,14 +628,22 @@ def seigneur_card_window(state: GameState, strategies, rng, log) -> None:
         state.sc_hand[k] -= 1
         state.sc_disc[k] += 1
         if k == REQUISITION:
-            state.extra_draws += 1
-            _say(log, "      the Seigneur plays Réquisition: one extra forced draw")
+            n = state.rules.card_effect(FX_REQUISITION_DRAWS)    # (card_effects: 1 in the book)
+            state.extra_draws += n
+            _say(log, "      the Seigneur plays Réquisition: "
+                      + ("one extra forced draw" if n == 1 else f"{n} extra forced draws"))
         else:
             q = decide(state, 0, "corvee_target",
                        [p for p in state.censitaires if state.hand_cards(p)], strategies, rng)
-            card = state.card_at(q, rng.below(state.hand_cards(q)))
-            discard_resource(state, q, card)
-            _say(log, f"      the Seigneur plays Corvée on P{q}: it discards {card_text(card)}")
+            gone = []
+            for _ in range(state.rules.card_effect(FX_CORVEE_DISCARDS)):   # (1 in the book)
+                if not state.hand_cards(q):
+                    break
+                card = state.card_at(q, rng.below(state.hand_cards(q)))
+                discard_resource(state, q, card)
+                gone.append(card_text(card))
+            _say(log, f"      the Seigneur plays Corvée on P{q}: it discards "
+                      f"{', '.join(gone) if gone else 'nothing'}")
 
 
 def forced_draw(state: GameState, p: int, rng: PyStream, log) -> None:

@@ -40,6 +40,12 @@ RECOLTE, CACHETTE, TROC = 0, 1, 2
 SEIGNEUR_CARDS = ("requisition", "corvee")
 SEIGNEUR_CARD_NAMES = ("Réquisition", "Corvée")
 REQUISITION, CORVEE = 0, 1
+# SG-3 [assumption]: what each card does, by how much (the book prints no card texts): resource
+# cards a Récolte draws (of the type chosen), drawn for the one card a Troc discards, extra forced
+# draws a Réquisition gives, random resource cards a Corvée discards. RulesArrays.card_effects.
+CARD_EFFECTS = ("recolte_draws", "troc_draws", "requisition_draws", "corvee_discards")
+FX_RECOLTE_DRAWS, FX_TROC_DRAWS, FX_REQUISITION_DRAWS, FX_CORVEE_DISCARDS = range(4)
+MAX_CARD_EFFECT = 5
 # SG-5.1 action squares, in the order a Censitaire's harvest resolves them: the three terrains
 # (the square of type t harvests type t), then the shared Church and Mill.
 SQUARES = ("field", "forest", "river", "church", "mill")
@@ -107,6 +113,10 @@ class RulesArrays:
     pay_order : int
         SG-5.4 ``payment.order``: PAY_SEAT, PAY_SIMULTANEOUS or PAY_ROTATING (kept out of
         ``params``, whose length older kernels share: benchmarks/bench_kernel_ab.py).
+    card_effects : int64[4]
+        SG-3 how much each card does (:data:`CARD_EFFECTS` order: Récolte's draws, Troc's draws,
+        Réquisition's extra forced draws, Corvée's discards; the book's reading: 1 each), kept out
+        of ``params`` as ``pay_order`` is.
     source : TomlSource
     """
 
@@ -118,11 +128,18 @@ class RulesArrays:
     params: np.ndarray
     source: TomlSource
     pay_order: int = 0
+    card_effects: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        if self.card_effects is None:
+            object.__setattr__(self, "card_effects", np.ones(len(CARD_EFFECTS), np.int64))
         for a in (self.resource_counts, self.objectives, self.censitaire_counts,
-                  self.seigneur_counts, self.params):
+                  self.seigneur_counts, self.params, self.card_effects):
             a.setflags(write=False)
+
+    def card_effect(self, index: int) -> int:
+        """SG-3: how much a card does (``FX_*`` of this module)."""
+        return int(self.card_effects[index])
 
     def param(self, index: int) -> int:
         return int(self.params[index])
@@ -226,6 +243,8 @@ def from_source(src: TomlSource) -> RulesArrays:
     cc_counts = np.array([cc.get(k, int, lo=0, hi=MAX_DECK) for k in CENSITAIRE_CARDS], np.int64)
     hand_limit = cc.get("hand_limit", int, 3, lo=1, hi=10)
     play_limit = cc.get("play_limit", int, 2, lo=0, hi=10)
+    recolte_draws = cc.get("recolte_draws", int, 1, lo=0, hi=MAX_CARD_EFFECT)
+    troc_draws = cc.get("troc_draws", int, 1, lo=0, hi=MAX_CARD_EFFECT)
     cc.done()
     if cc_counts.sum() > MAX_DECK:
         raise ConfigError(src.name, "censitaire_cards", f"{int(cc_counts.sum())} cards: at most "
@@ -243,6 +262,8 @@ def from_source(src: TomlSource) -> RulesArrays:
         per_year = 0
     else:
         per_year = sc.get("per_year", int, lo=1, hi=10)
+    requisition_draws = sc.get("requisition_draws", int, 1, lo=0, hi=MAX_CARD_EFFECT)
+    corvee_discards = sc.get("corvee_discards", int, 1, lo=0, hi=MAX_CARD_EFFECT)
     sc.done()
     if sc_counts.sum() > MAX_DECK:
         raise ConfigError(src.name, "seigneur_cards", f"{int(sc_counts.sum())} cards: at most {MAX_DECK}")
@@ -326,7 +347,9 @@ def from_source(src: TomlSource) -> RulesArrays:
     return RulesArrays(resource_counts=counts, objectives=np.array(objectives, np.int64).reshape(-1, 3),
                        censitaire_counts=cc_counts, seigneur_counts=sc_counts,
                        allowed_players=tuple(sorted(allowed)), params=params, source=src,
-                       pay_order=PAY_ORDERS.index(pay_order))
+                       pay_order=PAY_ORDERS.index(pay_order),
+                       card_effects=np.array([recolte_draws, troc_draws, requisition_draws,
+                                              corvee_discards], np.int64))
 
 
 # SG-2 Objective cards in words: one numbering and one wording for every text that names a card (the
