@@ -506,9 +506,21 @@ def _dispatch(argv, prog, target) -> int:
         print(f"error: {_one_line(where + (exc.strerror or str(exc)))}", file=sys.stderr)
         return 1
     except MemoryError:
-        print("error: out of memory (try fewer games per chunk: --chunk-size)", file=sys.stderr)
+        print(f"error: {_out_of_memory_line(argv, prog)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _out_of_memory_line(argv, prog: str = "balance") -> str:
+    """What to try when a command runs out of memory, in its own options (review s50 questions #2:
+    every command was told "--chunk-size", which only simulate and a few others take)."""
+    words = [str(a) for a in (argv or [])]
+    if str(prog).endswith("simulate"):           # the simulate console script: argv has no command
+        words = ["simulate", *words]
+    if any(w == "--chunk-size" or w.startswith("--chunk-size=") for w in words) or (
+            words and words[0] in ("simulate", "sweep")):
+        return "out of memory (try fewer games per chunk: --chunk-size)"
+    return "out of memory (try fewer games, or close other programs)"
 
 
 #: Exit code of a command whose reader closed stdout before the command's outputs were published:

@@ -58,3 +58,22 @@ def test_too_few_games_names_the_option_typed(run, tmp_path, capsys):
     assert _one_line(capsys).startswith("error: --questions-games 50: too few")
     assert _run(["questions", str(run), "--games", "50", "--out", str(tmp_path / "q")]) == 2
     assert _one_line(capsys).startswith("error: --games 50: too few")
+
+
+def test_out_of_memory_names_the_commands_own_options(run, tmp_path, capsys, monkeypatch):
+    """Out of memory, each command is told what it can do (review s50 questions #2: balance
+    questions was told "try fewer games per chunk: --chunk-size", an option it does not take)."""
+    from analysis.questions import middle_ages as Q
+
+    def full(*a, **k):
+        raise MemoryError
+
+    monkeypatch.setattr(Q, "event_ablation", full)
+    assert _run(["questions", str(run), "--out", str(tmp_path / "q"), "--games", "500"]) == 1
+    line = _one_line(capsys)
+    assert "out of memory" in line and "--chunk-size" not in line and "fewer games" in line
+    from simcore import runner
+
+    monkeypatch.setattr(runner, "simulate", full)
+    assert _run(["simulate", "--games", "500", "--out", str(tmp_path / "s"), "--quiet"]) == 1
+    assert "--chunk-size" in _one_line(capsys)

@@ -81,12 +81,58 @@ def neutralised(rules: R.RulesArrays, event_id: int) -> R.RulesArrays:
 
 
 def _play(rules: R.RulesArrays, players: int, games: int, seed: int, strategies, threads):
+    """Win shares and scores (games × players) and the event cards drawn (games × N_EVENTS) of
+    games 0 … games − 1 under ``rules``."""
     prep = runner.prepare(GAME, players=players, strategies=strategies, rules_arrays=rules, quiet=True)
-    played = runner.collect(prep, games=games, seed=seed, threads=threads, columns=("win_share", "score"))
+    return _play_prepared(prep, players, games, seed, threads)
+
+
+def _play_prepared(prep, players: int, games: int, seed: int, threads, first: int = 0):
+    """:func:`_play` of a prepared run, games ``first`` … ``first + games − 1``."""
+    played = runner.collect(prep, games=games, seed=seed, threads=threads, columns=("win_share", "score"),
+                            first=first, statistics=False)
     w = np.asarray(played.players["win_share"], np.float64).reshape(-1, players)
     s = np.asarray(played.players["score"], np.float64).reshape(-1, players)
     ev = np.stack([np.asarray(played.games[f"event_{k}"]) for k in range(1, R.N_EVENTS + 1)], axis=1)
     return w, s, ev
+
+
+#: Games of every deck held in memory at once: the ablation plays them in slices of this many,
+#: each slice's paired differences merged into running means and cross-products (review s50
+#: questions #2: every game's 2 × cards × seats differences were kept, ~4.3 KB a game, so some
+#: millions of games ran out of memory after every deck had been played).
+SLICE_GAMES = 1 << 16
+
+
+class _Moments:
+    """Mean and sum of squared deviations (the cross-products) of per-game rows, merged slice by
+    slice (Chan et al.'s pairwise update: the same numbers, to rounding, as one pass over every
+    row); ``nonzero``: which columns any game moved."""
+
+    def __init__(self, width: int) -> None:
+        self.n = 0
+        self.mean = np.zeros(width)
+        self.m2 = np.zeros((width, width))
+        self.nonzero = np.zeros(width, bool)
+
+    def add(self, x: np.ndarray) -> None:
+        k = x.shape[0]
+        if k == 0:
+            return
+        mean = x.mean(axis=0)
+        c = x - mean
+        delta = mean - self.mean
+        total = self.n + k
+        self.m2 += c.T @ c + np.outer(delta, delta) * (self.n * k / total)
+        self.mean += delta * (k / total)
+        self.n = total
+        self.nonzero |= (x != 0).any(axis=0)
+
+    def mean_cov(self) -> tuple[np.ndarray, np.ndarray]:
+        """As :func:`analysis.stats.mean_cov`: the mean and the covariance of that mean."""
+        if self.n < 2:
+            return self.mean.copy(), np.full(self.m2.shape, np.nan)
+        return self.mean.copy(), self.m2 / (self.n - 1) / self.n
 
 
 def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int = 0,
@@ -105,31 +151,53 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
     worded by size against the smallest difference that matters: ``smallest``, by kind, over the
     game's own: 1 pp of win share, 2 coins), and the same effects per game where the card is
     drawn, win_share_when_drawn and score_when_drawn with their _low and _high (effect ÷ fires:
-    :func:`analysis.events.ablation_when_drawn`)."""
+    :func:`analysis.events.ablation_when_drawn`).
+
+    The decks are played :data:`SLICE_GAMES` games at a time (every deck's slice, then the next
+    slice), their paired differences merged as they come (:class:`_Moments`): memory does not grow
+    with ``games``, and game i is the same deal in every slice order (its stream is (seed, i))."""
     say = progress or (lambda _m: None)
     rules = rules if rules is not None else R.load()
     P = players
-    base_w, base_s, ev = _play(rules, P, games, seed, strategies, threads)
     ids = [int(e) for e in rules.event_ids]
-    dw, ds, fires, unchanged = [], [], [], []
-    for k, eid in enumerate(ids):
-        say(f"Event ablation: {rules.event_names[k]} neutralised ({k + 1}/{len(ids)}, {games:,} games)")
-        w, s, ev_n = _play(neutralised(rules, eid), P, games, seed, strategies, threads)
-        if not np.array_equal(ev, ev_n):
-            raise RuntimeError("the neutralised deck drew other cards: common random numbers broken")
-        dw.append(base_w - w)
-        ds.append(base_s - s)
-        drawn = (ev == eid).any(axis=1)
-        fires.append(float(drawn.mean()))
-        # a game that never draws the card is the same game in both decks (for bots that do not
-        # look ahead at the deck): then effect ÷ fires is exactly the mean over the games drawing it
-        unchanged.append(bool((dw[-1][~drawn] == 0).all() and (ds[-1][~drawn] == 0).all()))
-    DW, DS = np.concatenate(dw, axis=1), np.concatenate(ds, axis=1)     # games × (cards · seats)
-    mw, cw = stats.mean_cov(DW)
-    ms, cs = stats.mean_cov(DS)
+    prep = runner.prepare(GAME, players=P, strategies=strategies, rules_arrays=rules, quiet=True)
+    preps = [runner.prepare(GAME, players=P, strategies=strategies, rules_arrays=neutralised(rules, eid),
+                            quiet=True) for eid in ids]
+    width = len(ids) * P
+    win, score = _Moments(width), _Moments(width)
+    drawn_games = np.zeros(len(ids), np.int64)
+    unchanged = [True] * len(ids)
+    step = prep.games_per_deal * max(1, SLICE_GAMES // prep.games_per_deal)
+    slices = [(a, min(step, games - a)) for a in range(0, games, step)]
+    for i, (first, n) in enumerate(slices):
+        part = "" if len(slices) == 1 else f", games {first + 1:,}–{first + n:,} of {games:,}"
+        base_w, base_s, ev = _play_prepared(prep, P, n, seed, threads, first)
+        dw = np.empty((n, width))
+        ds = np.empty((n, width))
+        for k, (eid, deck) in enumerate(zip(ids, preps)):
+            say(f"Event ablation: {rules.event_names[k]} neutralised ({k + 1}/{len(ids)}, "
+                f"{games:,} games{part})")
+            w, s, ev_n = _play_prepared(deck, P, n, seed, threads, first)
+            if not np.array_equal(ev, ev_n):
+                raise RuntimeError("the neutralised deck drew other cards: common random numbers broken")
+            sl = slice(k * P, (k + 1) * P)
+            dw[:, sl] = base_w - w
+            ds[:, sl] = base_s - s
+            drawn = (ev == eid).any(axis=1)
+            drawn_games[k] += int(drawn.sum())
+            # a game that never draws the card is the same game in both decks (for bots that do
+            # not look ahead at the deck): then effect ÷ fires is exactly the mean over the games
+            # drawing it
+            unchanged[k] = unchanged[k] and bool((dw[~drawn, sl] == 0).all() and (ds[~drawn, sl] == 0).all())
+        win.add(dw)
+        score.add(ds)
+        del dw, ds
+    fires = [float(d) / games for d in drawn_games]
+    mw, cw = win.mean_cov()
+    ms, cs = score.mean_cov()
     lw, hw, _ = stats.simultaneous(mw, cw)
     ls, hs, _ = stats.simultaneous(ms, cs)
-    lw, hw = _bounded(DW, lw, hw, fires, unchanged, games, P)
+    lw, hw = _bounded(win.nonzero, lw, hw, fires, unchanged, games, P)
     verdict = stats.practical(mw, lw, hw, smallest_difference(GAME, "share", smallest))
     score_verdict = stats.practical(ms, ls, hs, smallest_difference(GAME, "score", smallest))
     rows = []
@@ -150,7 +218,7 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
     return in_reading_order(events.ablation_words(table), share)
 
 
-def _bounded(DW: np.ndarray, low: np.ndarray, high: np.ndarray, fires: list[float],
+def _bounded(moved: np.ndarray, low: np.ndarray, high: np.ndarray, fires: list[float],
              unchanged: list[bool], games: int, P: int) -> tuple[np.ndarray, np.ndarray]:
     """The win-share intervals within what the games can show (review s47 #1).
 
@@ -161,14 +229,14 @@ def _bounded(DW: np.ndarray, low: np.ndarray, high: np.ndarray, fires: list[floa
     the table still holds at 95 % as a whole), scaled by how often the card is drawn when the games
     without it are the same games. And no interval reaches past what a difference of win shares can
     be: ±1 per game, so ±(share of games drawing the card) for the mean over all games when the
-    others are unchanged."""
+    others are unchanged. ``moved``: which cells any game's paired difference moved."""
     low, high = low.copy(), high.copy()
-    level = 1.0 - (1.0 - stats.LEVEL) / DW.shape[1]
+    level = 1.0 - (1.0 - stats.LEVEL) / len(moved)
     for k in range(len(fires)):
         limit = fires[k] if unchanged[k] else 1.0
         bound = stats.same_games_bound(int(round(fires[k] * games)), level) * fires[k]
         for j in range(k * P, (k + 1) * P):
-            if not DW[:, j].any():
+            if not moved[j]:
                 low[j], high[j] = -bound, bound
             low[j], high[j] = max(low[j], -limit), min(high[j], limit)
     return low, high
