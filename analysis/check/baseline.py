@@ -309,7 +309,7 @@ def _reproduce_lines(meta: dict, rules: str, out_name: str, src: str, panel: boo
     (review s49: the cell's own commands, --out inside the panel, were refused)."""
     rules_arg = rules if rules == "default" else (Path(out_name).parent / rules).as_posix()
     check = ["# Check the current rules and engine against it (exit 0 pass, 1 regression, 2 usage error,",
-             "# 3 undecided at the maximum number of games):",
+             "# 3 undecided at the maximum number of games, 4 a problem of the machine such as a full disk):",
              f"#   balance check --baseline {out_name}"]
     if not panel:
         return ["# Reproduce the measured run and this file:",

@@ -73,3 +73,14 @@ def test_a_baselines_commands_give_its_settings(tmp_path, monkeypatch):
     for c in cmds[:2]:
         assert _run(c) == 0, c
     assert _settings(Path("b.toml")) == kept
+
+
+def test_a_baselines_header_lists_every_exit_code_of_a_check(tmp_path, monkeypatch):
+    """Review s50 docs (an opinion): the header listed 0-3; a check also exits 4 on a problem of the
+    machine (a full disk), which a CI author copying from the file would have missed."""
+    monkeypatch.chdir(tmp_path)
+    assert _run(["simulate", "--games", GAMES, "--out", "runs/x", "--quiet"]) == 0
+    assert _run(["baseline", "runs/x", "--out", "b.toml", "--tolerance", "5"]) == 0
+    head = " ".join(x.lstrip("# ") for x in Path("b.toml").read_text(encoding="utf-8").splitlines()[:12])
+    for code in ("0 pass", "1 regression", "2 usage error", "3 undecided", "4 a problem of the machine"):
+        assert code in head, code
