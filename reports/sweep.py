@@ -1096,6 +1096,22 @@ def strategies_text(sw: dict, spec) -> str:
     return f"the default ({spec.default_strategy if spec else '?'})"
 
 
+def _played_count(sweep_dir, spec) -> int | None:
+    """The player count a sweep without ``--players`` played (sweep.json ``players`` is null then):
+    its variants' run.json, else the game's default (review s50 PDF #1: such a page never said the
+    count, in its title, its header table or its first sentence). None for a game without players."""
+    if spec is None or "players" not in spec.takes:
+        return None
+    for meta in sorted((Path(sweep_dir) / "variants").glob("v*/run.json")):
+        try:
+            n = json.loads(meta.read_text(encoding="utf-8")).get("players")
+        except (OSError, ValueError):
+            continue
+        if isinstance(n, int) and not isinstance(n, bool):
+            return n
+    return spec.default_players
+
+
 def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
                        pdf: bool = False, smallest: dict | None = None, svg: bool = False,
                        answers: list[str] | None = None) -> Path:
@@ -1107,7 +1123,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     sw = s.sweep
     spec = registry.specs().get(sw["game"])
     over_players = varies_players(sw)
-    players = sw.get("players")
+    players = sw.get("players") or (None if over_players else _played_count(sweep_dir, spec))
     at_players = f" at {players} players" if players else ""
     title = f"{_title(sw['game'])}{f', {players} players' if players else ''}: what each setting changes"
     figs = FigureSet()
