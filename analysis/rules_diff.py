@@ -10,7 +10,11 @@ lists (``setup.start_coins``) compare as one value. Used by the before/after rep
 (:mod:`analysis.check`, which leads its verdict with the settings a check's rules change from the
 baseline's); it sits here, below both, so that neither copies it.
 
-May import the standard library only (tomllib).
+A setting one text leaves out reads as the value the game's loader then takes, where the game
+declares it (:func:`simcore.games.absent_defaults`: a run recorded before the setting existed played
+it at that value, so it is no change).
+
+May import the standard library (tomllib) and, lazily, :mod:`simcore.games` (those defaults).
 """
 
 from __future__ import annotations
@@ -114,8 +118,18 @@ def parse_rules(meta: dict) -> dict | None:
 def _diff_tables(a: dict, b: dict) -> list[SettingChange]:
     fa, fb = flatten(a), flatten(b)
     paths = list(fa) + [p for p in fb if p not in fa]
+    known = _absent_defaults() if len(fa) != len(fb) or set(fa) != set(fb) else {}
+    # (review s50 today #3: a Seigneurial run recorded before the card effects became settings was
+    # said to change 4 of them, "(absent) → 1", beside 3,000 identical games)
     return [SettingChange(p, fa.get(p, MISSING), fb.get(p, MISSING))
-            for p in paths if fa.get(p, MISSING) != fb.get(p, MISSING)]
+            for p in paths
+            if fa.get(p, known.get(p, MISSING)) != fb.get(p, known.get(p, MISSING))]
+
+
+def _absent_defaults() -> dict:
+    from simcore.games import absent_defaults
+
+    return absent_defaults()
 
 
 def settings_diff(before_text: str | None, after_text: str | None) -> list[SettingChange] | None:

@@ -108,4 +108,16 @@ def shipped_rules() -> list[tuple[str, object]]:
 
 
 _config.shipped_rules = shipped_rules
+
+
+def absent_defaults() -> dict[str, object]:
+    """Settings a rules file may leave out, with the value each game's loader then takes (its rules
+    module's ``ABSENT_DEFAULTS``, dotted paths): a rules text recorded before a setting existed
+    plays it at that value, so a rules diff reads its absence as that value
+    (:mod:`analysis.rules_diff`)."""
+    out: dict[str, object] = {}
+    for spec in specs().values():
+        if spec.rules_module:
+            out.update(getattr(importlib.import_module(spec.rules_module), "ABSENT_DEFAULTS", {}))
+    return out
 _config.seat_lists_of = lambda name: (get(name).seat_lists, get(name).players[1])

@@ -46,6 +46,11 @@ REQUISITION, CORVEE = 0, 1
 CARD_EFFECTS = ("recolte_draws", "troc_draws", "requisition_draws", "corvee_discards")
 FX_RECOLTE_DRAWS, FX_TROC_DRAWS, FX_REQUISITION_DRAWS, FX_CORVEE_DISCARDS = range(4)
 MAX_CARD_EFFECT = 5
+#: Settings a rules file may leave out and the value the loader then takes (runs recorded before the
+#: card effects became settings have none of them: a rules diff reads their absence as this value,
+#: simcore.games.absent_defaults).
+ABSENT_DEFAULTS = {"censitaire_cards.recolte_draws": 1, "censitaire_cards.troc_draws": 1,
+                   "seigneur_cards.requisition_draws": 1, "seigneur_cards.corvee_discards": 1}
 # SG-5.1 action squares, in the order a Censitaire's harvest resolves them: the three terrains
 # (the square of type t harvests type t), then the shared Church and Mill.
 SQUARES = ("field", "forest", "river", "church", "mill")
