@@ -243,3 +243,18 @@ def test_the_verdict_says_which_differences_are_unpaired_and_where_the_page_list
     within = _trials([r for r in REVF if r[0] in (6, 9, 5)])
     said = tied_with_best(tune, {"best_trial": 6, "as_good": {"trials": everyone}}, within)
     assert "unpaired" not in said and "(the page lists them under 'Settings as good as the best')" in said
+
+
+def test_a_tune_without_a_seat_balance_target_points_at_no_section():
+    """Review s50 today #1: the page has 'Settings as good as the best' for a seat-balance target
+    only; a role target's verdict pointed at it all the same."""
+    from analysis.tune.advice import tied_with_best
+
+    tune = {"varies": [{"name": "setup.start_coins[0]"}, {"name": "setup.start_coins[2]"}],
+            "rules_text": "[setup]\nstart_coins = [4, 0, 5, 0]\n", "players": 4,
+            "targets": [{"kind": "role", "text": "role=seigneur:0.2:8"}]}
+    result = {"best_trial": 6, "as_good": {"trials": {"9": {"difference": 0.38, "low": -0.1, "high": 0.9}}}}
+    said = tied_with_best(tune, result, _trials(REVF), most=2)
+    assert "may do as well" in said and "the page lists" not in said and "Settings as good" not in said
+    assert "seat-balance" in [t["kind"] for t in TUNE["targets"]]
+    assert "the page lists" in tied_with_best({**tune, "targets": TUNE["targets"]}, result, _trials(REVF))
