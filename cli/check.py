@@ -460,7 +460,7 @@ def register(app: typer.Typer) -> None:
                 the_panel, out, games=parse_games(games), seed=seed, rules=rules,
                 settings=parse_settings(settings), force=force,
                 tolerance=given_tol, alpha=alpha, beta=beta, check_games=n,
-                log=lambda m: print(m, file=sys.stderr))
+                log=lambda m: print(m, file=sys.stderr), seed_offset=seed_offset, smallest=small)
             typer.echo(str(path))
             _print_tolerances(path, [f"cell-{k}.toml" for k in range(len(the_panel))])
             return

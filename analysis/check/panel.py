@@ -48,7 +48,8 @@ def is_panel_baseline(path) -> bool:
     return Path(path).is_dir() and (Path(path) / PANEL_JSON).is_file()
 
 
-def check_panel_games(panel: Panel, games: int, tolerance: dict | None, beta: float) -> None:
+def check_panel_games(panel: Panel, games: int, tolerance: dict | None, beta: float,
+                      smallest: dict | None = None) -> None:
     """Refuse, before any game, ``games`` per cell too few for a baseline a check could pass: the
     seat win shares' own error would exceed what the seat win-share tolerance leaves
     (:func:`analysis.check.decision.planned_baseline_games`, the rule :func:`plan_games` applies
@@ -59,7 +60,7 @@ def check_panel_games(panel: Panel, games: int, tolerance: dict | None, beta: fl
     # the tolerance a baseline records by default: the game's smallest share difference that
     # matters (make_baseline's default), in pp
     tol = float((tolerance or {}).get("seat_win_share",
-                                      100.0 * smallest_difference(panel.game, "share")))
+                                      100.0 * smallest_difference(panel.game, "share", smallest)))
     for c in panel.cells:
         least, ask = planned_baseline_games(c.players, tol, beta)
         if games < least:
@@ -75,8 +76,12 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
                           rules=None, settings=(), force: bool = False, tolerance=None,
                           alpha: float | None = None, beta: float | None = None,
                           check_games: int | None = None, threads: int | None = None,
-                          log=None, executor=None) -> Path:
-    """Play every cell and write its baseline; returns ``out`` (a directory).
+                          log=None, executor=None, seed_offset: int | None = None,
+                          smallest: dict | None = None) -> Path:
+    """Play every cell and write its baseline; returns ``out`` (a directory). ``seed_offset`` and
+    ``smallest`` (``--seed-offset``, ``--smallest-difference``) go into every cell's file, as a
+    baseline of one run records them (review s50 today #2: they were dropped, the cells' files
+    holding the defaults while the command exited 0).
 
     ``settings`` (``--set``) change the rules: each cell's complete rules (an index into a single
     value makes a per-seat list of that cell's player count) are written as ``cell-K.rules.toml``
@@ -99,7 +104,7 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
     out = Path(out)
     check_settings(DEFAULT_ALPHA if alpha is None else alpha, 1, tolerance or {},
                    DEFAULT_BETA if beta is None else beta)
-    check_panel_games(panel, games, tolerance, DEFAULT_BETA if beta is None else beta)
+    check_panel_games(panel, games, tolerance, DEFAULT_BETA if beta is None else beta, smallest)
     check_output_dir(out, force, inputs=[p for p in (rules,) if p is not None], kind=PANEL_KIND)
     preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=rules,
                             settings=settings, quiet=True) for c in panel.cells]   # validate first
@@ -130,7 +135,8 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
                               beta=DEFAULT_BETA if beta is None else beta, check_games=check_games,
                               published_as=(out / name, out / "runs" / f"cell-{k}"),
                               # its most games planned at the alpha the panel check gives a cell
-                              plan_alpha=family / len(panel.cells), panel=True)
+                              plan_alpha=family / len(panel.cells), panel=True,
+                              seed_offset=seed_offset, smallest=smallest)
             except BaselineTooSmall as exc:
                 raise _too_small(exc, games, f"{where} {c.label}", out, panel.game) from None
             files.append(name)

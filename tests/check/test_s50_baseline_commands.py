@@ -84,3 +84,20 @@ def test_a_baselines_header_lists_every_exit_code_of_a_check(tmp_path, monkeypat
     head = " ".join(x.lstrip("# ") for x in Path("b.toml").read_text(encoding="utf-8").splitlines()[:12])
     for code in ("0 pass", "1 regression", "2 usage error", "3 undecided", "4 a problem of the machine"):
         assert code in head, code
+
+
+def test_a_panel_baseline_records_seed_offset_and_smallest_difference(tmp_path, monkeypatch):
+    """Review s50 today #2: balance baseline --lineup/--panel dropped --seed-offset and
+    --smallest-difference (exit 0, the cells' files holding the defaults). Every cell's file now
+    holds them, and its own commands write it again with them."""
+    monkeypatch.chdir(tmp_path)
+    assert _run(["baseline", "--players", "3", "--lineup", "balanced", "--games", "30000", "--seed", "12",
+                 "--seed-offset", "7", "--smallest-difference", "win_share=2pp,score=3", "--out", "pb"]) == 0
+    cell = Path("pb") / "cell-0.toml"
+    got = _settings(cell)
+    assert "seed_offset = 7" in got and "win_share = 2.0" in got and "score = 3.0" in got
+    assert "seat_win_share = 2.0" in got          # the default tolerance: the smallest difference
+    cmds = _commands(cell)
+    for c in cmds[:2]:
+        assert _run(c) == 0, c
+    assert _settings(_baseline_written_by(cmds)) == got
