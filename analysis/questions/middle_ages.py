@@ -170,13 +170,13 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
     step = prep.games_per_deal * max(1, SLICE_GAMES // prep.games_per_deal)
     slices = [(a, min(step, games - a)) for a in range(0, games, step)]
     for i, (first, n) in enumerate(slices):
-        part = "" if len(slices) == 1 else f", games {first + 1:,}–{first + n:,} of {games:,}"
+        part = (f"{games:,} games" if len(slices) == 1
+                else f"games {first + 1:,}–{first + n:,} of {games:,}")
         base_w, base_s, ev = _play_prepared(prep, P, n, seed, threads, first)
         dw = np.empty((n, width))
         ds = np.empty((n, width))
         for k, (eid, deck) in enumerate(zip(ids, preps)):
-            say(f"Event ablation: {rules.event_names[k]} neutralised ({k + 1}/{len(ids)}, "
-                f"{games:,} games{part})")
+            say(f"Event ablation: {rules.event_names[k]} neutralised ({k + 1}/{len(ids)}, {part})")
             w, s, ev_n = _play_prepared(deck, P, n, seed, threads, first)
             if not np.array_equal(ev, ev_n):
                 raise RuntimeError("the neutralised deck drew other cards: common random numbers broken")

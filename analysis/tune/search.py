@@ -1119,8 +1119,12 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     # named beside the best while the pairing, on the same games, showed it worse by +0.10 to +0.52).
     b_high = best.user_attrs.get("high")
 
+    counts = [v.name for v in plan.varies if v.is_players]
+
     def undecided_unpaired(t) -> bool:
         low = t.user_attrs.get("low")
+        if counts and t.params.get(counts[0]) != best.params.get(counts[0]):
+            return False        # another player count: not the same games, never paired (as_good_pairs)
         return low is not None and b_high is not None and low - b_high <= 0.0
 
     for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)):
