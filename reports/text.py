@@ -2598,18 +2598,27 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         # table row (:func:`line_digits`), so that each change printed is the measured one rounded
         # (review O #9: at that cap "54.63% → 60.28%, +5.65 pp" printed the difference of the
         # rounded values, the table +5.644)
-        d = common_digits(rows, more=1)
+        # (per unit within the kind: review s50 PDF #2, a mean in lead changes, 2 decimals of its
+        # own, set the kind's shares at 3, two past their own, beside shares at 1)
+        by_unit: dict[str, list] = {}
+        for r in rows:
+            by_unit.setdefault(metric_unit(r["metric"], r["kind"], unit, r.get("key")), []).append(r)
+        at = {u: common_digits(rs, more=1) for u, rs in by_unit.items()}
+
+        def d_of(r) -> int:
+            return at[metric_unit(r["metric"], r["kind"], unit, r.get("key"))]
+
         bent = sum(bends(r) for r in rows)
         note = (f"; {'the last ' + str(bent) + ' are' if bent < len(rows) else 'all are'} slopes of curves "
                 f"that bend: straight-line summaries that say little about the curves" if bent else "")
         out.append(Grouped(f"{name} ({len(rows)} change{'s' if len(rows) > 1 else ''}{note}):",
-                           [(may_matter_sentence(r, unit, n, line_digits(r, d)) if r.get("verdict") == stats.MAY_MATTER
+                           [(may_matter_sentence(r, unit, n, line_digits(r, d_of(r))) if r.get("verdict") == stats.MAY_MATTER
                              # each line with its verdict (review U #8: the clear and large enough
                              # ones carried none, beside the long verdicts of the ones that may matter)
-                             else (change_sentence(r, unit, line_digits(r, d))[:-1]
+                             else (change_sentence(r, unit, line_digits(r, d_of(r)))[:-1]
                                    + f"{'; ' if bends(r) else ': '}{verdict_words(r['verdict'])}.")
                              if r.get("verdict") == stats.LARGE
-                             else change_sentence(r, unit, line_digits(r, d))) + composition_note(r, cmp)
+                             else change_sentence(r, unit, line_digits(r, d_of(r)))) + composition_note(r, cmp)
                             for r in rows]))
     return out
 
@@ -2632,14 +2641,23 @@ def composition_note(r: dict, cmp: pl.DataFrame) -> str:
 
 def line_digits(r: dict, digits: int) -> int:
     """The decimals of one line of a list whose kind is printed at ``digits`` (one precision for
-    the kind's lines, :func:`common_digits`, revF #7): ``digits`` where the line's before, after
-    and change agree there, else the first precision above it where they do (up to the metric's
-    own plus :data:`MORE_DIGITS`), else the decimals of its row in the table (:func:`metric_digits`),
+    the kind's lines of one unit, :func:`common_digits`, revF #7): ``digits`` where the line's
+    before, after and change agree there; else its row of the table's decimals
+    (:func:`metric_digits`) when those are fewer (review s50 PDF #2: never two past the metric's
+    own, beside lines at one); else the first precision above ``digits`` where they agree (up to
+    the metric's own plus :data:`MORE_DIGITS`), else the decimals of its row in the table,
     so that the change printed is the measured one rounded, as the table's and comparison.csv's,
     never the difference of values rounded apart (review O #9: "54.63% → 60.28%, +5.65 pp" beside
     the table's +5.644)."""
+    if _agrees(r, digits):
+        return digits
+    own = metric_digits(r)
+    if own <= digits:
+        # its table row's precision, fewer decimals than the kind's: never more than one past its
+        # own (review s50 PDF #2: 3 decimals beside lines at 1 and 2)
+        return own
     top = _base_digits(r["metric"], r["kind"])[1] + MORE_DIGITS
-    return next((k for k in range(digits, top + 1) if _agrees(r, k)), metric_digits(r))
+    return next((k for k in range(digits, top + 1) if _agrees(r, k)), own)
 
 
 class Grouped(str):
