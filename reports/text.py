@@ -2588,7 +2588,14 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         listed = sig.filter(~pl.col("metric").is_in(first_metrics))
     if listed.height == 0:
         if n:
-            out.append("Nothing else moved by enough to matter.")
+            open_ = _left_open(cmp, first_metrics)
+            # (review s50 PDF, Seigneurial: "Nothing else moved by enough to matter" beside a caption
+            # saying 9 of the 19 shares could still have moved by 1 pp: said only when it is so)
+            out.append("Nothing else moved by enough to matter." if not open_ else
+                       f"Nothing else is shown to have moved by enough to matter, but these games "
+                       f"cannot rule out a change that matters for {open_[0]} of the {open_[1]} other "
+                       f"tested metrics within noise (their intervals over the family reach the "
+                       f"smallest difference that matters); more games would tell.")
     elif "verdict" in cmp.columns and listed.filter(pl.col("verdict") == stats.LARGE).height == 0:
         out.append("Nothing else is shown to have moved by enough to matter; these may:")
     for name, rows in grouped_changes(listed, unit):
@@ -2637,6 +2644,27 @@ def composition_note(r: dict, cmp: pl.DataFrame) -> str:
     return (f" Who founds it changed too (players founding it: {pp(float(f['diff'][0]))}, "
             f"{verdict_words(f['verdict'][0])}): some of its founders are other players now, so the "
             "change need not be the guild's own doing.")
+
+
+def _left_open(cmp: pl.DataFrame, first_metrics) -> tuple[int, int] | None:
+    """(how many, of how many) tested metrics other than ``first_metrics`` that are within noise
+    yet whose interval over their family (``size_low``/``size_high``, else the 95% one) reaches the
+    smallest difference that matters; None when there is none."""
+    need = {"verdict", "smallest", "metric"}
+    if not need <= set(cmp.columns):
+        return None
+    rows = [r for r in cmp.filter(~pl.col("metric").is_in(list(first_metrics))).iter_rows(named=True)
+            if r["verdict"] == stats.NOT_SHOWN]
+    def reach(r) -> bool:
+        lo, hi = r.get("size_low"), r.get("size_high")
+        if lo is None or hi is None or lo != lo or hi != hi:
+            lo, hi = r.get("diff_low"), r.get("diff_high")
+        small = r.get("smallest")
+        if lo is None or hi is None or small is None or not small > 0:
+            return False
+        return max(abs(lo), abs(hi)) >= small
+    k = sum(reach(r) for r in rows)
+    return (k, len(rows)) if k else None
 
 
 def line_digits(r: dict, digits: int) -> int:

@@ -144,3 +144,18 @@ def test_gaps_under_1_pp_are_said_under_it_only_when_the_intervals_are():
             assert text.endswith(f"cannot rule out a gap of the 1 pp that matters: Seat 1's interval, held "
                                  f"for all 4 seats at once, reaches +{100 * reach:.2f} pp"), text
     assert 0.004 + q * 0.43 / np.sqrt(4_000) >= 0.01 > 0.004 + q * 0.43 / np.sqrt(200_000)   # both cases met
+
+
+def test_nothing_else_moved_is_said_only_when_the_intervals_rule_it_out():
+    """Review s50 PDF (Seigneurial): "Nothing else moved by enough to matter" stood beside a caption
+    saying 9 of 19 shares could still have moved by 1 pp. With a metric within noise whose interval
+    over its family reaches the smallest difference, the sentence says these games cannot rule it out."""
+    wide = row("end_reason_share", "b", 0.30, 0.302, 0.002, NONE, size=(-0.015, 0.019))
+    narrow = row("end_reason_share", "c", 0.20, 0.201, 0.001, NONE, size=(-0.004, 0.006))
+    cmp = comparison(row("seat_win_share", "Seat 1", 0.25, 0.27, 0.003, LARGE), wide, narrow)
+    last = comparison_headlines(cmp, "base", "variant", "coins")[-1]
+    assert last.startswith("Nothing else is shown to have moved by enough to matter, but these games cannot "
+                           "rule out a change that matters for 1 of the 2 other tested metrics"), last
+    # both within it: the plain sentence stands
+    cmp = comparison(row("seat_win_share", "Seat 1", 0.25, 0.27, 0.003, LARGE), narrow)
+    assert comparison_headlines(cmp, "base", "variant", "coins")[-1] == "Nothing else moved by enough to matter."
