@@ -1846,8 +1846,13 @@ def _small_thresholds(cmp: pl.DataFrame, unit: str) -> str:
         s = r.get("smallest")
         if s is None or s != s:
             continue
-        # 1 point, 1 turn, 1 player turn; "% of own goal" as it is
+        # 1 point, 1 turn, 1 player turn; "% of own goal" as "pp of own goal"
         one = s == 1 and u.endswith("s") and (" " not in u or u in LENGTH_UNITS)
+        if u.startswith("%"):
+            # a difference of a percentage is in pp (review s50 PDF: "2 % of own goal" beside
+            # changes in "pp of own goal"); the smallest is in the score's own points, not a fraction
+            seen.setdefault(u, f"{s:g} pp{u[1:]}")
+            continue
         # (a share's and a tile slope's are fractions: 0.01 is 1 pp, 1 pp per tile; review U #3
         # read "0.01 pp per tile")
         seen.setdefault(u, f"{100 * s:g} pp for shares" if u == "pp" else f"{100 * s:g} {u}" if u.startswith("pp ")

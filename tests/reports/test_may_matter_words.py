@@ -159,3 +159,16 @@ def test_nothing_else_moved_is_said_only_when_the_intervals_rule_it_out():
     # both within it: the plain sentence stands
     cmp = comparison(row("seat_win_share", "Seat 1", 0.25, 0.27, 0.003, LARGE), narrow)
     assert comparison_headlines(cmp, "base", "variant", "coins")[-1] == "Nothing else moved by enough to matter."
+
+
+def test_a_percent_scores_smallest_difference_is_said_in_pp():
+    """Review s50 PDF (Seigneurial): the count sentence gave the score's smallest difference as
+    "2 % of own goal" while every change beside it is in "pp of own goal"."""
+    from reports.text import _small_thresholds
+
+    cmp = pl.DataFrame([{"metric": "seat_mean_score", "kind": "mean", "key": "Seat 2",
+                         "verdict": SMALL, "smallest": 2.0},
+                        {"metric": "seat_win_share", "kind": "proportion", "key": "Seat 1",
+                         "verdict": SMALL, "smallest": 0.01}])
+    said = _small_thresholds(cmp, "% of own goal")
+    assert "2 pp of own goal" in said and "2 % of own goal" not in said and "1 pp for shares" in said
