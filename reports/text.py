@@ -269,7 +269,8 @@ def without_code_marks(text: str) -> str:
 
 def cell_text(v) -> str:
     """A table cell as plain text, the same in the HTML page and the PDF: '' for a missing value or
-    NaN, yes/no for booleans, 4 significant digits for floats (scientific below 0.001)."""
+    NaN, yes/no for booleans, 4 significant digits for floats (scientific below 0.001), whole
+    numbers from 10,000 with thousands separators."""
     if v is None:
         return ""
     if isinstance(v, bool):
@@ -278,6 +279,8 @@ def cell_text(v) -> str:
         if v != v:
             return ""
         return f"{v:.4g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
+    if isinstance(v, int) and abs(v) >= 10_000:
+        return f"{v:,}"       # a count of games as the runs' table writes it (review s50 PDF: "100000")
     return str(v)
 
 
