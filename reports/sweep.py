@@ -1527,6 +1527,15 @@ def best_changes(tune: dict, result: dict) -> str:
     bits = []
     for name, after in (result.get("values") or {}).items():
         before = start_value(base, name)
+        if name == "players":
+            # no rule holds a player count: the one searched and chosen (review s50 today, an
+            # opinion: "players: ? → 3")
+            searched = next((v.get("values") or [] for v in tune.get("varies") or []
+                             if v.get("name") == "players"), [])
+            among = " and ".join(value_text(x) for x in searched) if len(searched) <= 3 else \
+                f"{value_text(min(searched))} to {value_text(max(searched))}"
+            bits.append(f"players: {value_text(after)}" + (f" (of {among} searched)" if among else ""))
+            continue
         if before is None:
             bits.append(f"{name}: ? → {value_text(after)}")
             continue

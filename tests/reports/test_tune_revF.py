@@ -258,3 +258,15 @@ def test_a_tune_without_a_seat_balance_target_points_at_no_section():
     assert "may do as well" in said and "the page lists" not in said and "Settings as good" not in said
     assert "seat-balance" in [t["kind"] for t in TUNE["targets"]]
     assert "the page lists" in tied_with_best({**tune, "targets": TUNE["targets"]}, result, _trials(REVF))
+
+
+def test_a_tuned_player_count_is_named_with_the_counts_searched():
+    """Review s50 today (an opinion): the page's best settings read "players: ? → 3"; no rule holds
+    a player count, so it is the one chosen among those searched."""
+    from reports.sweep import best_changes
+
+    tune = {"varies": [{"name": "setup.start_coins[0]", "values": [0, 1, 2]},
+                       {"name": "players", "values": [3, 4]}],
+            "rules_text": "[setup]\nstart_coins = [0, 0, 0, 0]\n", "players": None, "game": "middle-ages"}
+    said = best_changes(tune, {"values": {"setup.start_coins[0]": 2, "players": 3}})
+    assert "players: 3 (of 3 and 4 searched)" in said and "?" not in said
