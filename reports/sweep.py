@@ -1532,8 +1532,10 @@ def best_changes(tune: dict, result: dict) -> str:
             # opinion: "players: ? → 3")
             searched = next((v.get("values") or [] for v in tune.get("varies") or []
                              if v.get("name") == "players"), [])
-            among = " and ".join(value_text(x) for x in searched) if len(searched) <= 3 else \
-                f"{value_text(min(searched))} to {value_text(max(searched))}"
+            words = [value_text(x) for x in searched]
+            among = (" and ".join(words) if len(words) <= 2 else
+                     f"{', '.join(words[:-1])} and {words[-1]}" if len(words) <= 4 else
+                     f"{value_text(min(searched))} to {value_text(max(searched))}")
             bits.append(f"players: {value_text(after)}" + (f" (of {among} searched)" if among else ""))
             continue
         if before is None:

@@ -270,7 +270,7 @@ def without_code_marks(text: str) -> str:
 def cell_text(v) -> str:
     """A table cell as plain text, the same in the HTML page and the PDF: '' for a missing value or
     NaN, yes/no for booleans, 4 significant digits for floats (scientific below 0.001), whole
-    numbers from 10,000 with thousands separators."""
+    numbers from 1,000 with thousands separators, as the runs' table writes them."""
     if v is None:
         return ""
     if isinstance(v, bool):
@@ -279,7 +279,7 @@ def cell_text(v) -> str:
         if v != v:
             return ""
         return f"{v:.4g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
-    if isinstance(v, int) and abs(v) >= 10_000:
+    if isinstance(v, int) and abs(v) >= 1_000:
         return f"{v:,}"       # a count of games as the runs' table writes it (review s50 PDF: "100000")
     return str(v)
 
@@ -2602,8 +2602,8 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
             out.append("Nothing else moved by enough to matter." if not open_ else
                        f"Nothing else is shown to have moved by enough to matter, but these games "
                        f"cannot rule out a change that matters for {open_[0]} of the {open_[1]} other "
-                       f"tested metrics within noise (their intervals over the family reach the "
-                       f"smallest difference that matters); more games would tell.")
+                       f"tested metrics within noise (their 95% intervals reach the smallest "
+                       f"difference that matters); more games would tell.")
     elif "verdict" in cmp.columns and listed.filter(pl.col("verdict") == stats.LARGE).height == 0:
         out.append("Nothing else is shown to have moved by enough to matter; these may:")
     for name, rows in grouped_changes(listed, unit):
@@ -2656,17 +2656,16 @@ def composition_note(r: dict, cmp: pl.DataFrame) -> str:
 
 def _left_open(cmp: pl.DataFrame, first_metrics) -> tuple[int, int] | None:
     """(how many, of how many) tested metrics other than ``first_metrics`` that are within noise
-    yet whose interval over their family (``size_low``/``size_high``, else the 95% one) reaches the
-    smallest difference that matters; None when there is none."""
+    yet whose 95% interval reaches the smallest difference that matters (the interval the figure's
+    caption counts shares by, so that a row the caption rules out is ruled out here too: review
+    s50 PDF follow-up); None when there is none."""
     need = {"verdict", "smallest", "metric"}
     if not need <= set(cmp.columns):
         return None
     rows = [r for r in cmp.filter(~pl.col("metric").is_in(list(first_metrics))).iter_rows(named=True)
             if r["verdict"] == stats.NOT_SHOWN]
     def reach(r) -> bool:
-        lo, hi = r.get("size_low"), r.get("size_high")
-        if lo is None or hi is None or lo != lo or hi != hi:
-            lo, hi = r.get("diff_low"), r.get("diff_high")
+        lo, hi = r.get("diff_low"), r.get("diff_high")
         small = r.get("smallest")
         if lo is None or hi is None or small is None or not small > 0:
             return False
@@ -2677,11 +2676,11 @@ def _left_open(cmp: pl.DataFrame, first_metrics) -> tuple[int, int] | None:
 
 def line_digits(r: dict, digits: int) -> int:
     """The decimals of one line of a list whose kind is printed at ``digits`` (one precision for
-    the kind's lines of one unit, :func:`common_digits`, revF #7): ``digits`` where the line's
-    before, after and change agree there; else its row of the table's decimals
-    (:func:`metric_digits`) when those are fewer (review s50 PDF #2: never two past the metric's
-    own, beside lines at one); else the first precision above ``digits`` where they agree (up to
-    the metric's own plus :data:`MORE_DIGITS`), else the decimals of its row in the table,
+    the kind's lines of one unit, at most one past the metric's own: :func:`common_digits`, revF
+    #7): ``digits`` where the line's before, after and change agree there; else, as its row of the
+    table, its own decimals (:func:`metric_digits`) when those are fewer (review s50 PDF #2), else
+    the first precision above ``digits`` where they agree (up to the metric's own plus
+    :data:`MORE_DIGITS`), else the decimals of its row in the table,
     so that the change printed is the measured one rounded, as the table's and comparison.csv's,
     never the difference of values rounded apart (review O #9: "54.63% → 60.28%, +5.65 pp" beside
     the table's +5.644)."""
@@ -2689,8 +2688,7 @@ def line_digits(r: dict, digits: int) -> int:
         return digits
     own = metric_digits(r)
     if own <= digits:
-        # its table row's precision, fewer decimals than the kind's: never more than one past its
-        # own (review s50 PDF #2: 3 decimals beside lines at 1 and 2)
+        # its table row's decimals, fewer than the unit's (review s50 PDF #2)
         return own
     top = _base_digits(r["metric"], r["kind"])[1] + MORE_DIGITS
     return next((k for k in range(digits, top + 1) if _agrees(r, k)), own)

@@ -41,7 +41,7 @@ from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, common_digits, metric_value, num, pct, pct_ci, pp, pp_ci, pvalue,
+from reports.text import (best_and_worst, common_digits, metric_digits, metric_value, num, pct, pct_ci, pp, pp_ci, pvalue,
                           room_for_a_swing, row_pct_ci, shown_change, signed, size_range, verdict_digits, verdict_words)
 
 card_name = F.card_name          # the spec's name of a card type
@@ -335,8 +335,14 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
                and "verdict" in cmp.columns else None)
     if founded is not None and founded.height:
         def change(r: dict) -> str:
-            return (f"{card_name(r['key'])}, {pct(r['base'])}% → {pct(r['variant'])}% of players "
-                    f"({pp(r['diff'])})")
+            # before, after and change at one precision where they agree (review s50 PDF follow-up:
+            # "35.0% → 37.2% (+2.3 pp)", as the list and the table do)
+            if "kind" not in r or "metric" not in r:      # (a table without them: as before)
+                return (f"{card_name(r['key'])}, {pct(r['base'])}% → {pct(r['variant'])}% of players "
+                        f"({pp(r['diff'])})")
+            d = metric_digits(r)
+            return (f"{card_name(r['key'])}, {pct(r['base'], d)}% → {pct(r['variant'], d)}% of players "
+                    f"({pp(shown_change(r, d), d)})")
 
         same = (founded.filter(pl.col("same_games").is_not_null()) if "same_games" in founded.columns
                 else founded.clear())

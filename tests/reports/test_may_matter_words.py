@@ -150,8 +150,10 @@ def test_nothing_else_moved_is_said_only_when_the_intervals_rule_it_out():
     """Review s50 PDF (Seigneurial): "Nothing else moved by enough to matter" stood beside a caption
     saying 9 of 19 shares could still have moved by 1 pp. With a metric within noise whose interval
     over its family reaches the smallest difference, the sentence says these games cannot rule it out."""
-    wide = row("end_reason_share", "b", 0.30, 0.302, 0.002, NONE, size=(-0.015, 0.019))
-    narrow = row("end_reason_share", "c", 0.20, 0.201, 0.001, NONE, size=(-0.004, 0.006))
+    # (the 95% interval decides, as the figure's caption counts: a row whose family interval alone
+    # reaches 1 pp is ruled out in both)
+    wide = row("end_reason_share", "b", 0.30, 0.302, 0.009, NONE, size=(-0.015, 0.019))
+    narrow = row("end_reason_share", "c", 0.20, 0.201, 0.001, NONE, size=(-0.012, 0.014))
     cmp = comparison(row("seat_win_share", "Seat 1", 0.25, 0.27, 0.003, LARGE), wide, narrow)
     last = comparison_headlines(cmp, "base", "variant", "coins")[-1]
     assert last.startswith("Nothing else is shown to have moved by enough to matter, but these games cannot "

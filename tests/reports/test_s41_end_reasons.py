@@ -98,7 +98,7 @@ def test_each_side_s_rows_stand_together_and_end_with_the_side_s_total(tmp_path)
         assert total[1] == total_label and total[2] == " + ".join(r[2] for r in ways)
         # the total: the side's games counted from games.parquet, independently of the analysis
         won = sum(by_code.get(c, 0) for c in codes)
-        assert int(total[3]) == won == sum(int(r[3]) for r in ways)
+        assert int(total[3].replace(",", "")) == won == sum(int(r[3].replace(",", "")) for r in ways)   # (counts printed with thousands separators)
         share, lo, hi = _share(total[4])
         w_lo, w_hi = wilson(won, n_games)
         digits = len(total[4].split("%")[0].partition(".")[2])

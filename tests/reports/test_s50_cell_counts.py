@@ -11,6 +11,7 @@ from reports.text import cell_text
 
 def test_large_whole_numbers_get_thousands_separators():
     assert cell_text(100000) == "100,000" and cell_text(-20000) == "-20,000"
-    assert cell_text(9999) == "9999" and cell_text(3) == "3" and cell_text(True) == "yes"
+    assert cell_text(4998) == "4,998" and cell_text(999) == "999" and cell_text(3) == "3"
+    assert cell_text(True) == "yes"
     page = _html_table(pl.DataFrame({"Seat": ["Seat 1"], "Games": [100000]}), "")
     assert "100,000" in page and "100000" not in page

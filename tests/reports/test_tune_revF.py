@@ -270,3 +270,5 @@ def test_a_tuned_player_count_is_named_with_the_counts_searched():
             "rules_text": "[setup]\nstart_coins = [0, 0, 0, 0]\n", "players": None, "game": "middle-ages"}
     said = best_changes(tune, {"values": {"setup.start_coins[0]": 2, "players": 3}})
     assert "players: 3 (of 3 and 4 searched)" in said and "?" not in said
+    three = {**tune, "varies": [tune["varies"][0], {"name": "players", "values": [3, 4, 5]}]}
+    assert "players: 3 (of 3, 4 and 5 searched)" in best_changes(three, {"values": {"players": 3}})
