@@ -171,14 +171,21 @@ def test_sg3_seigneur_draws_players_cards_in_spring_and_discards_them_after_wint
     F.check_invariants(s)                                         # … to the discard, not lost
 
 
-def test_sg3_requisition_gives_one_extra_forced_draw_and_corvee_discards_a_random_card():
-    s, rng = fresh()
+def _requisition_played(rent: int, rules=RULES):
+    """SG-3 / SG-5.5: three Censitaires with two grain 1 each, a grain rent of ``rent``, the Seigneur
+    holding one Réquisition and playing it; (state, rng, the Seigneur's bot) after his card window."""
+    s, rng = fresh(rules=rules)
     for p in (1, 2, 3):
         take(s, p, (G, 1), (G, 1))
-    s.rent = [5, 0, 0]
+    s.rent = [rent, 0, 0]
     s.sc_hand = [1, 0]
     seig = Pick(seigneur_card=lambda o, st: o.index(R.REQUISITION) if R.REQUISITION in o else 0)
     F.seigneur_card_window(s, [seig] * 4, rng, None)
+    return s, rng, seig
+
+
+def test_sg3_requisition_gives_one_extra_forced_draw_and_corvee_discards_a_random_card():
+    s, rng, seig = _requisition_played(5)
     assert s.extra_draws == 1
     F.forced_draws(s, [seig] * 4, rng, None)              # 3 regular draws (1 each), then 1 extra
     assert s.received[G] == 4 and sum(s.seized) == 4
@@ -607,13 +614,7 @@ def test_sg3_troc_draws_as_many_cards_as_its_setting_for_the_one_discarded():
 
 
 def test_sg3_requisition_and_corvee_act_as_many_times_as_their_settings():
-    s, rng = fresh(rules=_rules_with(requisition_draws=2))
-    for p in (1, 2, 3):
-        take(s, p, (G, 1), (G, 1))
-    s.rent = [6, 0, 0]
-    s.sc_hand = [1, 0]
-    seig = Pick(seigneur_card=lambda o, st: o.index(R.REQUISITION) if R.REQUISITION in o else 0)
-    F.seigneur_card_window(s, [seig] * 4, rng, None)
+    s, rng, seig = _requisition_played(6, _rules_with(requisition_draws=2))
     assert s.extra_draws == 2
     F.forced_draws(s, [seig] * 4, rng, None)              # 3 regular draws (1 each), then 2 extra
     assert s.received[G] == 5 and sum(s.seized) == 5
