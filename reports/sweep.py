@@ -1536,7 +1536,10 @@ def best_changes(tune: dict, result: dict) -> str:
             among = (" and ".join(words) if len(words) <= 2 else
                      f"{', '.join(words[:-1])} and {words[-1]}" if len(words) <= 4 else
                      f"{value_text(min(searched))} to {value_text(max(searched))}")
-            bits.append(f"players: {value_text(after)}" + (f" (of {among} searched)" if among else ""))
+            # one value given (--vary players=4..4) is held, not searched
+            bits.append(f"players: {value_text(after)}" + (
+                " (the one count given)" if len(words) == 1 else
+                f" (of {among} searched)" if among else ""))
             continue
         if before is None:
             bits.append(f"{name}: ? → {value_text(after)}")

@@ -272,3 +272,7 @@ def test_a_tuned_player_count_is_named_with_the_counts_searched():
     assert "players: 3 (of 3 and 4 searched)" in said and "?" not in said
     three = {**tune, "varies": [tune["varies"][0], {"name": "players", "values": [3, 4, 5]}]}
     assert "players: 3 (of 3, 4 and 5 searched)" in best_changes(three, {"values": {"players": 3}})
+    # one count given (--vary players=4..4) was held, not searched: "of 4 searched" said otherwise
+    one = {**tune, "varies": [tune["varies"][0], {"name": "players", "values": [4]}]}
+    said = best_changes(one, {"values": {"players": 4}})
+    assert "players: 4 (the one count given)" in said and "searched" not in said

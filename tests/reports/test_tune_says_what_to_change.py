@@ -50,7 +50,7 @@ RESULT = {"best_trial": 2, "values": {"setup.start_coins[0]": 5, "setup.start_co
                       "label": "4p 4×balanced", "players": 4, "lineup": ["balanced"] * 4,
                       "outcome": "met"},
           "confirmations": [], "met": True, "trials": 12, "games_played_in_search": 90000,
-          "sentence": "Target met for 4p 4×balanced (the only line-up and player count played) with "
+          "sentence": "Target met for 4p 4×balanced (confirmed for this line-up and player count only) with "
                       "setup.start_coins[0]=5, setup.start_coins[2]=2, confirmed on 20,000 fresh games: "
                       "every seat within 25.0% ± 2.0 pp: met (…)."}
 

@@ -94,7 +94,7 @@ def test_a_tune_varying_the_player_count_races_candidates_of_different_counts(tm
     assert len({r.split(",")[2] for r in rows}) > 1          # several player counts were tried
     assert all(r.split(",")[1] in ("complete", "pruned") for r in rows)
     p = result["values"]["players"]
-    assert f"for {p}p {p}×random (the only line-up and player count played)" in result["sentence"]
+    assert f"for {p}p {p}×random (confirmed for this line-up and player count only)" in result["sentence"]
 
 
 def test_an_interrupted_tune_says_the_same_command_resumes_it(monkeypatch, tmp_path):
