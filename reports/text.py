@@ -2254,7 +2254,7 @@ def factor_caveat(rows: pl.DataFrame, moved: pl.DataFrame) -> str:
 
 
 def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, what: tuple[str, str],
-                     more: str = "more games would tell") -> str:
+                     more: str = "more games would tell", at_once: str = "") -> str:
     """After "none of these changed clearly": whether these games leave room for a change of
     ``smallest`` (a share's, as a fraction) among the rows ``within`` noise, each ``(name, low,
     high)``, its own 95% interval (review U #1, #2: "no event card clearly changes any seat's win
@@ -2263,7 +2263,8 @@ def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, wh
     that matters." or " These games cannot rule out a change of 1 pp for 9 of the 12 …: their 95%
     intervals reach it (the furthest: Chevalier, −2.59 pp); more games would tell."; '' without
     rows or a smallest difference. ``what``: a row in words, singular and plural ("card-and-seat
-    swing", "card-and-seat swings")."""
+    swing", "card-and-seat swings"). ``at_once``: the words naming intervals for a whole family
+    (" for all 12 types at once"), said after "95% interval(s)"."""
     rows = [(n, lo, hi) for n, lo, hi in within
             if lo is not None and hi is not None and np.isfinite(lo) and np.isfinite(hi)]
     if not rows or not smallest > 0:
@@ -2276,14 +2277,15 @@ def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, wh
     if not open_:
         whose = (f"both {many}" if len(rows) == 2 else f"all {len(rows)} {many}" if len(rows) > 1
                  else f"the one {one}")
-        return (f" The 95% interval{'s' if len(rows) > 1 else ''} of {whose} lie{'' if len(rows) > 1 else 's'} "
+        together = " (for all at once)" if at_once and len(rows) > 1 else ""
+        return (f" The 95% interval{'s' if len(rows) > 1 else ''} of {whose}{together} lie{'' if len(rows) > 1 else 's'} "
                 f"within ±{that}, the smallest difference that matters: these games leave no room for a "
                 "change that matters.")
     _, name, edge = open_[0]
     count = (f"both {many}" if len(open_) == len(rows) == 2 else
              f"all {len(rows)} {many}" if len(open_) == len(rows) and len(rows) > 1
              else f"the one {one}" if len(rows) == 1 else f"{len(open_)} of the {len(rows)} {many}")
-    its = "their 95% intervals reach it" if len(open_) > 1 else "its 95% interval reaches it"
+    its = f"their 95% intervals{at_once} reach it" if len(open_) > 1 else f"its 95% interval{at_once} reaches it"
     furthest = "the furthest: " if len(open_) > 1 else ""
     return (f" These games cannot rule out a change of {that} (the smallest difference that matters) "
             f"for {count}: {its} ({furthest}{name}, {pp(edge, verdict_digits(edge, edge, smallest))}); "

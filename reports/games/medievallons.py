@@ -571,15 +571,19 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
            + (f"; left out, too few players to say: {left_out_words(left, after='founded_share_after')}."
               if left.height else ".")]
     # whether "not clearly" leaves room for a change that matters (review U #2: every type's
-    # interval reached past 1 pp, and the page read as "removing a copy does not matter")
-    within = [(card_name(r["card"]), r["delta_founders_win_share"] - _Z * r["delta_std_error"],
-               r["delta_founders_win_share"] + _Z * r["delta_std_error"])
-              for r, verdict in zip(d.iter_rows(named=True), v) if verdict == stats.NOT_SHOWN]
+    # interval reached past 1 pp, and the page read as "removing a copy does not matter"), read on
+    # the interval for all types at once the verdicts' sizes are read on: "no room" is a claim about
+    # the whole family (each card's own interval made it too easy: session 50's opinion)
+    lows, highs = stats.holm_size_interval(d["delta_founders_win_share"].to_numpy(), d["z"].to_numpy())
+    within = [(card_name(r["card"]), float(lo), float(hi))
+              for r, verdict, lo, hi in zip(d.iter_rows(named=True), v, lows, highs)
+              if verdict == stats.NOT_SHOWN]
     games = d["games"][0] if "games" in d.columns and d.height else None
     out[0] += room_for_a_swing(
         within, smallest, ("type left within noise", "types left within noise"),
         f"more games would tell ({MORE_GAMES}"
-        + (f", {int(games):,} a deck here" if games else "") + "; four times as many halve an interval)")
+        + (f", {int(games):,} a deck here" if games else "") + "; four times as many halve an interval)",
+        f" (for all {d.height} types at once)")
     order = stats.practical_order(v, d["delta_founders_win_share"].to_numpy(), smallest)
     r = d.row(int(order[0]), named=True)
     name = card_name(r["card"])

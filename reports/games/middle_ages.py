@@ -243,14 +243,15 @@ def _room_for_a_card(top: dict, share: float, ab: pl.DataFrame | None, games: in
         ends = ends[np.isfinite(ends).all(axis=1)]
         return bool(ends.size) and bool((np.abs(ends).max(axis=1) >= share).any())
 
+    at_once = f" (for all {len(rows)} at once)" if ab is not None and ab.height > 1 else ""
     said = room_for_a_swing(within("win_share_effect"), share,
                             ("card-and-seat effect averaged over all games",
-                             "card-and-seat effects averaged over all games"), more)
+                             "card-and-seat effects averaged over all games"), more, at_once)
     if reaches("win_share_effect") or "win_share_when_drawn_low" not in rows[0]:
         return said
     return room_for_a_swing(within("win_share_when_drawn"), share,
                             ("card-and-seat effect per game where the card is drawn",
-                             "card-and-seat effects per game where the card is drawn"), more) or said
+                             "card-and-seat effects per game where the card is drawn"), more, at_once) or said
 
 
 def question_files(q, rs: RunSet) -> dict:
@@ -481,14 +482,19 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
     if es.height == 0:
         # and whether that leaves room for a swing that matters (review U #1: on a rotated run of
         # 12,500 deals it read as "the cards do not move the seats", every interval reaching 1 pp)
+        # read on the intervals for the whole family (family_low/high: Bonferroni over every card
+        # and seat, as the verdicts' sizes), not each swing's own: "no room" is said of all of them
         rows = t["event_seats"]
-        within = [(f"{r['event_name']}, {r['seat_label']}", r["diff_low"], r["diff_high"])
+        lo_col, hi_col = (("family_low", "family_high") if "family_low" in rows.columns
+                          else ("diff_low", "diff_high"))
+        within = [(f"{r['event_name']}, {r['seat_label']}", r[lo_col], r[hi_col])
                   for r in rows.iter_rows(named=True)]
         # an association in the run's own games, said so: beside the ablation's "when drawn, Alliance
         # moves Seat 4 by +2.8 pp" it read as a contradiction (designer review 44, questions #2)
         return [f"In this run's games, no event card clearly goes with a change of any seat's win share "
                 f"where it fires (an association under bot play, not the card's effect; {holm})."
-                + room_for_a_swing(within, smallest, ("card-and-seat swing", "card-and-seat swings"))]
+                + room_for_a_swing(within, smallest, ("card-and-seat swing", "card-and-seat swings"),
+                                   at_once=f" (for all {rows.height} at once)" if lo_col == "family_low" else "")]
     top = es.row(0, named=True)
     large = int((es["verdict"] == stats.LARGE).sum()) if "verdict" in es.columns else 0
     why = "an association under bot play (the games where a card fires against the others), not the card's effect."

@@ -86,7 +86,8 @@ def test_every_interval_within_the_smallest_difference_leaves_no_room():
                       "Alliance": [(0.0005, -0.0015, 0.002), (-0.0005, -0.002, 0.0015)]})
     assert "could be no effect at all" in said
     assert "cannot rule out" not in said and "more games" not in said, said
-    assert ("The 95% intervals of all 4 card-and-seat effects per game where the card is drawn lie "
+    assert ("The 95% intervals of all 4 card-and-seat effects per game where the card is drawn "
+            "(for all at once) lie "
             "within ±1 pp, the smallest difference that matters: these games leave no room for a "
             "change that matters.") in said, said
 
