@@ -75,6 +75,32 @@ def test_kernel_replays_reference_under_every_setting(old, new, n):
             assert_same_game(out, g, REF.play_game(rules, players, 3, g, debug=True), players)
 
 
+def test_kernel_and_reference_agree_when_a_played_sorciere_turns_over_an_artisan():
+    """Review s51 #1: with artisan_takes_played_card = true, a played Sorcière that turns over an
+    Artisan copies it, and the Artisan takes the card just turned over, not the played Sorcière,
+    in both engines. Checked on the first games (4 players, random bots) where that happens."""
+    rules = R.loads(TEXT.replace("artisan_takes_played_card = false", "artisan_takes_played_card = true"))
+    n = 400
+    out = D.run_chunk(rules, 4, 0, n, 7, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    seen = 0
+    for g in range(n):
+        log: list = []
+        rec = REF.play_game(rules, 4, 7, g, log=log, debug=True)
+        lines = [str(x) for x in log]
+        hits = [i for i, x in enumerate(lines) if "turns over an Artisan" in x
+                and any("plays Sorcière" in lines[j] for j in range(max(0, i - 3), i))]
+        if not hits:
+            continue
+        seen += 1
+        for i in hits:          # (a played Sorcière copying an Artisan guild does take itself back)
+            assert "Artisan: takes the Artisan on top of the discard pile" in lines[i + 1], (g, lines[i + 1])
+        assert_same_game(out, g, rec, 4)
+        if seen == 3:
+            break
+    assert seen >= 1, "no game of these had a played Sorcière turning over an Artisan"
+
+
 BOOK_TEXT = TEXT.replace('end_card_timing = "empty_draw"', 'end_card_timing = "last_card_taken"')
 SIDES_SWAPPED = ('end_card = { 2 = "yellow", 3 = "red", 4 = "red", 5 = "red" }',
                  'end_card = { 2 = "red", 3 = "yellow", 4 = "yellow", 5 = "yellow" }')

@@ -253,6 +253,19 @@ def test_MV5_artisan_setting_takes_back_the_played_card():
     assert s.hands[0][NOBLE] == 1
 
 
+def test_MV5_artisan_setting_a_played_sorciere_turning_over_an_artisan_takes_the_artisan():
+    """Review s51 #1: with artisan_takes_played_card = true the played card goes on the discard
+    pile first, and a Sorcière's turned-over card on top of it: the copied Artisan takes the card
+    just turned over (it gave the played Sorcière back). By default the same."""
+    for rules in (RULES, variant(("artisan_takes_played_card = false", "artisan_takes_played_card = true"))):
+        s = state_of(2, rules=rules, pile=[ET, ET, A], discard=[MO])
+        s.give(0, SO)
+        turn(s, [Pick(("play", SO)), Never()])          # no guild on the table: the pile's top turns over
+        assert s.powers[0][SORCIERE] == 1 and s.powers[0][ARTISAN] == 1
+        assert hand(s, 0) == {"Artisan": 1, "Étoile": 1}        # the Artisan, then the end-of-turn draw
+        assert s.discard == [MO, SO]
+
+
 def test_MV5_artisan_with_an_empty_discard_pile_takes_nothing():
     s = state_of(2)
     power(s, 0, ARTISAN, [Never(), Never()])

@@ -354,7 +354,8 @@ def no_target(st, ws, p, played):
 
 @njit(cache=True, _nrt=False)
 def sorciere_target(st, ws, fs, P, p):
-    """MV-5 Sorcière: the power type to copy (a guild's, else a card turned over); -1 for none."""
+    """MV-5 Sorcière: the power type to copy (a guild's, else a card turned over: returned plus
+    N_TYPES, so that a turned-over Artisan takes the card just turned over); -1 for none."""
     n = 0
     for t in range(N_TYPES):          # the types of the guilds on the table (W_NGT), ascending
         ws[U(W_OPTS + n)] = t
@@ -372,7 +373,7 @@ def sorciere_target(st, ws, fs, P, p):
             continue
         if t == BOUFFON or t == SORCIERE:
             return -1
-        return t
+        return t + N_TYPES
 
 
 @njit(cache=True, _nrt=False)
@@ -383,13 +384,20 @@ def resolve_power(st, ws, fs, P, p, t):
     if t == BOUFFON:
         return
     ws[U(W_POWERS + p * TS + t)] += 1
+    turned_over = False
     if t == SORCIERE:
         t = sorciere_target(st, ws, fs, P, p)
         if t < 0 or ws[G_OVER] != 0:
             return
+        if t >= N_TYPES:
+            t -= N_TYPES
+            turned_over = True
         ws[U(W_POWERS + p * TS + t)] += 1
     if t == ARTISAN:
-        if ws[U(W_RULES + R_PARAMS + P_ARTISAN_TAKES_PLAYED)] != 0 and played != 0 and ws[G_PLAYED] >= 0:
+        # with artisan_takes_played_card the played card comes back, unless a played Sorcière
+        # turned this Artisan over: it lies on top of the played card (review s51 #1)
+        if (ws[U(W_RULES + R_PARAMS + P_ARTISAN_TAKES_PLAYED)] != 0 and played != 0 and not turned_over
+                and ws[G_PLAYED] >= 0):
             c = ws[G_PLAYED]
             ws[G_PLAYED] = -1
             hand_add(ws, p, c, 1)

@@ -360,7 +360,9 @@ def guild_card_options(state: GameState, seat: int) -> list[tuple[int, int, int]
 
 def power_artisan(state, seat, source, strategies, rng, log):
     """Artisan: the top card of the discard pile to the hand (the played card is not on it yet);
-    with ``artisan_takes_played_card`` the card just played comes back instead."""
+    with ``artisan_takes_played_card`` the card just played comes back instead, unless a played
+    Sorcière turned this Artisan over (then on top of the played card: the Sorcière passes the
+    source ``GUILD``)."""
     if state.rules.param(P_ARTISAN_TAKES_PLAYED) and source == PLAYED and state.played:
         t = state.played.pop()
         state.hands[seat][t] += 1
@@ -544,7 +546,11 @@ def power_sorciere(state, seat, source, strategies, rng, log):
         if t == SORCIERE and again:
             continue
         if t not in (BOUFFON, SORCIERE):
-            resolve_power(state, seat, t, source, strategies, rng, log)
+            # a turned-over Artisan takes the top of the discard pile, the card just turned over,
+            # under either reading of artisan_takes_played_card: with true the played Sorcière
+            # went on the pile first and the turned-over card on top of it (review s51 #1: it took
+            # the played Sorcière back); only the Artisan reads the source for that
+            resolve_power(state, seat, t, GUILD if t == ARTISAN else source, strategies, rng, log)
         return
 
 
