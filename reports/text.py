@@ -2035,14 +2035,32 @@ def _moved_from_fair(cmp: pl.DataFrame, fair: float, shown: str) -> str:
     seats = cmp.filter((pl.col("metric") == "seat_win_share") & pl.col("significant"))
     if seats.height == 0:
         return ""
-    away, toward = [], []
+    away, toward, crossed = [], [], []
     for x in seats.sort("key").iter_rows(named=True):
         name = metric_label(x).replace(" win share", "")
-        (away if abs(x["variant"] - fair) > abs(x["base"] - fair) else toward).append(name)
+        if (x["base"] - fair) * (x["variant"] - fair) < 0:
+            # from one side of fair to the other (review s51: 23.0% → 26.9% was "toward" the fair
+            # 25.0% as 1.9 < 2.0, a swing of 3.9 pp through it)
+            up = x["base"] < fair
+            crossed.append((name, f"from {'below' if up else 'above'} to {'above' if up else 'below'}"))
+        else:
+            (away if abs(x["variant"] - fair) > abs(x["base"] - fair) else toward).append(name)
 
     def listed(names):
         return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 
+    if crossed:
+        if not toward and not away:
+            if len(crossed) == 1:
+                return (f"The one seat that moved clearly, {crossed[0][0]}, crossed the fair {shown}, "
+                        f"{crossed[0][1]} it.")
+            return (f"Every seat that moved clearly crossed the fair {shown}: "
+                    f"{listed([f'{n} {d}' for n, d in crossed])}.")
+        parts = ([f"{listed(toward)} moved toward the fair {shown}"] if toward else []) \
+            + ([f"{listed(away)} {'away from it' if toward else f'moved away from the fair {shown}'}"]
+               if away else [])
+        return (f"Of the seats that moved clearly, {', '.join(parts)}, and "
+                f"{listed([f'{n} ({d})' for n, d in crossed])} crossed it.")
     if not toward:
         return (f"Every seat that moved clearly moved away from the fair {shown}: {listed(away)}." if len(away) > 1
                 else f"The one seat that moved clearly, {away[0]}, moved away from the fair {shown}.")
@@ -2664,8 +2682,14 @@ def _left_open(cmp: pl.DataFrame, first_metrics) -> tuple[int, int] | None:
     need = {"verdict", "smallest", "metric"}
     if not need <= set(cmp.columns):
         return None
+    def tested(r) -> bool:       # as tested_count: a row with a p-value (review s51: the Balance
+        # indices, shown but not tested, made "48 of the 62 other tested metrics" beside 60)
+        p = r.get("p_adjusted", 0.0)
+        return p is not None and bool(np.isfinite(p))
+
     rows = [r for r in cmp.filter(~pl.col("metric").is_in(list(first_metrics))).iter_rows(named=True)
-            if r["verdict"] == stats.NOT_SHOWN]
+            if r["verdict"] == stats.NOT_SHOWN and tested(r)]
+
     def reach(r) -> bool:
         lo, hi = r.get("diff_low"), r.get("diff_high")
         small = r.get("smallest")

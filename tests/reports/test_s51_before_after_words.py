@@ -1,0 +1,45 @@
+"""Review s51 (statistics): two sentences of the before/after page.
+
+1. "cannot rule out a change that matters for 48 of the 62 other tested metrics" beside "the 60
+   other tested metrics": the total counted the two Balance indices, shown but not tested.
+2. A seat that swung clearly through the fair share (23.0% → 26.9%) "moved toward the fair 25.0%"
+   because 1.9 < 2.0: a seat that crosses the fair share is said to cross it.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis import stats
+from reports.text import _left_open, _moved_from_fair
+
+
+def _seats(rows):
+    return pl.DataFrame([{"metric": "seat_win_share", "key": f"Seat {k + 1}", "label": f"Seat {k + 1} win share",
+                          "significant": True, "base": b, "variant": v} for k, b, v in rows])
+
+
+def test_a_seat_that_crosses_the_fair_share_is_said_to_cross_it():
+    said = _moved_from_fair(_seats([(3, 0.230, 0.269)]), 0.25, "25.0%")
+    assert said == "The one seat that moved clearly, Seat 4, crossed the fair 25.0%, from below to above it."
+    assert "toward" not in said
+    both = _moved_from_fair(_seats([(1, 0.269, 0.234), (3, 0.230, 0.269)]), 0.25, "25.0%")
+    assert both == ("Every seat that moved clearly crossed the fair 25.0%: Seat 2 from above to below "
+                    "and Seat 4 from below to above.")
+    mixed = _moved_from_fair(_seats([(0, 0.20, 0.23), (2, 0.26, 0.28), (3, 0.230, 0.269)]), 0.25, "25.0%")
+    assert mixed == ("Of the seats that moved clearly, Seat 1 moved toward the fair 25.0%, Seat 3 away "
+                     "from it, and Seat 4 (from below to above) crossed it.")
+    # on one side of fair, as before: toward and away by the distance to fair
+    same_side = _moved_from_fair(_seats([(2, 0.26, 0.28), (3, 0.230, 0.24)]), 0.25, "25.0%")
+    assert same_side == "Of the seats that moved clearly, Seat 4 moved toward the fair 25.0% and Seat 3 away from it."
+
+
+def test_the_metrics_left_open_are_counted_among_the_tested_ones_only():
+    def row(metric, lo, hi, p):
+        return {"metric": metric, "verdict": stats.NOT_SHOWN, "smallest": 0.01, "diff_low": lo,
+                "diff_high": hi, "p_adjusted": p}
+    cmp = pl.DataFrame([row("seat_win_share", -0.02, 0.02, 0.5),
+                        row("mean_turns", -0.02, 0.02, 0.9), row("score_spread", -0.002, 0.003, 0.8),
+                        row("balance_index", None, None, None), row("gini_index", None, None, None)],
+                       schema_overrides={"diff_low": pl.Float64, "diff_high": pl.Float64, "p_adjusted": pl.Float64})
+    assert _left_open(cmp, ("seat_win_share",)) == (1, 2)      # not (1, 4): the indices are untested
