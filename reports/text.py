@@ -99,14 +99,23 @@ def pct_ci(p: float, low: float, high: float, least: int = 1) -> str:
     return f"{pct(p, digits)}% ({pct(low, digits)}–{top})"
 
 
-def fair_gap_digits(share: float, fair: float, diff: float, most: int = 3) -> int:
+def fair_gap_digits(share: float, fair: float, diff: float, most: int = 3,
+                    low: float | None = None, high: float | None = None) -> int:
     """The decimals at which a seat's win share, the fair share and the gap between them print so
     that the printed share minus the printed fair share is the printed gap (review 45 #5: "Seat 1
     wins 23.5% (23.1–23.8) against a fair 25.0%: −1.6 pp" for 23.45% and −1.55 pp, each rounded
-    half away from zero; at 3 players the fair 33.3% is itself rounded): 1, or more up to ``most``."""
+    half away from zero; at 3 players the fair 33.3% is itself rounded), and, given the share's
+    interval (``low``, ``high``), each end prints on its side of the fair share (review s51: an
+    interval starting at 25.002% printed "(25.0–28.9)" beside a fair 25.0%, read as touching it):
+    1, or more up to ``most``."""
+    def sides_shown(d: int) -> bool:
+        f = float(pct(fair, d))
+        return all(x is None or not np.isfinite(x) or np.sign(round(float(pct(x, d)) - f, 9))
+                   == np.sign(round(100 * (x - fair), 9)) for x in (low, high))
+
     d = 1
-    while d < most and abs(float(pct(share, d)) - float(pct(fair, d)) - float(signed(100 * diff, d).replace("−", "-"))) \
-            > 10.0 ** -(d + 3):
+    while d < most and (abs(float(pct(share, d)) - float(pct(fair, d)) - float(signed(100 * diff, d).replace("−", "-")))
+                        > 10.0 ** -(d + 3) or not sides_shown(d)):
         d += 1
     return d
 
@@ -115,15 +124,16 @@ def seat_vs_fair(r: dict, d: int | None = None) -> tuple[str, str, str]:
     """(share with its interval, fair share, gap in pp) of a seat row as one sentence prints them,
     at the decimals that agree (:func:`fair_gap_digits`; ``d``: the seats' common ones,
     :func:`seats_fair_digits`)."""
-    d = fair_gap_digits(r["win_share"], r["fair_share"], r["diff"]) if d is None else d
+    d = fair_gap_digits(r["win_share"], r["fair_share"], r["diff"], low=r.get("ci_low"),
+                        high=r.get("ci_high")) if d is None else d
     return pct_ci(r["win_share"], r["ci_low"], r["ci_high"], d), pct(r["fair_share"], d), pp(r["diff"], d)
 
 
 def seats_fair_digits(seats: pl.DataFrame) -> int:
     """The decimals every seat of a table prints its share, the fair share and its gap with (one
     precision for a column or a list of sentences): the most any seat needs (:func:`fair_gap_digits`)."""
-    return max((fair_gap_digits(r["win_share"], r["fair_share"], r["diff"]) for r in seats.iter_rows(named=True)),
-               default=1)
+    return max((fair_gap_digits(r["win_share"], r["fair_share"], r["diff"], low=r.get("ci_low"),
+                                high=r.get("ci_high")) for r in seats.iter_rows(named=True)), default=1)
 
 
 def amount(text: str, unit: str) -> str:

@@ -43,3 +43,16 @@ def test_the_metrics_left_open_are_counted_among_the_tested_ones_only():
                         row("balance_index", None, None, None), row("gini_index", None, None, None)],
                        schema_overrides={"diff_low": pl.Float64, "diff_high": pl.Float64, "p_adjusted": pl.Float64})
     assert _left_open(cmp, ("seat_win_share",)) == (1, 2)      # not (1, 4): the indices are untested
+
+
+def test_a_seat_interval_end_prints_on_its_side_of_the_fair_share():
+    """Review s51 (opinion acted on): a seat's own interval from 25.002% printed "(25.0–28.9)" beside
+    a fair 25.0%, read as touching it; its ends now print on their side of the fair share."""
+    from reports.text import seat_vs_fair
+
+    r = {"win_share": 0.2695, "fair_share": 0.25, "diff": 0.0195, "ci_low": 0.25002, "ci_high": 0.28900}
+    share, fair, gap = seat_vs_fair(r)
+    assert share.startswith("26.950% (25.002") and fair == "25.000", share
+    # an interval clear of the fair share at one decimal keeps one decimal
+    r = {"win_share": 0.2695, "fair_share": 0.25, "diff": 0.0195, "ci_low": 0.2512, "ci_high": 0.2890}
+    assert seat_vs_fair(r) == ("27.0% (25.1–28.9)", "25.0", "+2.0 pp")
