@@ -37,7 +37,13 @@ RC = {
     "ytick.labelsize": 10, "legend.fontsize": 10, "axes.spines.top": False, "axes.spines.right": False,
     "axes.grid": True, "grid.alpha": 0.3, "axes.axisbelow": True, "svg.fonttype": "none",
     "font.family": "DejaVu Sans",
+    # the SVG's clip-path and marker ids from a fixed salt, not a random one (review s51: every
+    # .svg differed between two writes of the same figure)
+    "svg.hashsalt": "balance-figures",
 }
+
+# no creation date in a vector figure: the same figure is the same bytes (review s51)
+_NO_DATE = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
 
 def styled(fn):
@@ -114,7 +120,7 @@ def render(fig: Figure, fmt: str, dpi: int = DPI) -> bytes:
     buf = io.BytesIO()
     with matplotlib.rc_context(RC):
         if fmt != "png":
-            fig.savefig(buf, format=fmt, dpi=dpi)
+            fig.savefig(buf, format=fmt, dpi=dpi, metadata=_NO_DATE.get(fmt))
             return buf.getvalue()
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from PIL import Image
