@@ -213,7 +213,9 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
         from simcore.config import parse_toml
 
         src = parse_toml(plan.rules_text, name=plan.rules_name)
-    p = v.players(plan.varies) or plan.players
+    p = v.players(plan.varies)
+    if p is None:               # (not `or`: --vary players=[0,4] played 0 as "not given", review s51)
+        p = plan.players
     try:
         return runner.prepare(plan.game, rules=src, settings=[*plan.settings, *v.settings(plan.varies)],
                               players=p,
