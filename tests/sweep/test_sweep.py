@@ -163,17 +163,6 @@ def test_a_bad_vary_value_is_named_as_the_vary_the_designer_typed():
     assert "--set income.palais.counts=1" in str(e.value)
 
 
-def test_a_player_count_of_zero_in_a_vary_is_refused_before_any_game():
-    """Review s51: --vary players=[0,4] played 0 as "not given" (4 players) under the label
-    players=0, and the sweep's report then refused the sweep as damaged."""
-    from analysis.sweep.play import plan_sweep
-    from simcore.errors import UsageError
-
-    with pytest.raises(UsageError) as e:
-        plan_sweep("middle-ages", varies=["players=[0,4]"], games=100)
-    assert "--players 0: Middle-Ages is played by 2 to 5 players" in str(e.value), str(e.value)
-
-
 def test_a_list_of_words_compares_each_value_with_the_first(tmp_path):
     """--vary 'payment.order=[seat,simultaneous,rotating]' stated only seat -> rotating (first to
     last), never the value between. A list of words compares each value with the first; the page's
