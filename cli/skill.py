@@ -221,7 +221,7 @@ def skill(
         # published whole: a signal landing meanwhile is acted on once it is (a --force
         # replacement half renamed would put the earlier answer back and lose this one)
         with _signals_held():
-            publish_skill_out(out, final)   # complete: published (a --force replacement), the claim released
+            final = publish_skill_out(out, final)   # complete: published (a --force replacement), the claim released
             stage = "published"
         shown.show()
         typer.echo(f"skill: {final}  (report.html, figures/budget.png"
@@ -434,7 +434,7 @@ def interrupted_line(out: Path, kept: int, total: int, staged: bool, stage: str 
             "plays only the rest")
 
 
-def publish_skill_out(work: Path, out: Path) -> None:
+def publish_skill_out(work: Path, out: Path) -> Path:
     """Publish a complete skill directory: written in place (``work`` is ``out``), its claim is
     released; built beside ``out`` (a ``--force`` replacement), it takes ``out``'s place in two
     renames (:func:`simcore.atomic.publish_dir`), and of the earlier directory only the files
@@ -445,9 +445,9 @@ def publish_skill_out(work: Path, out: Path) -> None:
     if work == out:
         _published_only(out)
         release_claim(out, True)
-        return
+        return out
     _own_only(out)
-    publish_dir(work, out, kind=SKILL_KIND)
+    return publish_dir(work, out, kind=SKILL_KIND)    # (beside, when something appeared meanwhile)
 
 
 def _published_only(out: Path) -> None:

@@ -149,6 +149,9 @@ def tune(
                       allow_oversubscribe=allow_oversubscribe) as executor, bar:
         result = run_tune(plan, out, storage=storage, force=force, threads=threads,
                           progress=None if quiet else progress, executor=executor)
+    from simcore.atomic import published_as
+
+    out = published_as(out)         # (beside, when something appeared there meanwhile: review s51)
     typer.echo(result["sentence"] + _tied(out, result))
     typer.echo(f"{rules_line(result, out)}; {report_hint(out)}")
     for line in follow_up_lines(result, game, out, vary, target, players=players,

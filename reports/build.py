@@ -322,7 +322,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                       (f"{generated} {NOTES[0]}", *NOTES[1:]))
             done += 1
         say("Publishing the report", done, total)
-        publish_dir(tmp, target)
+        target = publish_dir(tmp, target)     # (beside, when something appeared there meanwhile)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

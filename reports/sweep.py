@@ -66,7 +66,7 @@ from reports.sections import FigureSet, Section, glossary_section
 from reports.text import (amount, change_unit, common_digits, metric_value, pct, rounded as rounded_value,
                           shown_change, signed, verdict_digits, verdict_words)
 from simcore import games as registry
-from simcore.atomic import atomic_dir
+from simcore.atomic import atomic_dir, published_as
 from simcore.errors import UsageError
 
 
@@ -1031,7 +1031,7 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
                             sentences=list(lead), tables=[(PDF_SETTINGS_TITLE, meta)])
             write_pdf(tmp / "report.pdf", title, [first, *secs], figs, png, figs.captions, None,
                       (f"{generated} {INTERVALS_NOTE}",) + tuple(notes))
-    return Path(out) / "report.html"
+    return published_as(out) / "report.html"     # (beside, when something appeared there meanwhile)
 
 
 def _title(game: str) -> str:

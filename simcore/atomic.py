@@ -1215,6 +1215,17 @@ atexit.register(release_claims)
 
 #: Outputs published by this process (the CLI's "interrupted" line says whether one was).
 PUBLISHED: list[Path] = []
+#: Where each output this process published went (its target → the path published: the target,
+#: or ``<name>-2`` beside something that appeared there meanwhile), for :func:`published_as`.
+_PUBLISHED_AS: dict[Path, Path] = {}
+
+
+def published_as(target: str | Path) -> Path:
+    """The path this process published ``target``'s output under: ``target`` itself, or the free
+    name beside it (:func:`_published_beside`) where something appeared there while the command
+    ran (review s51: a report published as ``REP-2`` printed ``report: REP/report.html``).
+    ``target`` when nothing was published for it."""
+    return _PUBLISHED_AS.get(Path(os.path.abspath(target)), Path(target))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1604,6 +1615,7 @@ def _published_beside(tmp: Path, target: Path, claim: "_Claim") -> Path:
           f"it is left as it was, and the output is {show(alt)}", file=sys.stderr)
     forget_entry(target, tmp.name)
     PUBLISHED.append(alt)
+    _PUBLISHED_AS[Path(os.path.abspath(target))] = alt
     release_claim(target, True)
     return alt
 
@@ -1622,6 +1634,7 @@ def _empty_dir(path: Path) -> bool:
 def _published(tmp: Path, target: Path) -> Path:
     forget_entry(target, tmp.name)
     PUBLISHED.append(target)
+    _PUBLISHED_AS[Path(os.path.abspath(target))] = target
     release_claim(target, True)
     return target
 

@@ -390,7 +390,7 @@ def begin_out(out: Path, kind: str, entries) -> Path:
 def finish_out(work: Path, out: Path) -> Path:
     """Publish a sweep or tune written by :func:`begin_out` and release its claim."""
     if Path(work) != Path(out):
-        publish_dir(work, out)
+        return publish_dir(work, out)       # (beside, when something appeared there meanwhile)
     else:
         seal_dir(out)            # the paths inside its folders, for a later --force to check
         release_claim(out, True)
