@@ -217,7 +217,9 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
             table.write_csv(tmp)
         else:
             table.write_parquet(tmp, metadata=parquet_sign("ladder"))
-    typer.echo(f"ladder: {out}")
+    from simcore.atomic import published_as
+
+    typer.echo(f"ladder: {published_as(out)}")      # (beside, when a file appeared there meanwhile)
 
 
 def _ladder(console, L, spec, names, n, players, seed, game, rules, sets):

@@ -236,6 +236,13 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
     if kind == "file" and (text.endswith("/") or given.name in ("", ".", "..")):
         raise UsageError(f"{option} {show(text)}: names a directory (give a file name)")
     absolute = Path(os.path.abspath(given))
+    prior = _CLAIMS.get(absolute)
+    if prior is not None and claim and _standing(absolute) != prior.seen:
+        # checked and claimed by this command before its work; what stands there now appeared
+        # meanwhile: it is left in place and the output is published beside it when done
+        # (:func:`_published_beside`), not refused after the work (review s51 safety #2: a
+        # questions directory, a check's --save-run, exit 2 after every game was played)
+        return given
     if len(os.fsencode(str(absolute))) + _SUFFIX >= 4096:
         raise UsageError(f"{option} {show(text)}: path too long for the file system")
     limit = _name_max(_nearest_existing(absolute))
@@ -1398,11 +1405,20 @@ def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
         yield tmp
         if not tmp.exists():
             raise RuntimeError(f"nothing was written for {out}")
-        if out.exists() and not force:  # appeared while we were writing
+        claim = _CLAIMS.get(Path(os.path.abspath(out)))
+        if claim is not None and os.path.lexists(out) and _standing(Path(os.path.abspath(out))) != claim.seen:
+            # a file (or folder) that appeared while the command wrote: left as it is, the output
+            # beside it (review s51 safety #2: a passing check's --junit exited 2, a ladder's CSV
+            # was lost, with --force a user's new file was replaced without a word)
+            _published_beside(tmp, out, claim)
+            published = True
+            return
+        if out.exists() and not force:  # appeared while we were writing (not claimed: no record)
             raise UsageError(f"{option} {show(out)}: file exists (use --force to replace it)")
         os.replace(tmp, out)
         published = True
         PUBLISHED.append(out)
+        _PUBLISHED_AS[Path(os.path.abspath(out))] = Path(out)
     except Exception as exc:
         if no_space(exc):
             raise out_of_space(out, option) from None
@@ -1596,12 +1612,15 @@ def _standing(path: Path) -> tuple | None:
 def _published_beside(tmp: Path, target: Path, claim: "_Claim") -> Path:
     """Something the command did not claim to replace appeared at ``target`` while it worked (a
     user's file or folder, made after the check): it is left exactly where it is, and the finished
-    output takes the first free visible name beside it, ``<name>-2``, ``<name>-3``, …, said in one
+    output takes the first free visible name beside it, ``<name>-2``, ``<name>-3``, … (a file keeps
+    its suffix: ``<stem>-2<suffix>``), said in one
     line on stderr (review s48 safety #1: it was moved into a hidden ``.<name>.old-<id>`` without
     --force, and a file silently)."""
     n = 2
+    is_file = os.path.isfile(tmp) and not os.path.islink(tmp)
     while True:
-        alt = target.with_name(f"{target.name}-{n}")
+        # a file keeps its suffix (L-2.csv opens as a CSV; L.csv-2 did not)
+        alt = target.with_name(f"{target.stem}-{n}{target.suffix}" if is_file else f"{target.name}-{n}")
         if not os.path.lexists(alt):
             try:
                 tmp.rename(alt)

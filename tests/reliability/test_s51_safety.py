@@ -51,3 +51,40 @@ def test_published_as_names_where_an_output_went(tmp_path, capsys):
     assert atomic.published_as(tmp_path / "SW") == tmp_path / "SW-2"
     assert atomic.published_as(tmp_path / "other") == tmp_path / "other"
     atomic.release_claims()
+
+
+def test_a_folder_that_appears_at_a_questions_out_meanwhile_is_kept_and_the_tables_go_beside(tmp_path, capsys):
+    """balance questions RUN --out Q: a folder made at Q while the decks were played made the
+    command exit 2 after every game ("directory exists and is not empty"), the tables lost."""
+    import polars as pl
+
+    from analysis.questions import write_dir
+    from simcore import atomic
+
+    q = atomic.check_output_dir(tmp_path / "Q", False, kind="questions")     # as the command does first
+    q.mkdir()
+    (q / "mine.txt").write_text("mine")
+    got = write_dir(q, {"t": pl.DataFrame({"a": [1, 2]})}, {"game": "middle-ages"})
+    assert got == tmp_path / "Q-2" and (got / "t.csv").is_file()
+    assert (q / "mine.txt").read_text() == "mine" and sorted(p.name for p in q.iterdir()) == ["mine.txt"]
+    err = capsys.readouterr().err
+    assert "appeared there while this command ran" in err and str(tmp_path / "Q-2") in err
+    atomic.release_claims()
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_file_that_appears_at_a_file_output_meanwhile_is_kept_and_the_output_goes_beside(tmp_path, capsys, force):
+    """check --junit J.xml, ladder --out L.csv: a file written there while the command worked made
+    a passing check exit 2 (without --force) or was replaced without a word (with --force)."""
+    from simcore import atomic
+
+    out = atomic.check_output_file(tmp_path / "L.csv", force, option="--junit")
+    (tmp_path / "L.csv").write_text("my notes")
+    with atomic.atomic_output(out, force, "--junit") as tmp:
+        tmp.write_text("a,b\n1,2\n")
+    assert (tmp_path / "L.csv").read_text() == "my notes"
+    assert (tmp_path / "L-2.csv").read_text() == "a,b\n1,2\n"
+    err = capsys.readouterr().err
+    assert err.startswith(f"warning: --junit {tmp_path / 'L.csv'}: a file appeared there"), err
+    assert atomic.published_as(tmp_path / "L.csv") == tmp_path / "L-2.csv"
+    atomic.release_claims()
