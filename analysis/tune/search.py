@@ -170,6 +170,17 @@ def check_storage_place(storage: str | None, out: Path) -> None:
     if file is None:
         return
     real = Path(file).resolve()
+    mine = Path(out).resolve()
+    # the tune's own directory, or a file in it other than its study.db (review s51 safety #4:
+    # --storage tz with --out tz crashed with a traceback and left a half-made tz; --storage
+    # ty/trials.csv played, then crashed, or the study made ty non-empty and the tune went to ty-2)
+    if real == mine:
+        raise UsageError(f"--storage {storage}: is this tune's --out directory itself; give a file "
+                         f"(without --storage the study is kept in {Path(out) / 'study.db'})")
+    if mine in real.parents and real != mine / "study.db":
+        raise UsageError(f"--storage {storage}: is inside --out {out}, where the tune writes its own "
+                         f"files; leave --storage out (the study is kept in {Path(out) / 'study.db'}) "
+                         "or give a file outside it")
     owner = _owning_output(real)
     if owner is None or owner == Path(out).resolve():
         return

@@ -88,3 +88,21 @@ def test_a_file_that_appears_at_a_file_output_meanwhile_is_kept_and_the_output_g
     assert err.startswith(f"warning: --junit {tmp_path / 'L.csv'}: a file appeared there"), err
     assert atomic.published_as(tmp_path / "L.csv") == tmp_path / "L-2.csv"
     atomic.release_claims()
+
+
+@pytest.mark.parametrize("inside", ["", "trials.csv", "my.db"])
+def test_a_storage_that_is_the_tunes_out_or_a_file_in_it_is_refused_before_anything(tmp_path, inside):
+    """--out tz --storage tz crashed with a traceback and left a half-made tz; --storage tz/trials.csv
+    (a name the tune writes) crashed after play; --storage ty/my.db in an empty ty made ty non-empty,
+    so the tune went to ty-2 and its study stayed behind."""
+    from analysis.tune.search import check_storage_place
+
+    out = tmp_path / "tz"
+    out.mkdir()
+    storage = str(out / inside) if inside else str(out)
+    with pytest.raises(UsageError) as e:
+        check_storage_place(storage, out)
+    assert str(e.value).startswith(f"--storage {storage}: is ") and "\n" not in str(e.value)
+    assert sorted(out.iterdir()) == []
+    check_storage_place(str(out / "study.db"), out)          # its own study: taken
+    check_storage_place(str(tmp_path / "elsewhere.db"), out)
