@@ -104,8 +104,10 @@ def parse_smallest_difference(text: str | None, option: str = "--smallest-differ
             v = float(value.lower())
         except ValueError:
             raise UsageError(f"{option} {name}={value}: not a number (a number > 0)") from None
-        if not (v > 0 and v == v and v != float("inf")):
-            raise UsageError(f"{option} {name}={value}: must be > 0")
+        from simcore.options import MAX_AMOUNT
+
+        if not (v > 0 and v == v and v <= MAX_AMOUNT):
+            raise UsageError(f"{option} {name}={value}: must be > 0 and at most {MAX_AMOUNT:g}")
         out[kind] = v
     return out
 

@@ -105,14 +105,21 @@ def check_alpha(alpha: float | None, option: str = "--alpha") -> float | None:
     return value
 
 
+#: The largest score or length a tolerance or a smallest difference may be given as (a billion
+#: coins or turns: no game's scores come near it). Above about 1e27 the pages' rounding failed
+#: with a traceback (review s51 safety #5: --smallest-difference score=1e29).
+MAX_AMOUNT = 1e9
+
+
 def parse_tolerance(text, option: str) -> float:
-    """A tolerance: a finite number > 0 (the sequential check needs a margin)."""
+    """A tolerance: a finite number > 0 (the sequential check needs a margin), at most
+    :data:`MAX_AMOUNT`."""
     try:
         value = float(text)
     except (TypeError, ValueError):
         raise UsageError(f"{option} {text}: not a number") from None
-    if not value > 0 or not math.isfinite(value):
-        raise UsageError(f"{option} {text}: must be a number > 0")
+    if not value > 0 or not math.isfinite(value) or value > MAX_AMOUNT:
+        raise UsageError(f"{option} {text}: must be a number > 0 and at most {MAX_AMOUNT:g}")
     return value
 
 

@@ -106,3 +106,18 @@ def test_a_storage_that_is_the_tunes_out_or_a_file_in_it_is_refused_before_anyth
     assert sorted(out.iterdir()) == []
     check_storage_place(str(out / "study.db"), out)          # its own study: taken
     check_storage_place(str(tmp_path / "elsewhere.db"), out)
+
+
+def test_a_score_or_length_amount_past_a_billion_is_refused_in_one_line():
+    """--smallest-difference score=1e29 crashed the report's rounding with a traceback (1e20
+    worked); balance baseline --score-tolerance 1e30 was taken as "±1e+30 coins"."""
+    from analysis.load import parse_smallest_difference
+    from simcore.options import parse_tolerance
+
+    for text in ("score=1e29", "length=2e9"):
+        with pytest.raises(UsageError, match=r"must be > 0 and at most 1e\+09$"):
+            parse_smallest_difference(text)
+    with pytest.raises(UsageError, match=r"^--score-tolerance 1e30: must be a number > 0 and at most 1e\+09$"):
+        parse_tolerance("1e30", "--score-tolerance")
+    assert parse_smallest_difference("score=1e9") == {"score": 1e9}
+    assert parse_tolerance("5", "--score-tolerance") == 5.0
