@@ -42,6 +42,9 @@ from simcore.errors import ConfigError, UsageError
 PANELS_TOML = "panels.toml"
 
 
+#: The largest weight a cell may be given (weights are relative: only their ratios count).
+MAX_WEIGHT = 1e6
+
 @dataclass(frozen=True)
 class Cell:
     """One player count and one line-up (a bot name or file spec per seat)."""
@@ -381,7 +384,9 @@ def _parse_panel(game: str, t: Table, name: str, source: str) -> Panel:
             spec.check_players(p)
         except UsageError as exc:
             raise t.error("players", str(exc).removeprefix("--players ")) from None
-    weight = t.get("weight", float, 1.0, lo=0.0)
+    # a cell's weight is relative: at most a million (review s51 safety #6: two weights of 1e308
+    # overflowed their sum, and a tune's objective came out 0 with a NaN interval, exit 0)
+    weight = t.get("weight", float, 1.0, lo=0.0, hi=MAX_WEIGHT)
     lineups = []
     for k, lu in enumerate(t.get("lineups", list, [])):
         if not isinstance(lu, (str, list, dict)):
@@ -418,7 +423,7 @@ def _parse_panel(game: str, t: Table, name: str, source: str) -> Panel:
         c._seen.add("lineup")
         if not isinstance(lu, (str, list, dict)):
             raise c.error("lineup", "must be a bot name, a list of bots or a table by role")
-        w = c.get("weight", float, weight, lo=0.0)
+        w = c.get("weight", float, weight, lo=0.0, hi=MAX_WEIGHT)
         c.done()
         cells.append(_cell(game, t, f"cells[{k}].lineup", lu, p, w))
     t.done()

@@ -121,3 +121,16 @@ def test_a_score_or_length_amount_past_a_billion_is_refused_in_one_line():
         parse_tolerance("1e30", "--score-tolerance")
     assert parse_smallest_difference("score=1e9") == {"score": 1e9}
     assert parse_tolerance("5", "--score-tolerance") == 5.0
+
+
+def test_a_cell_weight_past_a_million_is_refused(tmp_path):
+    """Two cell weights of 1e308 overflowed their sum: a tune's objective came out 0 with a NaN
+    interval, exit 0."""
+    from simcore.errors import ConfigError
+    from strategies.panels import lookup
+
+    f = tmp_path / "pan.toml"
+    f.write_text('[huge]\ncells = [{players=4, lineup="balanced", weight=1e308}, '
+                 '{players=3, lineup="greedy", weight=1e308}]\n')
+    with pytest.raises((UsageError, ConfigError), match=r"huge\.cells\[0\]\.weight: must be <= "):
+        lookup("middle-ages", f"{f}:huge")
