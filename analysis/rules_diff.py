@@ -34,6 +34,14 @@ MISSING = _Missing()      # a setting one side does not have
 
 
 @dataclass(frozen=True)
+class Defaulted:
+    """A setting one side leaves out, which the game's loader reads as ``value``
+    (:func:`simcore.games.absent_defaults`): printed "1 (left out: the default)", not "(absent)"
+    (review s51 Seigneurial #3: "corvee_discards: (absent) → 3" hid that the older run played 1)."""
+    value: object
+
+
+@dataclass(frozen=True)
 class SettingChange:
     path: str
     before: object
@@ -67,6 +75,8 @@ def value_text(v: object) -> str:
     """A TOML value as a designer typed it (``[2, 1, 0, 0]``, ``true``, ``"x"``); ``(absent)``."""
     if v is MISSING:
         return "(absent)"
+    if isinstance(v, Defaulted):
+        return f"{value_text(v.value)} (left out: the default)"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
@@ -121,7 +131,12 @@ def _diff_tables(a: dict, b: dict) -> list[SettingChange]:
     known = _absent_defaults() if len(fa) != len(fb) or set(fa) != set(fb) else {}
     # (review s50 today #3: a Seigneurial run recorded before the card effects became settings was
     # said to change 4 of them, "(absent) → 1", beside 3,000 identical games)
-    return [SettingChange(p, fa.get(p, MISSING), fb.get(p, MISSING))
+    def side(f: dict, p: str):
+        if p in f:
+            return f[p]
+        return Defaulted(known[p]) if p in known else MISSING
+
+    return [SettingChange(p, side(fa, p), side(fb, p))
             for p in paths
             if fa.get(p, known.get(p, MISSING)) != fb.get(p, known.get(p, MISSING))]
 
@@ -172,5 +187,5 @@ def goal_words(paths: list[str], unit: str) -> str:
             f"in {unit} measures progress toward a different goal before and after")
 
 
-__all__ = ["GOAL_SCORE_METRICS", "MISSING", "SettingChange", "flatten", "goal_changes", "goal_words",
+__all__ = ["GOAL_SCORE_METRICS", "MISSING", "Defaulted", "SettingChange", "flatten", "goal_changes", "goal_words",
            "parse_rules", "parse_text", "rules_diff", "settings_diff", "value_text"]

@@ -32,4 +32,8 @@ def test_a_text_without_the_new_settings_is_the_same_rules():
 def test_a_real_change_of_an_absent_setting_is_still_said():
     old = _without_the_effects(SHIPPED)
     new = SHIPPED.replace("corvee_discards = 1 ", "corvee_discards = 2 ")
-    assert [c.text for c in settings_diff(old, new)] == ["seigneur_cards.corvee_discards: (absent) → 2"]
+    # said with the value the older run played (review s51: "(absent) → 2" hid that it played 1)
+    assert [c.text for c in settings_diff(old, new)] == [
+        "seigneur_cards.corvee_discards: 1 (left out: the default) → 2"]
+    assert [c.inline for c in settings_diff(new, old)] == [
+        "seigneur_cards.corvee_discards 2 → 1 (left out: the default)"]
