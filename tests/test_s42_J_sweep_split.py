@@ -151,6 +151,15 @@ def test_the_curves_figure_draws_the_split_gap_on_its_own_axis(sg):
     ax = next(a for a in fig.axes if "equal split" in a.get_title())
     top = float(s.curves.filter(pl.col("metric") == SPLIT)["high"].max()) * 100
     assert ax.get_ylim()[1] < 20 and ax.get_ylim()[1] >= top     # zoomed, not 0-100%
+    # each side's win share on its own axis, zoomed on its values (review s51: the Seigneur's
+    # 0.2% → 0.4% was a flat line at 0 on a 0-100% axis shared with the Censitaires' 99.8%)
+    for m in ("role_win_share_seigneur", "role_win_share_censitaire"):
+        r = s.curves.filter((pl.col("metric") == m) & (pl.col("parameter") == "payment.order"))
+        ax = next(a for a in fig.axes if a.get_visible() and len(a.lines)
+                  and str(r["label"][0])[1:] in a.get_title())
+        lo, hi = ax.get_ylim()
+        assert lo <= 100 * float(r["low"].min()) and hi >= 100 * float(r["high"].max())
+        assert hi - lo < 30, (m, lo, hi)                           # not the 0-100% axis
 
 
 @pytest.mark.parametrize("game,args", [

@@ -39,7 +39,14 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
     for prefix, title in (("role_win", "win share by role (%)"),
                           ("strategy_win", "win share by strategy (%)")):
         ms = [m for m in dict.fromkeys(d["metric"].to_list()) if m.startswith(prefix)]
-        if ms:
+        if prefix == "role_win" and len(ms) > 1:
+            # each side on its own zoomed axis, as the before/after draws them (review s51
+            # Seigneurial #2: the Seigneur's 0.2% → 0.4%, called clear, was a flat line at 0 on a
+            # 0-100% axis shared with the Censitaires' 99.8%)
+            for m in ms:
+                lab = str(d.filter(pl.col("metric") == m)["label"][0])
+                panels.append(("role_one", [m], f"{lab[:1].upper()}{lab[1:]} (%)"))
+        elif ms:
             panels.append((prefix, ms, title))
     # a role of several seats: how evenly its seats split its wins (the largest gap from an equal
     # split, in pp of the role's wins), on its own zoomed axis: on the 0-100% panels above a
@@ -86,7 +93,10 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
                 ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
         ax.set_title(title)
         ax.set_xlabel(label or parameter)
-        if share_panel:                        # shares on 0–100%
+        if kind == "role_one":                 # one side's share, zoomed on its own values
+            ax.set_ylabel("win share (%)")
+            zoomed_axis(ax, "y")
+        elif share_panel:                      # shares on 0–100%
             ax.set_ylim(0, min(100.0, max(top * 1.15, 5.0)))
             ax.set_ylabel("pp from the fair share" if kind == "balance" else
                           "pp from an equal split" if kind == "split" else "win share (%)")
