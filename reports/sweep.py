@@ -63,8 +63,8 @@ from reports.html import _CSS, FOLD_TOGGLE, _html_table, with_folds
 from reports.pdf import write_pdf
 from reports.rules_diff import value_text
 from reports.sections import FigureSet, Section, glossary_section
-from reports.text import (amount, change_unit, common_digits, metric_value, pct, rounded as rounded_value,
-                          shown_change, signed, verdict_digits, verdict_words)
+from reports.text import (amount, change_unit, common_digits, interval_digits, metric_value, pct,
+                          rounded as rounded_value, shown_change, signed, verdict_digits, verdict_words)
 from simcore import games as registry
 from simcore.atomic import atomic_dir, published_as
 from simcore.errors import UsageError
@@ -2128,8 +2128,12 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
 
         for r, m in zip(start["seats"], ms):
             before, after = (metric_value(r[k], "seat_win_share", "proportion", d) for k in ("start", "tuned"))
-            change = _minus(f"{100 * shown_change(m, d):+.{d}f} pp ({100 * r['low']:+.{d}f} to "
-                            f"{100 * r['high']:+.{d}f})")
+            # the ends with the decimals at which each shows its side of 0 and of the smallest
+            # difference that matters, as the before/after prints them (review s51: "+1.2 pp (+1.0
+            # to +1.3): clear, may matter" for a low end of +0.9897, "(−1.5 to 0.0): clear")
+            di = interval_digits({**m, "smallest": small / 100}, r["low"], r["high"], d)
+            change = _minus(f"{100 * shown_change(m, d):+.{d}f} pp ({100 * r['low']:+.{di}f} to "
+                            f"{100 * r['high']:+.{di}f})")
             rows.append({"Seat": seat_words(r["seat"])[5:] if role_of else r["seat"], "Start rules": before,
                          "Tuned rules": after, "Change (95%, simultaneous)": change,
                          "Words": verdict_words(r["verdict"])})

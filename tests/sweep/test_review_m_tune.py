@@ -98,3 +98,20 @@ def test_the_missed_objective_says_it_is_on_the_fresh_games():
 
     text = " ".join(adopt_advice(_result(0)))
     assert f"objective {_two('4.875')} on the 20,000 fresh games" in text, text
+
+
+def test_each_seats_interval_ends_print_on_their_side_of_zero_and_of_what_matters():
+    """Review s51 (Seigneurial): "+1.2 pp (+1.0 to +1.3): clear, may matter" for a low end of
+    +0.9897 pp read as large enough to matter; "(−1.5 to 0.0): clear" for a high end of −0.028."""
+    from reports.sweep import seat_sections
+
+    r = _result(2)
+    for seat, (start, change, low, high, verdict) in zip(r["start"]["seats"], (
+            (0.200, 0.012, 0.009897, 0.013, "clear, may matter"), (0.250, 0.0, -0.004, 0.004, "within noise"),
+            (0.300, -0.008, -0.015, -0.00028, "clear but small"), (0.250, -0.004, -0.008, 0.0, "within noise"))):
+        seat.update(start=start, tuned=start + change, change=change, low=low, high=high, verdict=verdict)
+    seats = next(s for s in seat_sections(TUNE, r, pl.DataFrame(), "middle-ages")
+                 if s.title == "How each seat responds")
+    text = " ".join(seats.sentences)
+    assert "+1.2 pp (+0.99 to +1.30)" in text and "−0.8 pp (−1.50 to −0.03)" in text, text
+    assert "0.0 pp (−0.4 to +0.4)" in text, text             # a plain interval keeps one decimal
