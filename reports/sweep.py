@@ -416,7 +416,15 @@ def _value_runs(picked: list[str], order: list[str]) -> str:
 
 
 def _pct_text(x: float, lo: float, hi: float) -> str:
+    """"0.17% (0.12 to 0.23)": a share and its interval, with up to two more decimals while the
+    share would print as an end it lies inside of (review s51: "0.2% (0.1 to 0.2)")."""
     d = _places(100 * lo, 100 * hi, 1)
+
+    def same(a: float, b: float, k: int) -> bool:
+        return f"{100 * a:.{k}f}" == f"{100 * b:.{k}f}"
+
+    while d < 3 and ((x > lo and same(x, lo, d)) or (x < hi and same(x, hi, d))):
+        d += 1
     return f"{100 * x:.{d}f}% ({100 * lo:.{d}f} to {100 * hi:.{d}f})"
 
 

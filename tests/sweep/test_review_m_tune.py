@@ -115,3 +115,12 @@ def test_each_seats_interval_ends_print_on_their_side_of_zero_and_of_what_matter
     text = " ".join(seats.sentences)
     assert "+1.2 pp (+0.99 to +1.30)" in text and "−0.8 pp (−1.50 to −0.03)" in text, text
     assert "0.0 pp (−0.4 to +0.4)" in text, text             # a plain interval keeps one decimal
+
+
+def test_a_small_share_does_not_print_as_an_end_of_its_interval():
+    """Review s51 (Seigneurial): the sweep lead printed the Seigneur's 0.17% (0.12-0.23) as
+    "0.2% (0.1 to 0.2)", the share on its interval's upper end."""
+    from reports.sweep import _pct_text
+
+    assert _pct_text(0.00166, 0.0012, 0.0023) == "0.17% (0.12 to 0.23)"
+    assert _pct_text(0.25, 0.24, 0.26) == "25.0% (24.0 to 26.0)"
