@@ -521,7 +521,9 @@ def which_value_sentence(w: dict) -> str:
     if flat is not None:
         a, b = flat
         where = (f"across every value tried ({a} to {b})" if a == order[0] else f"from {a} to {b}")
-        text += (f" {where[0].upper()}{where[1:]} {what} no longer changes by more than the {small} "
+        # "no longer" only for a plateau after the values before it (review s51: across every value)
+        verb = "does not change" if a == order[0] else "no longer changes"
+        text += (f" {where[0].upper()}{where[1:]} {what} {verb} by more than the {small} "
                  f"that matters (every two values' interval within ±{small}).")
     edge = w.get("edge")
     if edge is not None:
@@ -601,7 +603,8 @@ def sides_sentence(w: dict) -> str:
         a, b = flat
         small = f"{100 * w['smallest']:g} pp"
         where = (f"across every value tried ({a} to {b})" if a == order[0] else f"from {a} to {b}")
-        text += (f" {where[0].upper()}{where[1:]} {label} no longer changes by more than the {small} "
+        verb = "does not change" if a == order[0] else "no longer changes"
+        text += (f" {where[0].upper()}{where[1:]} {label} {verb} by more than the {small} "
                  f"that matters (every two values' interval within ±{small}).")
     for tw in w.get("twins") or ():
         if tw["kin"] == "mirror":

@@ -124,3 +124,20 @@ def test_a_small_share_does_not_print_as_an_end_of_its_interval():
 
     assert _pct_text(0.00166, 0.0012, 0.0023) == "0.17% (0.12 to 0.23)"
     assert _pct_text(0.25, 0.24, 0.26) == "25.0% (24.0 to 26.0)"
+
+
+def test_a_flat_response_across_every_value_does_not_change_rather_than_no_longer(tmp_path):
+    """Review s51 (Seigneurial): "Across every value tried (0 to 3) the Seigneur's win share no
+    longer changes by more than 1 pp" suggested an earlier, larger move that never was."""
+    import html as _html
+
+    from analysis.sweep.play import plan_sweep, run_sweep
+    from reports.sweep import build_sweep_report
+
+    sw = tmp_path / "sw"
+    run_sweep(plan_sweep("seigneurial", players=4, varies=["seigneur_cards.requisition_draws=1..3"],
+                         games=10000), sw)
+    page = build_sweep_report(sw, tmp_path / "rep").read_text(encoding="utf-8")
+    text = re.sub(r"\s+", " ", _html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "Across every value tried (1 to 3) the Seigneur's win share does not change by more than" in text
+    assert "the Seigneur's win share no longer" not in text
