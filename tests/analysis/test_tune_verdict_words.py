@@ -46,7 +46,7 @@ def test_a_target_is_not_met_only_when_an_interval_lies_wholly_outside_the_toler
 def test_one_lineup_verdict_names_its_player_count_and_lineup_and_that_no_other_was_played():
     j = evaluate(MET, TARGETS)
     s = panel_sentence(aggregate([j], ["2p 2×greedy"], [1.0]), TARGETS, [0.5], "x=1", N, 1)
-    assert s.startswith("Target met for 2p 2×greedy") and "only line-up and player count played" in s
+    assert s.startswith("Target met for 2p 2×greedy (confirmed for this line-up and player count only)"), s
 
 
 def test_panel_verdict_names_the_cells_met_not_met_and_unclear():
