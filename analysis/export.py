@@ -36,7 +36,7 @@ from pathlib import Path
 
 import polars as pl
 
-from simcore.atomic import PARQUET_SIGN, CsvTable, FileKind, atomic_output, check_output_file, table_file  # noqa: F401
+from simcore.atomic import PARQUET_SIGN, CsvTable, FileKind, atomic_output, check_output_file, published_as, table_file  # noqa: F401
 from simcore.atomic import ParquetTable, parquet_sign
 from simcore.atomic import write_text_atomic  # noqa: F401
 from simcore.errors import UsageError
@@ -643,7 +643,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
             return Path(STDOUT)
         with atomic_output(out, force, replaces=_replaces(fmt, what, _raw_columns(src))) as tmp:
             stream_raw(src, tmp, fmt, bom=bom, table=what)
-        return Path(out)
+        return published_as(out)        # (beside, when a file appeared there meanwhile)
     df = report_verdicts(analysis_table(run, what))
     if stdout:
         p_values_as_text(_missing_as_null(df)).write_csv(_stdout_bytes(), include_bom=bom,
@@ -656,7 +656,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
             df.write_csv(tmp, include_bom=bom, float_scientific=False)
         else:
             df.write_parquet(tmp, compression="zstd", metadata=parquet_sign(what))
-    return Path(out)
+    return published_as(out)            # (beside, when a file appeared there meanwhile)
 
 
 def _replaces(fmt: str, what: str, columns) -> FileKind:

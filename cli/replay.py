@@ -81,8 +81,8 @@ def replay(
     else:
         from simcore.atomic import REPLAY_FILE, write_text_atomic
 
-        write_text_atomic(out, text, force=force, option="--out", replaces=REPLAY_FILE)
-        typer.echo(f"replay of game {game}: {out}")
+        written = write_text_atomic(out, text, force=force, option="--out", replaces=REPLAY_FILE)
+        typer.echo(f"replay of game {game}: {written}")
     if result.row is not None and not result.matches:
         typer.echo("the replay differs from the run's records (see the CHECK FAILED lines)", err=True)
         raise typer.Exit(1)

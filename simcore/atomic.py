@@ -1437,7 +1437,7 @@ def write_text_atomic(out: str | Path, text: str, force: bool = False, option: s
     unless it holds ``own_sign``: see :func:`atomic_output`)."""
     with atomic_output(out, force, option, inputs, own_sign=own_sign, replaces=replaces) as tmp:
         tmp.write_text(text, encoding="utf-8")
-    return Path(out)
+    return published_as(out)        # (beside, when a file appeared there meanwhile)
 
 
 #: How long :func:`append_text` waits for another command appending to the same file (its lock

@@ -134,3 +134,33 @@ def test_a_cell_weight_past_a_million_is_refused(tmp_path):
                  '{players=3, lineup="greedy", weight=1e308}]\n')
     with pytest.raises((UsageError, ConfigError), match=r"huge\.cells\[0\]\.weight: must be <= "):
         lookup("middle-ages", f"{f}:huge")
+
+
+def test_an_export_names_the_file_it_wrote_beside_one_that_appeared(tmp_path, monkeypatch, capsys):
+    """balance export RUN --what seats --out S.csv prints the path it returns: S-2.csv when a file
+    of the user's appeared at S.csv while the table was written (it printed S.csv)."""
+    from analysis import export
+    from simcore import atomic, runner
+
+    run = runner.simulate("middle-ages", games=200, seed=1, out=tmp_path / "run", quiet=True)
+    target = tmp_path / "S.csv"
+    real = export.atomic_output
+
+    def appearing(out, *a, **k):
+        cm = real(out, *a, **k)
+
+        class _Wrap:
+            def __enter__(self):
+                tmp = cm.__enter__()
+                target.write_text("mine")                  # the user's file, after the check
+                return tmp
+
+            def __exit__(self, *exc):
+                return cm.__exit__(*exc)
+        return _Wrap()
+
+    monkeypatch.setattr(export, "atomic_output", appearing)
+    got = export.export(run, "seats", target, "csv")
+    assert got == tmp_path / "S-2.csv" and got.read_text().startswith("seat,")
+    assert target.read_text() == "mine"
+    atomic.release_claims()
