@@ -483,13 +483,14 @@ def register(app: typer.Typer) -> None:
         except BaselineTooSmall as exc:
             raise _baseline_too_small(exc, tolerance, tol) from None
         typer.echo(str(path))
-        from analysis.check.baseline import measured_rules_path
+        from analysis.check.baseline import load_baseline
         from simcore.rundir import read_meta
 
         played = read_meta(run).get("settings") or []
-        if played and measured_rules_path(path).is_file():
+        named = load_baseline(path).rules_path() if played else None     # the file the baseline names
+        if named is not None and named.is_file():
             # (the baseline names them: a check plays these rules, and gates an edit of that file)
-            typer.echo(f"rules measured (with --set {' '.join(played)}): {measured_rules_path(path)} "
+            typer.echo(f"rules measured (with --set {' '.join(played)}): {named} "
                        "(a check plays them; edit that file, or point the baseline's rules at yours, "
                        "for a check to gate a change)")
         _print_tolerances(path)

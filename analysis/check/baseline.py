@@ -584,21 +584,33 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     measured = measured_rules_path(out) if published_as is None and meta.get("settings") else None
     if measured is not None:
         check_measured_rules(measured, meta, out, force)
+        # claimed as it stands now: a file that appears there while the run is measured is kept and
+        # the rules go beside it (review s51: it was replaced, the write being forced)
+        from simcore.atomic import claim_output
+
+        claim_output(measured, "--out", kind="file")
     meta, metrics = measure_run(run)
     shown_out, shown_run = published_as or (out, run)
     if measured is not None:
         # a run played with --set: its rules are no file's; they are written beside the baseline
         # (as a panel baseline writes each cell's) and the baseline names that file, so that its
         # commands reproduce the run and a check plays the rules measured, not the file's without
-        # the --set (which failed the very rules measured: "rules differ: setup.start_coins 5 → 0")
-        meta = {**meta, "rules_name": str(measured.resolve())}
-    text = render_baseline(meta, metrics, shown_out, source=Path(shown_run).as_posix(), tolerance=tolerance,
-                           alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
-                           batch=batch, smallest=smallest, plan_alpha=plan_alpha,
-                           panel=panel)
-    if measured is not None:
-        write_text_atomic(measured, str(meta.get("rules_text") or ""), True)
-    return write_text_atomic(out, text, force, replaces=BASELINE_FILE)
+        # the --set (which failed the very rules measured: "rules differ: setup.start_coins 5 → 0").
+        # Written first, so the baseline names the file written (beside a file that appeared
+        # meanwhile: c.rules-2.toml; review s51)
+        measured = write_text_atomic(measured, str(meta.get("rules_text") or ""), True)
+        meta = {**meta, "rules_name": str(Path(measured).resolve())}
+
+    def text_for(where) -> str:
+        return render_baseline(meta, metrics, where, source=Path(shown_run).as_posix(), tolerance=tolerance,
+                               alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
+                               batch=batch, smallest=smallest, plan_alpha=plan_alpha, panel=panel)
+
+    written = write_text_atomic(out, text_for(shown_out), force, replaces=BASELINE_FILE)
+    if published_as is None and Path(written) != Path(out):
+        # published beside a file that appeared meanwhile: its commands name the file it is
+        write_text_atomic(written, text_for(written), True, replaces=BASELINE_FILE)
+    return written
 
 
 def measured_rules_path(out: str | Path) -> Path:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -146,13 +147,19 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
                 "family": "a check splits alpha over the cells (alpha / n per cell)"}
         write_text_atomic(work / PANEL_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
-        publish_dir(work, out, PANEL_KIND)
+        written = publish_dir(work, out, PANEL_KIND)
         published = True
     finally:
         if not published:
             shutil.rmtree(work, ignore_errors=True)
             release_claim(out, published=False)
-    return out
+    if Path(written) != out:
+        # published beside something that appeared at --out meanwhile (review s51: it printed out,
+        # then read out/cell-0.toml and exited 2 after every game); the cells' files were written
+        # for out and say so
+        print(f"note: the cells' files name {out} in their commands and rules (where they were to "
+              f"be written); move {written} to {out} to use them as written", file=sys.stderr)
+    return Path(written)
 
 
 def _too_small(exc, games: int, cell: str, out: Path, game: str) -> UsageError:

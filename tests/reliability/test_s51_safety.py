@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from simcore.errors import UsageError
@@ -163,4 +165,75 @@ def test_an_export_names_the_file_it_wrote_beside_one_that_appeared(tmp_path, mo
     got = export.export(run, "seats", target, "csv")
     assert got == tmp_path / "S-2.csv" and got.read_text().startswith("seat,")
     assert target.read_text() == "mine"
+    atomic.release_claims()
+
+
+def test_a_baseline_names_the_rules_file_it_wrote_when_one_appeared_at_its_name(tmp_path, monkeypatch):
+    """A baseline of a run played with --set writes the rules it measured beside it; a file of the
+    user's that appeared at c.rules.toml meanwhile is kept, the rules go to c.rules-2.toml, and the
+    baseline names that file (it named c.rules.toml, so a check read the user's notes as rules)."""
+    from analysis.check import baseline as B
+    from simcore import atomic, runner
+
+    prep = runner.prepare("middle-ages", settings=["setup.start_coins=[3,2,1,0]"], quiet=True)
+    run = runner.run(prep, games=2000, seed=1, out=tmp_path / "run", quiet=True)
+    real = B.measure_run
+
+    def measuring(r):
+        (tmp_path / "c.rules.toml").write_text("my notes")
+        return real(r)
+
+    monkeypatch.setattr(B, "measure_run", measuring)
+    got = B.make_baseline(run, tmp_path / "c.toml", tolerance={"seat_win_share": 5.0, "seat_mean_score": 20.0})
+    assert got == tmp_path / "c.toml"
+    assert (tmp_path / "c.rules.toml").read_text() == "my notes"
+    named = B.load_baseline(got).rules_path()
+    assert named.resolve() == (tmp_path / "c.rules-2.toml").resolve()
+    assert "start_coins = [3, 2, 1, 0]" in named.read_text()
+    atomic.release_claims()
+
+
+def test_a_baseline_published_beside_names_itself_in_its_commands(tmp_path, monkeypatch):
+    from analysis.check import baseline as B
+    from simcore import atomic, runner
+
+    run = runner.simulate("middle-ages", games=2000, seed=1, out=tmp_path / "run", quiet=True)
+    real = B.measure_run
+
+    def measuring(r):
+        (tmp_path / "b.toml").write_text("my notes")
+        return real(r)
+
+    monkeypatch.setattr(B, "measure_run", measuring)
+    got = B.make_baseline(run, tmp_path / "b.toml", tolerance={"seat_win_share": 5.0, "seat_mean_score": 20.0})
+    assert got == tmp_path / "b-2.toml" and (tmp_path / "b.toml").read_text() == "my notes"
+    text = got.read_text()
+    assert f"--baseline {tmp_path / 'b-2.toml'}" in text and f"--baseline {tmp_path / 'b.toml'}" not in text
+    atomic.release_claims()
+
+
+def test_a_panel_baseline_published_beside_returns_the_path_it_wrote(tmp_path, monkeypatch, capsys):
+    """balance baseline --lineup … --out PB: a folder that appeared at PB meanwhile sent the panel
+    to PB-2, and the command printed PB, then read PB/cell-0.toml and exited 2 after every game."""
+    from analysis.check.panel import record_panel_baseline
+    from simcore import atomic
+    from strategies.panels import from_options
+
+    pb = tmp_path / "PB"
+    real = atomic.publish_dir
+
+    def appearing(tmp, target, *a, **k):
+        if Path(target) == pb:
+            pb.mkdir()
+            (pb / "mine.txt").write_text("mine")
+        return real(tmp, target, *a, **k)
+
+    monkeypatch.setattr(atomic, "publish_dir", appearing)
+    panel = from_options("middle-ages", players="3,4", lineups=["balanced"])
+    got = record_panel_baseline(panel, pb, games=3000, seed=1,
+                                tolerance={"seat_win_share": 5.0, "seat_mean_score": 20.0})
+    assert got == tmp_path / "PB-2" and (got / "cell-0.toml").is_file() and (got / "cell-1.toml").is_file()
+    assert (pb / "mine.txt").read_text() == "mine"
+    err = capsys.readouterr().err
+    assert f"move {got} to {pb} to use them as written" in err, err
     atomic.release_claims()
