@@ -2045,38 +2045,35 @@ def _moved_from_fair(cmp: pl.DataFrame, fair: float, shown: str) -> str:
     seats = cmp.filter((pl.col("metric") == "seat_win_share") & pl.col("significant"))
     if seats.height == 0:
         return ""
-    away, toward, crossed = [], [], []
+    away, toward = [], []
     for x in seats.sort("key").iter_rows(named=True):
         name = metric_label(x).replace(" win share", "")
-        if (x["base"] - fair) * (x["variant"] - fair) < 0:
-            # from one side of fair to the other (review s51: 23.0% → 26.9% was "toward" the fair
-            # 25.0% as 1.9 < 2.0, a swing of 3.9 pp through it)
-            up = x["base"] < fair
-            crossed.append((name, f"from {'below' if up else 'above'} to {'above' if up else 'below'}"))
-        else:
-            (away if abs(x["variant"] - fair) > abs(x["base"] - fair) else toward).append(name)
+        before, after = x["base"] - fair, x["variant"] - fair
+        if before * after < 0:
+            # from one side of fair to the other: said with both distances, beside toward or away
+            # by distance (review s51: 23.0% → 26.9% "toward" the fair 25.0% by 1.9 < 2.0 hid a
+            # swing of 3.9 pp through it; "crossed" alone then hid Seat 4's 25.2% → 19.8%, away)
+            d = 1
+            while d < 3 and pp(abs(before), d) == pp(abs(after), d) and abs(before) != abs(after):
+                d += 1
+            name += (f" (crossing it, from {pp(abs(before), d).lstrip('+')} {'below' if before < 0 else 'above'} "
+                     f"to {pp(abs(after), d).lstrip('+')} {'below' if after < 0 else 'above'})")
+        (away if abs(after) > abs(before) else toward).append(name)
 
     def listed(names):
         return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 
-    if crossed:
-        if not toward and not away:
-            if len(crossed) == 1:
-                return (f"The one seat that moved clearly, {crossed[0][0]}, crossed the fair {shown}, "
-                        f"{crossed[0][1]} it.")
-            return (f"Every seat that moved clearly crossed the fair {shown}: "
-                    f"{listed([f'{n} {d}' for n, d in crossed])}.")
-        parts = ([f"{listed(toward)} moved toward the fair {shown}"] if toward else []) \
-            + ([f"{listed(away)} {'away from it' if toward else f'moved away from the fair {shown}'}"]
-               if away else [])
-        return (f"Of the seats that moved clearly, {', '.join(parts)}, and "
-                f"{listed([f'{n} ({d})' for n, d in crossed])} crossed it.")
+    def one(names, verb):          # a lone seat: its crossing, if any, after the fair share
+        seat, _, how = names[0].partition(" (")
+        return (f"The one seat that moved clearly, {seat}, {verb} the fair {shown}"
+                + (f" ({how}" if how else "") + ".")
+
     if not toward:
         return (f"Every seat that moved clearly moved away from the fair {shown}: {listed(away)}." if len(away) > 1
-                else f"The one seat that moved clearly, {away[0]}, moved away from the fair {shown}.")
+                else one(away, "moved away from"))
     if not away:
         return (f"Every seat that moved clearly moved toward the fair {shown}: {listed(toward)}." if len(toward) > 1
-                else f"The one seat that moved clearly, {toward[0]}, moved toward the fair {shown}.")
+                else one(toward, "moved toward"))
     return (f"Of the seats that moved clearly, {listed(toward)} moved toward the fair {shown} and "
             f"{listed(away)} away from it.")
 
