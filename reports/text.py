@@ -465,14 +465,16 @@ def with_start_scores(cmp: pl.DataFrame, base: RunSet, variant: RunSet) -> pl.Da
 
 
 def start_words(r: dict, unit: str, who: str = "it") -> str:
-    """"the changed rules start it at 30 % of own goal instead of 0" for a seat's mean final score
+    """"the changed rules start it at 30% of own goal instead of 0" for a seat's mean final score
     whose start the rules changed (:func:`with_start_scores`), '' otherwise. ``who``: the seat as
     the sentence names it ("it" where the sentence is about that seat alone)."""
     b, v = r.get("base_start"), r.get("variant_start")
     if b is None or v is None or b != b or v != v or b == v:
         return ""
     shown = (lambda x: f"{x:g}")
-    return f"the changed rules start {who} at {shown(v)}{' ' + unit if unit else ''} instead of {shown(b)}"
+    # as every amount is written: "1 coin", "30% of own goal" (:func:`amount`; review s51: "1
+    # coins", "30 % of own goal")
+    return f"the changed rules start {who} at {amount(shown(v), unit)} instead of {shown(b)}"
 
 
 def sides_named(cmp: pl.DataFrame, game: str | None, keys: bool = True) -> pl.DataFrame:

@@ -200,7 +200,7 @@ def test_the_seigneurs_moved_start_is_said_beside_his_score_change(seigneurial):
 
     track = tomllib.loads(RULES.default_rules_path().read_text(encoding="utf-8"))["track"]
     start = 100 * 3 // int(track["goal"]["4"])
-    words = f"the changed rules start it at {start} % of own goal instead of 0"
+    words = f"the changed rules start it at {start}% of own goal instead of 0"
     lines, answers = seigneurial
     listed = [x for x in lines if x.startswith("Seat 1 (Seigneur) mean final score:")]
     assert listed and words in listed[0], listed

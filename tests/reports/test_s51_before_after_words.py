@@ -59,3 +59,13 @@ def test_a_seat_interval_end_prints_on_its_side_of_the_fair_share():
     # an interval clear of the fair share at one decimal keeps one decimal
     r = {"win_share": 0.2695, "fair_share": 0.25, "diff": 0.0195, "ci_low": 0.2512, "ci_high": 0.2890}
     assert seat_vs_fair(r) == ("27.0% (25.1–28.9)", "25.0", "+2.0 pp")
+
+
+def test_a_changed_start_is_said_in_the_units_words():
+    """Review s51 (an opinion acted on): "start Seat 3 at 1 coins", "at 30 % of own goal"."""
+    from reports.text import start_words
+
+    assert start_words({"base_start": 0.0, "variant_start": 1.0}, "coins", "Seat 3") == \
+        "the changed rules start Seat 3 at 1 coin instead of 0"
+    assert start_words({"base_start": 0.0, "variant_start": 30.0}, "% of own goal") == \
+        "the changed rules start it at 30% of own goal instead of 0"
