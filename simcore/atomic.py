@@ -1112,6 +1112,7 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             claim.entries = {str(k): v for k, v in (previous.get("entries") or {}).items()}
         _CLAIMS[absolute] = claim
         UNFINISHED.add(absolute)
+        _PUBLISHED_AS.pop(absolute, None)     # a new output there: an earlier one's place is past
     done: list[str] = []
     if previous is not None:                  # left by a killed command: clean up what it lists
         try:
