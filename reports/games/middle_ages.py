@@ -26,8 +26,8 @@ from analysis.tiles import LINE_FITS
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, num, num_ci, pct, pct_ci, pp, pp_ci, pvalue, room_for_a_swing, row_pct_ci,
-                          signed, size_range, verdict_digits, verdict_words)
+from reports.text import (best_and_worst, fair_gap_digits, num, num_ci, pct, pct_ci, pp, pp_ci, pvalue,
+                          room_for_a_swing, row_pct_ci, signed, size_range, verdict_digits, verdict_words)
 
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
@@ -423,11 +423,20 @@ def card_swings(t: dict, smallest: float = 0.01) -> pl.DataFrame:
     return es
 
 
-def swing_change(r: dict, note: str = "") -> str:
+def swing_digits(r: dict) -> int:
+    """The decimals at which a card-and-seat row's two win shares and their change print so that
+    the shares as printed differ by the change as printed (:func:`reports.text.fair_gap_digits`;
+    review s51: "18.1% … against 20.5% …, −2.5 pp" for 18.054%, 20.512% and −2.458)."""
+    return fair_gap_digits(r["win_share_with"], r["win_share_without"], r["diff"])
+
+
+def swing_change(r: dict, note: str = "", digits: int | None = None) -> str:
     """A card's change of a seat's win share (a row of ``event_seats``) with its own 95% interval
     (unadjusted), as the card table and the card sentences print it: "+2.7 pp (+2.0 to +3.3 pp)";
-    ``note`` goes inside the parenthesis, after the interval."""
-    return f"{pp(r['diff'])} ({pp_ci(r['diff_low'], r['diff_high'])}{'; ' + note if note else ''})"
+    ``note`` goes inside the parenthesis, after the interval; ``digits``: the shares' (default the
+    row's own, :func:`swing_digits`)."""
+    d = swing_digits(r) if digits is None else digits
+    return f"{pp(r['diff'], d)} ({pp_ci(r['diff_low'], r['diff_high'], d)}{'; ' + note if note else ''})"
 
 
 def family_range(r: dict, smallest: float = 0.01) -> str:
@@ -456,10 +465,11 @@ def family_note(t: dict, r: dict, smallest: float = 0.01) -> str:
 def _swing_words(r: dict, note: str = "") -> str:
     """Seat k's win share in the games where the card fires against those where it does not, and
     the change with its interval (the card table's columns, in a sentence)."""
-    return (f"{r['seat_label']} wins {row_pct_ci(r, 'win_share_with', 'with_ci_low', 'with_ci_high')} of the "
-            f"games where {r['event_name']} fires against "
-            f"{row_pct_ci(r, 'win_share_without', 'without_ci_low', 'without_ci_high')} where it does not, "
-            f"{swing_change(r, note)}")
+    d = swing_digits(r)
+    return (f"{r['seat_label']} wins {pct_ci(r['win_share_with'], r['with_ci_low'], r['with_ci_high'], d)} of "
+            f"the games where {r['event_name']} fires against "
+            f"{pct_ci(r['win_share_without'], r['without_ci_low'], r['without_ci_high'], d)} where it does "
+            f"not, {swing_change(r, note, d)}")
 
 
 def _verdict_of(r: dict) -> str:
@@ -572,11 +582,17 @@ def lead_headlines(t: dict, rs: RunSet) -> list[str]:
 
 def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
     es = card_swings(t, smallest)
+    rows = list(es.iter_rows(named=True))
+    d = max((swing_digits(r) for r in rows), default=1)      # one precision for the table's columns
+
+    def shares(est, low, high):
+        return ["" if r[est] is None or r[est] != r[est] else pct_ci(r[est], r[low], r[high], d) for r in rows]
+
     return pl.DataFrame({
         "Event": es["event_name"], "Seat": es["seat_label"],
-        "Win share when it fires": pct_column(es, "win_share_with", "with_ci_low", "with_ci_high"),
-        "Win share when it does not": pct_column(es, "win_share_without", "without_ci_low", "without_ci_high"),
-        "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r)) for r in es.iter_rows(named=True)],
+        "Win share when it fires": shares("win_share_with", "with_ci_low", "with_ci_high"),
+        "Win share when it does not": shares("win_share_without", "without_ci_low", "without_ci_high"),
+        "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r, digits=d)) for r in rows],
         **({f"All {int(es['family_size'][0])} at once (pp, the verdict's range)":
             [_nb(family_range(r, smallest)) for r in es.iter_rows(named=True)]}
            if "family_size" in es.columns and es.height else {}),

@@ -69,3 +69,17 @@ def test_a_changed_start_is_said_in_the_units_words():
         "the changed rules start Seat 3 at 1 coin instead of 0"
     assert start_words({"base_start": 0.0, "variant_start": 30.0}, "% of own goal") == \
         "the changed rules start it at 30% of own goal instead of 0"
+
+
+def test_a_card_swing_change_agrees_with_the_two_shares_printed():
+    """Review s51 (newcomer): "Seat 1 wins 18.1% (17.0–19.1) of the games where Alliance fires
+    against 20.5% (19.9–21.2) where it does not, −2.5 pp" for 18.054%, 20.512% and −2.458 pp."""
+    from reports.games.middle_ages import _swing_words
+
+    r = {"seat_label": "Seat 1", "event_name": "Alliance", "win_share_with": 0.18054,
+         "with_ci_low": 0.1703, "with_ci_high": 0.1912, "win_share_without": 0.20512,
+         "without_ci_low": 0.1990, "without_ci_high": 0.2121, "diff": 0.18054 - 0.20512,
+         "diff_low": -0.0363, "diff_high": -0.0129}
+    said = _swing_words(r)
+    assert said.startswith("Seat 1 wins 18.05% (17.03–19.12) of the games where Alliance fires against "
+                           "20.51% (19.90–21.21) where it does not, −2.46 pp (−3.63 to −1.29 pp)"), said
