@@ -1619,8 +1619,9 @@ def played_with(tune_dir: Path, tune: dict, result: dict) -> str:
     else:
         who = "the game's default bots"
     rot = " (rotated over the seats)" if run.get("rotate_seats") or tune.get("rotate_seats") else ""
+    # ("not confirmed": a --vary players search played other counts, the confirmation one)
     return (f"{players or 'the default number of'} players, {who}{rot}; other line-ups and player "
-            "counts were not played")
+            "counts were not confirmed")
 
 
 def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:

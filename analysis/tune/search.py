@@ -1540,7 +1540,7 @@ def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str
         lines.append(f"confirmed on {plan.confirm_games:,} fresh games for {where} only: the target "
                      f"({'; '.join(t.text for t in plan.targets)}) is "
                      f"{word[cell_outcome(pj.cells[0].parts)]}; other line-ups and player counts "
-                     "were not played (balance tune --panel judges several)")
+                     "were not confirmed (balance tune --panel judges several)")
     return "".join(f"# {x}\n" for x in lines)
 
 

@@ -280,7 +280,7 @@ def test_tune_page_says_what_the_fix_changes_and_where_it_holds(tune_dir):
     assert "track.start_square: " in text and "censitaire_cards.recolte: " in text
     assert "→" in text or "unchanged" in text
     where = played_with(tune_dir, tune, result)
-    assert re.match(r"\d players, ", where) and "not played" in where, where
+    assert re.match(r"\d players, ", where) and "not confirmed" in where, where
 
 
 def test_best_changes_reads_a_per_seat_list_from_a_single_base_number():
@@ -305,8 +305,8 @@ def test_tune_verdict_and_best_rules_name_the_lineup_and_player_count_they_hold_
     head = [x for x in (tune_dir / "best_rules.toml").read_text().splitlines()[:4] if x.startswith("#")]
     for text in (result["sentence"], " ".join(head)):
         assert f"{players}p " in text and all(b in text for b in set(bots)), text
-    assert "only line-up and player count played" in result["sentence"]
-    assert "other line-ups and player counts were not played" in " ".join(head)
+    assert "(confirmed for this line-up and player count only)" in result["sentence"]
+    assert "other line-ups and player counts were not confirmed" in " ".join(head)
     verdict = "NOT met" if result["confirm"]["outcome"] == "missed" else result["confirm"]["outcome"]
     assert f"is {verdict}" in " ".join(head)
     assert runner.prepare("seigneurial", rules=tune_dir / "best_rules.toml").n_players == players
