@@ -168,23 +168,34 @@ def test_an_export_names_the_file_it_wrote_beside_one_that_appeared(tmp_path, mo
     atomic.release_claims()
 
 
+def _baseline_with_a_file_appearing(tmp_path, monkeypatch, appears: str, settings=()):
+    """make_baseline of a 2,000-game run (``settings``: its --set) into ``tmp_path/<name>.toml``,
+    a file of the user's ("my notes") written at ``appears`` while the run is measured."""
+    from analysis.check import baseline as B
+    from simcore import runner
+
+    prep = runner.prepare("middle-ages", settings=list(settings), quiet=True)
+    run = runner.run(prep, games=2000, seed=1, out=tmp_path / "run", quiet=True)
+    real = B.measure_run
+
+    def measuring(r):
+        (tmp_path / appears).write_text("my notes")
+        return real(r)
+
+    monkeypatch.setattr(B, "measure_run", measuring)
+    out = tmp_path / ("c.toml" if settings else "b.toml")
+    return B.make_baseline(run, out, tolerance={"seat_win_share": 5.0, "seat_mean_score": 20.0})
+
+
 def test_a_baseline_names_the_rules_file_it_wrote_when_one_appeared_at_its_name(tmp_path, monkeypatch):
     """A baseline of a run played with --set writes the rules it measured beside it; a file of the
     user's that appeared at c.rules.toml meanwhile is kept, the rules go to c.rules-2.toml, and the
     baseline names that file (it named c.rules.toml, so a check read the user's notes as rules)."""
     from analysis.check import baseline as B
-    from simcore import atomic, runner
+    from simcore import atomic
 
-    prep = runner.prepare("middle-ages", settings=["setup.start_coins=[3,2,1,0]"], quiet=True)
-    run = runner.run(prep, games=2000, seed=1, out=tmp_path / "run", quiet=True)
-    real = B.measure_run
-
-    def measuring(r):
-        (tmp_path / "c.rules.toml").write_text("my notes")
-        return real(r)
-
-    monkeypatch.setattr(B, "measure_run", measuring)
-    got = B.make_baseline(run, tmp_path / "c.toml", tolerance={"seat_win_share": 5.0, "seat_mean_score": 20.0})
+    got = _baseline_with_a_file_appearing(tmp_path, monkeypatch, "c.rules.toml",
+                                          ["setup.start_coins=[3,2,1,0]"])
     assert got == tmp_path / "c.toml"
     assert (tmp_path / "c.rules.toml").read_text() == "my notes"
     named = B.load_baseline(got).rules_path()
@@ -194,18 +205,9 @@ def test_a_baseline_names_the_rules_file_it_wrote_when_one_appeared_at_its_name(
 
 
 def test_a_baseline_published_beside_names_itself_in_its_commands(tmp_path, monkeypatch):
-    from analysis.check import baseline as B
-    from simcore import atomic, runner
+    from simcore import atomic
 
-    run = runner.simulate("middle-ages", games=2000, seed=1, out=tmp_path / "run", quiet=True)
-    real = B.measure_run
-
-    def measuring(r):
-        (tmp_path / "b.toml").write_text("my notes")
-        return real(r)
-
-    monkeypatch.setattr(B, "measure_run", measuring)
-    got = B.make_baseline(run, tmp_path / "b.toml", tolerance={"seat_win_share": 5.0, "seat_mean_score": 20.0})
+    got = _baseline_with_a_file_appearing(tmp_path, monkeypatch, "b.toml")
     assert got == tmp_path / "b-2.toml" and (tmp_path / "b.toml").read_text() == "my notes"
     text = got.read_text()
     assert f"--baseline {tmp_path / 'b-2.toml'}" in text and f"--baseline {tmp_path / 'b.toml'}" not in text
