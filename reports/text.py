@@ -2052,14 +2052,11 @@ def _moved_from_fair(cmp: pl.DataFrame, fair: float, shown: str) -> str:
         name = metric_label(x).replace(" win share", "")
         before, after = x["base"] - fair, x["variant"] - fair
         if before * after < 0:
-            # from one side of fair to the other: said with both distances, beside toward or away
-            # by distance (review s51: 23.0% → 26.9% "toward" the fair 25.0% by 1.9 < 2.0 hid a
-            # swing of 3.9 pp through it; "crossed" alone then hid Seat 4's 25.2% → 19.8%, away)
-            d = 1
-            while d < 3 and pp(abs(before), d) == pp(abs(after), d) and abs(before) != abs(after):
-                d += 1
-            name += (f" (crossing it, from {pp(abs(before), d).lstrip('+')} {'below' if before < 0 else 'above'} "
-                     f"to {pp(abs(after), d).lstrip('+')} {'below' if after < 0 else 'above'})")
+            # from one side of fair to the other, beside toward or away by distance (review s51:
+            # 23.0% → 26.9% "toward" the fair 25.0% by 1.9 < 2.0 hid a swing of 3.9 pp through it;
+            # "crossed" alone then hid Seat 4's 25.2% → 19.8%, away); the seat's before → after,
+            # printed just before this sentence, gives the distances at the page's precision
+            name += " (crossing it)"
         (away if abs(after) > abs(before) else toward).append(name)
 
     def listed(names):
@@ -2068,7 +2065,7 @@ def _moved_from_fair(cmp: pl.DataFrame, fair: float, shown: str) -> str:
     def one(names, verb):          # a lone seat: its crossing, if any, after the fair share
         seat, _, how = names[0].partition(" (")
         return (f"The one seat that moved clearly, {seat}, {verb} the fair {shown}"
-                + (f" ({how}" if how else "") + ".")
+                + (f", {how.rstrip(')')}" if how else "") + ".")
 
     if not toward:
         return (f"Every seat that moved clearly moved away from the fair {shown}: {listed(away)}." if len(away) > 1

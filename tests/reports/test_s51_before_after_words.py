@@ -20,18 +20,15 @@ def _seats(rows):
 
 
 def test_a_seat_that_crosses_the_fair_share_is_said_to_cross_it():
-    """Toward or away by the distance to fair, as before; a seat that crossed it says so with both
-    distances (a review of this change: "crossed" alone hid Seat 4's 25.2% → 19.8%, away from fair
+    """Toward or away by the distance to fair, as before; a seat that crossed it says so (its
+    before → after is printed just before) (a review of this change: "crossed" alone hid Seat 4's 25.2% → 19.8%, away from fair
     and now the largest gap)."""
     said = _moved_from_fair(_seats([(3, 0.230, 0.269)]), 0.25, "25.0%")
-    assert said == ("The one seat that moved clearly, Seat 4, moved toward the fair 25.0% (crossing it, "
-                    "from 2.0 pp below to 1.9 pp above).")
+    assert said == "The one seat that moved clearly, Seat 4, moved toward the fair 25.0%, crossing it."
     mixed = _moved_from_fair(_seats([(0, 0.203, 0.283), (1, 0.247, 0.267), (2, 0.30, 0.28),
                                      (3, 0.2517, 0.198)]), 0.25, "25.0%")
-    assert mixed == ("Of the seats that moved clearly, Seat 1 (crossing it, from 4.7 pp below to 3.3 pp "
-                     "above) and Seat 3 moved toward the fair 25.0% and Seat 2 (crossing it, from 0.3 pp "
-                     "below to 1.7 pp above) and Seat 4 (crossing it, from 0.2 pp above to 5.2 pp below) "
-                     "away from it.")
+    assert mixed == ("Of the seats that moved clearly, Seat 1 (crossing it) and Seat 3 moved toward the "
+                     "fair 25.0% and Seat 2 (crossing it) and Seat 4 (crossing it) away from it.")
     # on one side of fair, as before: toward and away by the distance to fair
     same_side = _moved_from_fair(_seats([(2, 0.26, 0.28), (3, 0.230, 0.24)]), 0.25, "25.0%")
     assert same_side == "Of the seats that moved clearly, Seat 4 moved toward the fair 25.0% and Seat 3 away from it."
