@@ -39,6 +39,7 @@ import polars as pl
 
 from simcore.errors import UsageError
 from simcore.games import DEFAULT_GAME
+from simcore.options import MAX_AMOUNT
 from simcore.rundir import GAMES, PLAYERS, RUN_JSON, check_distinct_runs, read_meta, verify_integrity
 
 COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
@@ -104,8 +105,6 @@ def parse_smallest_difference(text: str | None, option: str = "--smallest-differ
             v = float(value.lower())
         except ValueError:
             raise UsageError(f"{option} {name}={value}: not a number (a number > 0)") from None
-        from simcore.options import MAX_AMOUNT
-
         if not (v > 0 and v == v and v <= MAX_AMOUNT):
             raise UsageError(f"{option} {name}={value}: must be > 0 and at most {MAX_AMOUNT:g}")
         out[kind] = v

@@ -136,9 +136,11 @@ def _diff_tables(a: dict, b: dict) -> list[SettingChange]:
             return f[p]
         return Defaulted(known[p]) if p in known else MISSING
 
-    return [SettingChange(p, side(fa, p), side(fb, p))
-            for p in paths
-            if fa.get(p, known.get(p, MISSING)) != fb.get(p, known.get(p, MISSING))]
+    def value(v):               # what the loader plays
+        return v.value if isinstance(v, Defaulted) else v
+
+    changes = [SettingChange(p, side(fa, p), side(fb, p)) for p in paths]
+    return [c for c in changes if value(c.before) != value(c.after)]
 
 
 def _absent_defaults() -> dict:

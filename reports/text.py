@@ -2047,25 +2047,24 @@ def _moved_from_fair(cmp: pl.DataFrame, fair: float, shown: str) -> str:
     seats = cmp.filter((pl.col("metric") == "seat_win_share") & pl.col("significant"))
     if seats.height == 0:
         return ""
-    away, toward = [], []
+    away, toward = [], []               # (seat, whether it crossed the fair share)
     for x in seats.sort("key").iter_rows(named=True):
-        name = metric_label(x).replace(" win share", "")
         before, after = x["base"] - fair, x["variant"] - fair
-        if before * after < 0:
-            # from one side of fair to the other, beside toward or away by distance (review s51:
-            # 23.0% → 26.9% "toward" the fair 25.0% by 1.9 < 2.0 hid a swing of 3.9 pp through it;
-            # "crossed" alone then hid Seat 4's 25.2% → 19.8%, away); the seat's before → after,
-            # printed just before this sentence, gives the distances at the page's precision
-            name += " (crossing it)"
-        (away if abs(after) > abs(before) else toward).append(name)
+        # a crossing from one side of fair to the other is said beside toward or away by distance
+        # (review s51: 23.0% → 26.9% "toward" the fair 25.0% by 1.9 < 2.0 hid a swing of 3.9 pp
+        # through it; "crossed" alone then hid Seat 4's 25.2% → 19.8%, away); the seat's before →
+        # after, printed just before this sentence, gives the distances at the page's precision
+        (away if abs(after) > abs(before) else toward).append(
+            (metric_label(x).replace(" win share", ""), before * after < 0))
 
-    def listed(names):
+    def listed(seats_):
+        names = [f"{n} (crossing it)" if crossed else n for n, crossed in seats_]
         return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 
-    def one(names, verb):          # a lone seat: its crossing, if any, after the fair share
-        seat, _, how = names[0].partition(" (")
+    def one(seats_, verb):         # a lone seat: its crossing, if any, after the fair share
+        seat, crossed = seats_[0]
         return (f"The one seat that moved clearly, {seat}, {verb} the fair {shown}"
-                + (f", {how.rstrip(')')}" if how else "") + ".")
+                + (", crossing it" if crossed else "") + ".")
 
     if not toward:
         return (f"Every seat that moved clearly moved away from the fair {shown}: {listed(away)}." if len(away) > 1

@@ -1228,6 +1228,12 @@ PUBLISHED: list[Path] = []
 _PUBLISHED_AS: dict[Path, Path] = {}
 
 
+def _record_published(target: str | Path, path: Path) -> None:
+    """``target``'s output was published as ``path`` (itself or the name beside it)."""
+    PUBLISHED.append(path)
+    _PUBLISHED_AS[Path(os.path.abspath(target))] = path
+
+
 def published_as(target: str | Path) -> Path:
     """The path this process published ``target``'s output under: ``target`` itself, or the free
     name beside it (:func:`_published_beside`) where something appeared there while the command
@@ -1418,8 +1424,7 @@ def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
             raise UsageError(f"{option} {show(out)}: file exists (use --force to replace it)")
         os.replace(tmp, out)
         published = True
-        PUBLISHED.append(out)
-        _PUBLISHED_AS[Path(os.path.abspath(out))] = Path(out)
+        _record_published(out, Path(out))
     except Exception as exc:
         if no_space(exc):
             raise out_of_space(out, option) from None
@@ -1634,8 +1639,7 @@ def _published_beside(tmp: Path, target: Path, claim: "_Claim") -> Path:
     print(f"warning: {claim.option} {show(target)}: {what} appeared there while this command ran; "
           f"it is left as it was, and the output is {show(alt)}", file=sys.stderr)
     forget_entry(target, tmp.name)
-    PUBLISHED.append(alt)
-    _PUBLISHED_AS[Path(os.path.abspath(target))] = alt
+    _record_published(target, alt)
     release_claim(target, True)
     return alt
 
@@ -1653,8 +1657,7 @@ def _empty_dir(path: Path) -> bool:
 
 def _published(tmp: Path, target: Path) -> Path:
     forget_entry(target, tmp.name)
-    PUBLISHED.append(target)
-    _PUBLISHED_AS[Path(os.path.abspath(target))] = target
+    _record_published(target, target)
     release_claim(target, True)
     return target
 
