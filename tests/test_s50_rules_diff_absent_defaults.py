@@ -15,17 +15,19 @@ SHIPPED = R.default_rules_path().read_text(encoding="utf-8")
 
 
 def _without_the_effects(text: str) -> str:
-    return re.sub(r"^(recolte_draws|troc_draws|requisition_draws|corvee_discards) = .*\n", "", text,
+    return re.sub(r"^(recolte_draws|troc_draws|requisition_draws|corvee_discards|troc_discards|cachette_hides) = .*\n", "", text,
                   flags=re.M)
 
 
 def test_a_text_without_the_new_settings_is_the_same_rules():
     old = _without_the_effects(SHIPPED)
     assert "corvee_discards" not in old and "corvee_discards = 1" in SHIPPED
+    assert "cachette_hides" not in old and "cachette_hides = true" in SHIPPED
     # the loader takes each absent setting at the value declared (so the two texts are one game)
     assert list(R.loads(old).card_effects) == [absent_defaults()[f"{t}.{k}"] for t, k in (
         ("censitaire_cards", "recolte_draws"), ("censitaire_cards", "troc_draws"),
-        ("seigneur_cards", "requisition_draws"), ("seigneur_cards", "corvee_discards"))]
+        ("seigneur_cards", "requisition_draws"), ("seigneur_cards", "corvee_discards"),
+        ("censitaire_cards", "troc_discards"), ("censitaire_cards", "cachette_hides"))]
     assert settings_diff(old, SHIPPED) == [] and settings_diff(SHIPPED, old) == []
 
 

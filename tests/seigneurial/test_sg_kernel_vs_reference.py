@@ -61,6 +61,8 @@ def test_kernel_plays_the_reference_games_exactly(players):
     ("requisition_draws = 1", "requisition_draws = 3"),
     ("corvee_discards = 1", "corvee_discards = 2"),
     ("recolte_draws = 1", "recolte_draws = 0"),
+    ("troc_discards = 1", "troc_discards = 0"),           # (the card ablation's neutral cards)
+    ("cachette_hides = true", "cachette_hides = false"),
     ("rent_after = { 3 = 5, 4 = 7, 5 = 9 }", "rent_after = { 3 = 0, 4 = 12, 5 = 20 }"),
     ("bonus = 1", "bonus = 3"),
     ("forced_draws_before = 1", "forced_draws_before = 0"),

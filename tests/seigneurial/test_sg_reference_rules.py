@@ -584,12 +584,64 @@ def _rules_with(**effects):
 
 
 def test_sg3_card_effects_default_to_the_books_reading_and_are_checked():
-    assert list(RULES.card_effects) == [1, 1, 1, 1]
-    assert R.CARD_EFFECTS == ("recolte_draws", "troc_draws", "requisition_draws", "corvee_discards")
-    rules = _rules_with(recolte_draws=2, troc_draws=3, requisition_draws=4, corvee_discards=5)
-    assert list(rules.card_effects) == [2, 3, 4, 5]
+    assert list(RULES.card_effects) == [1, 1, 1, 1, 1, 1]
+    assert R.CARD_EFFECTS == ("recolte_draws", "troc_draws", "requisition_draws", "corvee_discards",
+                              "troc_discards", "cachette_hides")
+    rules = _rules_with(recolte_draws=2, troc_draws=3, requisition_draws=4, corvee_discards=5,
+                        troc_discards=0)
+    assert list(rules.card_effects) == [2, 3, 4, 5, 0, 1]
+    assert list(R.loads(TEXT.replace("cachette_hides = true", "cachette_hides = false")).card_effects) == [
+        1, 1, 1, 1, 1, 0]
     with pytest.raises(Exception, match="recolte_draws"):
         _rules_with(recolte_draws=9)
+    with pytest.raises(Exception, match="troc_discards"):
+        _rules_with(troc_discards=2)
+    with pytest.raises(Exception, match="cachette_hides"):
+        R.loads(TEXT.replace("cachette_hides = true", "cachette_hides = 0"))
+
+
+def test_sg3_troc_discards_0_keeps_the_card_given_and_with_troc_draws_0_does_nothing():
+    bot = Pick(play_card=lambda o, st: o.index(R.TROC) if R.TROC in o else 0,
+               troc_type=lambda o, st: o.index(FI))
+    s, rng = fresh(rules=_rules_with(troc_discards=0))
+    take(s, 1, (G, 3), (W, 1))                # two cards: the card given is asked (grain 3, the first)
+    s.cc_hand[1] = [0, 0, 1]
+    s.res_pile[FI] += [2]
+    discarded = s.res_disc[G][3]
+    F.card_window(s, 1, [bot] * 4, rng, None)
+    assert s.resources(1, G) == 3 and s.resources(1, W) == 1 and s.hand[1][FI][2] == 1
+    assert s.res_disc[G][3] == discarded
+    # the same choices are asked (the card given, then the type), so the decisions line up
+    assert s.cc_disc[R.TROC] == 1 and [k for k, _ in bot.asked if k.startswith("troc")] == [
+        "troc_give", "troc_type"]
+    s2, rng2 = fresh(rules=_rules_with(troc_discards=0, troc_draws=0))
+    take(s2, 1, (G, 3))
+    s2.cc_hand[1] = [0, 0, 1]
+    before = [list(map(list, h)) for h in s2.hand], [list(p) for p in s2.res_pile]
+    F.card_window(s2, 1, [bot] * 4, rng2, None)
+    assert ([list(map(list, h)) for h in s2.hand], [list(p) for p in s2.res_pile]) == before
+
+
+def test_sg3_cachette_hides_false_lets_the_seigneur_draw_from_that_hand():
+    hides_not = R.loads(TEXT.replace("cachette_hides = true", "cachette_hides = false"))
+    for rules, drawn in ((RULES, 0), (hides_not, 1)):
+        s, rng = fresh(rules=rules)
+        take(s, 2, (G, 2))
+        s.protected[2] = True                 # a Cachette played this turn
+        s.rent = [2, 0, 0]
+        F.forced_draws(s, [Pick()] * 4, rng, None)
+        assert s.received[G] == 2 * drawn and s.hand_cards(2) == 1 - drawn
+    # the Réquisition's extra draw too; and a second Cachette is still not offered the same turn
+    s, rng, seig = _requisition_played(6, hides_not)
+    for p in (1, 2, 3):
+        s.protected[p] = True
+    F.forced_draws(s, [seig] * 4, rng, None)
+    assert s.received[G] == 4               # 3 regular draws and the extra one, all hands open
+    s2, rng2 = fresh(rules=hides_not)
+    s2.cc_hand[1] = [0, 2, 0]
+    plays = Pick(play_card=lambda o, st: o.index(R.CACHETTE) if R.CACHETTE in o else 0)
+    F.card_window(s2, 1, [plays] * 4, rng2, None)
+    assert s2.cc_hand[1] == [0, 1, 0]
 
 
 def test_sg3_recolte_draws_as_many_cards_as_its_setting():

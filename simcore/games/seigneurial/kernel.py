@@ -37,7 +37,7 @@ from simcore.games.seigneurial.rules import (
     P_FORCED_AFTER, P_FORCED_BEFORE, P_GOAL, P_MAX_TURNS, P_MIDPOINT, P_MILL_CAP, P_PAWNS,
     P_RENT_AFTER, P_RENT_BEFORE, P_SC_PER_YEAR, P_SICK_TURNS, P_START_CARDS, P_START_SQUARE,
     PAY_ROTATING, PAY_SIMULTANEOUS, RECOLTE, REQUISITION, TROC, FX_CORVEE_DISCARDS, FX_RECOLTE_DRAWS,
-    FX_REQUISITION_DRAWS, FX_TROC_DRAWS,
+    FX_REQUISITION_DRAWS, FX_TROC_DRAWS, FX_TROC_DISCARDS, FX_CACHETTE_HIDES,
 )
 from simcore.rng import below, shuffle_range
 
@@ -509,7 +509,8 @@ def card_window(st, ws, fs, P, p):
                 if j < 0:
                     return 1
                 c = ws[W_OPTS + j]
-                discard_resource(ws, p, c)
+                if card_effect(ws, FX_TROC_DISCARDS):     # 0: the card given is kept
+                    discard_resource(ws, p, c)
                 ws[G_REG] = c
                 ws[G_SUB] = 3
             n = 0
@@ -680,8 +681,9 @@ def forced_draws(st, ws, fs, P):
         limit = rp(ws, P_FORCED_AFTER if ws[G_IMPROVED] != 0 else P_FORCED_BEFORE)
         if ws[G_STEP] == 0:                   # first entry: the Censitaires hidden are visited
             visited = 0
+            hides = card_effect(ws, FX_CACHETTE_HIDES) != 0     # 0: a Cachette hides nothing
             for q in range(1, P):
-                if ws[W_PL + q * PLS + X_PROT] != 0:
+                if hides and ws[W_PL + q * PLS + X_PROT] != 0:
                     visited |= 1 << q
             ws[G_REG2] = visited
             ws[G_STEP] = 1
@@ -712,10 +714,11 @@ def forced_draws(st, ws, fs, P):
         if rent_met(ws):
             break
         n = 0
+        hides = card_effect(ws, FX_CACHETTE_HIDES) != 0
         for q in range(1, P):
             b = W_PL + q * PLS
             ws[W_OPTS + n] = q
-            n += (ws[b + X_PROT] == 0) & (ws[b + X_HANDN] > 0)
+            n += ((ws[b + X_PROT] == 0) | (not hides)) & (ws[b + X_HANDN] > 0)
         if n == 0:
             break
         j = decide(st, ws, fs, D_REQUISITION_TARGET, 0, n, P)

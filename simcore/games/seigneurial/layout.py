@@ -100,8 +100,8 @@ R_SCC = 28                   # [2] Seigneur cards per kind
 R_PAY_ORDER = 30             # SG-5.4 payment.order (rules.PAY_SEAT, PAY_SIMULTANEOUS, PAY_ROTATING)
 R_NOBJ = 32                  # Objective cards in the deck
 R_PARAMS = 33                # params[P_*] at R_PARAMS + P_*
-R_EFFECTS = 64               # [4] SG-3 what each card does (rules.CARD_EFFECTS order)
-R_OBJ = 68                   # [MAX_OBJECTIVES x 3] requirements per Objective card
+R_EFFECTS = 64               # [6] SG-3 what each card does (rules.CARD_EFFECTS order)
+R_OBJ = 70                   # [MAX_OBJECTIVES x 3] requirements per Objective card
 R_SIZE = R_OBJ + 3 * MAX_OBJECTIVES
 
 # ---- workspace ws -------------------------------------------------------------------------------

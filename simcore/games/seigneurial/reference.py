@@ -54,6 +54,7 @@ from simcore.games.seigneurial.rules import (
     P_SICK_TURNS, P_START_SQUARE, P_WINTER_PAYMENT, RECOLTE, REQUISITION, RESOURCE_TYPES,
     PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays, objective_card, objective_label,
     objective_number, FX_CORVEE_DISCARDS, FX_RECOLTE_DRAWS, FX_REQUISITION_DRAWS, FX_TROC_DRAWS,
+    FX_TROC_DISCARDS, FX_CACHETTE_HIDES,
 )
 from simcore.contract import code_words
 from simcore.games.seigneurial.spec import END_WORDS, SG6_SAME_TURN
@@ -539,15 +540,19 @@ def card_window(state: GameState, p: int, strategies, rng, log) -> None:
                   for _ in range(state.rules.card_effect(FX_RECOLTE_DRAWS))]
             _say(log, f"      P{p} plays Récolte: draws {RESOURCE_TYPES[t]} {_values_text(vs)}")
         elif k == CACHETTE:
-            state.protected[p] = True
-            _say(log, f"      P{p} plays Cachette: its hand is hidden this turn")
+            state.protected[p] = True          # (played this turn: a second Cachette is not an option)
+            _say(log, f"      P{p} plays Cachette: its hand is hidden this turn"
+                 if state.rules.card_effect(FX_CACHETTE_HIDES)
+                 else f"      P{p} plays Cachette (cachette_hides = false: it hides nothing)")
         else:
             card = decide(state, p, "troc_give", state.hand_codes(p), strategies, rng)
-            discard_resource(state, p, card)
+            if state.rules.card_effect(FX_TROC_DISCARDS):      # (troc_discards = 0: kept)
+                discard_resource(state, p, card)
             t = decide(state, p, "troc_type", [x for x in range(N_RES) if x != card[0]], strategies, rng)
             vs = [draw_resource(state, p, t, rng, log)       # (card_effects: 1 in the book's reading)
                   for _ in range(state.rules.card_effect(FX_TROC_DRAWS))]
-            _say(log, f"      P{p} plays Troc: discards {card_text(card)}, draws "
+            gives = "discards" if state.rules.card_effect(FX_TROC_DISCARDS) else "keeps (troc_discards = 0)"
+            _say(log, f"      P{p} plays Troc: {gives} {card_text(card)}, draws "
                       f"{RESOURCE_TYPES[t]} {_values_text(vs)}")
 
 
@@ -665,7 +670,8 @@ def forced_draws(state: GameState, strategies, rng, log) -> None:
     per Réquisition from a Censitaire of his choice; he stops once the rent is met."""
     rules = state.rules
     limit = rules.param(P_FORCED_AFTER if state.improvements_done else P_FORCED_BEFORE)
-    unvisited = [p for p in state.censitaires if not state.protected[p]]
+    hidden = state.protected if rules.card_effect(FX_CACHETTE_HIDES) else [False] * state.n_players
+    unvisited = [p for p in state.censitaires if not hidden[p]]
     while unvisited and not rent_met(state):
         least = min(state.given[p] for p in unvisited)
         p = decide(state, 0, "draw_order", [q for q in unvisited if state.given[q] == least],
@@ -678,7 +684,7 @@ def forced_draws(state: GameState, strategies, rng, log) -> None:
     for _ in range(state.extra_draws):
         if rent_met(state):
             break
-        eligible = [p for p in state.censitaires if not state.protected[p] and state.hand_cards(p)]
+        eligible = [p for p in state.censitaires if not hidden[p] and state.hand_cards(p)]
         if not eligible:
             break
         forced_draw(state, decide(state, 0, "requisition_target", eligible, strategies, rng), rng, log)

@@ -42,15 +42,21 @@ SEIGNEUR_CARD_NAMES = ("Réquisition", "Corvée")
 REQUISITION, CORVEE = 0, 1
 # SG-3 [assumption]: what each card does, by how much (the book prints no card texts): resource
 # cards a Récolte draws (of the type chosen), drawn for the one card a Troc discards, extra forced
-# draws a Réquisition gives, random resource cards a Corvée discards. RulesArrays.card_effects.
-CARD_EFFECTS = ("recolte_draws", "troc_draws", "requisition_draws", "corvee_discards")
-FX_RECOLTE_DRAWS, FX_TROC_DRAWS, FX_REQUISITION_DRAWS, FX_CORVEE_DISCARDS = range(4)
+# draws a Réquisition gives, random resource cards a Corvée discards; then whether a Troc discards
+# the card it gives (1) and whether a Cachette hides the hand (1): at 0 the card still asks the same
+# choices and does the rest (with ``troc_draws = 0`` too, a Troc does nothing), which is how the
+# card ablation of ``balance questions`` makes a card neutral. RulesArrays.card_effects.
+CARD_EFFECTS = ("recolte_draws", "troc_draws", "requisition_draws", "corvee_discards",
+                "troc_discards", "cachette_hides")
+(FX_RECOLTE_DRAWS, FX_TROC_DRAWS, FX_REQUISITION_DRAWS, FX_CORVEE_DISCARDS, FX_TROC_DISCARDS,
+ FX_CACHETTE_HIDES) = range(6)
 MAX_CARD_EFFECT = 5
 #: Settings a rules file may leave out and the value the loader then takes (runs recorded before the
 #: card effects became settings have none of them: a rules diff reads their absence as this value,
 #: simcore.games.absent_defaults).
 ABSENT_DEFAULTS = {"censitaire_cards.recolte_draws": 1, "censitaire_cards.troc_draws": 1,
-                   "seigneur_cards.requisition_draws": 1, "seigneur_cards.corvee_discards": 1}
+                   "seigneur_cards.requisition_draws": 1, "seigneur_cards.corvee_discards": 1,
+                   "censitaire_cards.troc_discards": 1, "censitaire_cards.cachette_hides": True}
 # SG-5.1 action squares, in the order a Censitaire's harvest resolves them: the three terrains
 # (the square of type t harvests type t), then the shared Church and Mill.
 SQUARES = ("field", "forest", "river", "church", "mill")
@@ -118,10 +124,10 @@ class RulesArrays:
     pay_order : int
         SG-5.4 ``payment.order``: PAY_SEAT, PAY_SIMULTANEOUS or PAY_ROTATING (kept out of
         ``params``, whose length older kernels share: benchmarks/bench_kernel_ab.py).
-    card_effects : int64[4]
+    card_effects : int64[6]
         SG-3 how much each card does (:data:`CARD_EFFECTS` order: Récolte's draws, Troc's draws,
-        Réquisition's extra forced draws, Corvée's discards; the book's reading: 1 each), kept out
-        of ``params`` as ``pay_order`` is.
+        Réquisition's extra forced draws, Corvée's discards, Troc's discard (0 or 1), Cachette's
+        hiding (0 or 1); the book's reading: 1 each), kept out of ``params`` as ``pay_order`` is.
     source : TomlSource
     """
 
@@ -250,6 +256,8 @@ def from_source(src: TomlSource) -> RulesArrays:
     play_limit = cc.get("play_limit", int, 2, lo=0, hi=10)
     recolte_draws = cc.get("recolte_draws", int, 1, lo=0, hi=MAX_CARD_EFFECT)
     troc_draws = cc.get("troc_draws", int, 1, lo=0, hi=MAX_CARD_EFFECT)
+    troc_discards = cc.get("troc_discards", int, 1, lo=0, hi=1)
+    cachette_hides = cc.get("cachette_hides", bool, True)
     cc.done()
     if cc_counts.sum() > MAX_DECK:
         raise ConfigError(src.name, "censitaire_cards", f"{int(cc_counts.sum())} cards: at most "
@@ -354,7 +362,8 @@ def from_source(src: TomlSource) -> RulesArrays:
                        allowed_players=tuple(sorted(allowed)), params=params, source=src,
                        pay_order=PAY_ORDERS.index(pay_order),
                        card_effects=np.array([recolte_draws, troc_draws, requisition_draws,
-                                              corvee_discards], np.int64))
+                                              corvee_discards, troc_discards, int(cachette_hides)],
+                                             np.int64))
 
 
 # SG-2 Objective cards in words: one numbering and one wording for every text that names a card (the
