@@ -6,7 +6,8 @@ One command for every game that has such questions: the game's spec names a modu
 plays them — Middle-Ages: the event-card ablation (``event_ablation.csv``,
 :mod:`analysis.questions.middle_ages`); Médiévallons: first player at every player count its rules
 allow, card types with the card ablation, best of 3 (:mod:`analysis.questions.medievallons`; this
-command replaced ``balance medievallons-questions``). A summary is printed in the report's words
+command replaced ``balance medievallons-questions``); Seigneurial: the card ablation
+(``card_ablation.csv``, :mod:`analysis.questions.seigneurial`). A summary is printed in the report's words
 when the game's report hook words one (``printed_summary``: Médiévallons; seats from 1, percentages
 with intervals, verdicts as the page gives them, at most 100 columns), else the columns the
 questions module's ``PRINTED`` names, under its ``TITLES``; ``balance report RUN --questions DIR``
@@ -41,13 +42,15 @@ def register(app: typer.Typer) -> None:
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference", show_default=False,
             help="The smallest difference that matters: win_share=2pp (default 1pp), score=N (Middle-Ages: "
-                 "coins, default 2), length=N (Médiévallons: turns, default 2). Any other is refused. Words every ablation effect by its interval: \"clear and large enough to matter\", "
+                 "coins, default 2; Seigneurial: points of % of own goal, default 2), length=N (Médiévallons: turns, default 2). Any other is refused. Words every ablation effect by its interval: \"clear and large enough to matter\", "
                  "\"clear, may matter\" (the interval straddles it), \"clear but small\" or \"within noise\"; recorded in DIR/run.json (balance report --questions DIR "
                  "uses it unless given its own)."),
     ) -> None:
         """Balance questions played for RUN: Middle-Ages' event-card ablation (each card's total
         effect on every seat's win share and score, by the same deals with the card made
-        neutral), Médiévallons' first player, card ablation and best of 3."""
+        neutral), Médiévallons' first player, card ablation and best of 3, Seigneurial's card
+        ablation (each Censitaire and Seigneur card made neutral: its effect on the role balance
+        and on every seat)."""
 
         from analysis.load import parse_smallest_difference
         import inspect
@@ -66,7 +69,7 @@ def register(app: typer.Typer) -> None:
         play = getattr(hook, "questions_command", None)
         if play is None:
             raise UsageError(f"{run}: {meta.get('game')} has no played balance questions "
-                             "(Middle-Ages and Médiévallons have)")
+                             "(Middle-Ages, Médiévallons and Seigneurial have)")
         kinds = getattr(hook, "SMALLEST_KINDS", ("share",))
         unused = [k for k in small if k not in kinds]
         if unused:      # a setting that words nothing here is an error, not silently ignored

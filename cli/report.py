@@ -78,7 +78,7 @@ def questions_player(run: Path, play: bool = False):
     found = getattr(hook, "questions_command", None)
     if found is None:
         raise UsageError(f"--play-questions: {game} has no played balance questions "
-                         f"(Middle-Ages and Médiévallons have)")
+                         f"(Middle-Ages, Médiévallons and Seigneurial have)")
     return found
 
 
@@ -124,7 +124,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             raise UsageError(f"--questions-games: a {game} report plays its balance questions only with "
                              f"--play-questions (add it, or leave --questions-games out)")
         raise UsageError(f"--questions-games: {game} has no played balance questions "
-                         f"(Middle-Ages and Médiévallons have)")
+                         f"(Middle-Ages, Médiévallons and Seigneurial have)")
     from analysis.panel import is_panel_dir
 
     if skill is not None:

@@ -6,7 +6,8 @@ A game's spec (:mod:`simcore.games`, ``analysis_hooks``) names a module; when th
 (:func:`table_names`), and optionally ``available(rs)`` (which of them a run has), ``table(rs, name)``
 (one of them) and ``TABLE_WORDS`` (what each holds, in a designer's words): ``balance export`` reads
 those (:func:`table_for`, :func:`available_for`, :func:`table_words`, :func:`games_with_table`). The Seigneurial tables (objective cards, land
-improvements) live here; the Médiévallons hook is :mod:`analysis.questions.medievallons` (it plays
+improvements) live here (the Seigneurial spec names :mod:`analysis.questions.seigneurial`, which
+plays its card ablation and re-exports them); the Médiévallons hook is :mod:`analysis.questions.medievallons` (it plays
 questions, and has no ``tables``).
 
 May import the standard library and :mod:`simcore.games` (the registry); the game modules may import

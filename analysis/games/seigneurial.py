@@ -22,10 +22,14 @@ bot play: a game that ends before the improvements is a short game, and short ga
 whoever is quick to their goal.
 :func:`square_table`: the Seigneur's final square on the rent track (games' ``seigneur_square``).
 
-:func:`tables` is the hook :func:`analysis.analyse` calls (through the spec's ``analysis_hooks``);
+:func:`tables` is the hook :func:`analysis.analyse` calls (through the spec's ``analysis_hooks``,
+:mod:`analysis.questions.seigneurial`, which re-exports it);
 :func:`available` says which of them a run has and :func:`table` computes one (``balance export``).
 
 May import polars, numpy, the standard library, :mod:`analysis.load` and :mod:`analysis.stats`.
+The spec's ``analysis_hooks`` is :mod:`analysis.questions.seigneurial`, which plays the card ablation
+of ``balance questions`` and re-exports this module's table hooks (the report imports this module,
+never the one that plays).
 """
 
 from __future__ import annotations
@@ -397,3 +401,4 @@ def available(rs: RunSet) -> list[str]:
     has = {"objectives": has_objectives(rs), "improvements": has_improvements(rs),
            "seigneur_squares": rs.has_games("seigneur_square")}
     return [name for name in TABLES if has[name]]
+

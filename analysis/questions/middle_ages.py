@@ -50,7 +50,7 @@ import polars as pl
 
 from analysis import events, stats
 from analysis.load import seat_label, smallest_difference
-from analysis.questions import run_meta, write_dir
+from analysis.questions import Moments, deals_words, run_meta, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.middle_ages import rules as R
@@ -104,35 +104,7 @@ def _play_prepared(prep, players: int, games: int, seed: int, threads, first: in
 SLICE_GAMES = 1 << 16
 
 
-class _Moments:
-    """Mean and sum of squared deviations (the cross-products) of per-game rows, merged slice by
-    slice (Chan et al.'s pairwise update: the same numbers, to rounding, as one pass over every
-    row); ``nonzero``: which columns any game moved."""
-
-    def __init__(self, width: int) -> None:
-        self.n = 0
-        self.mean = np.zeros(width)
-        self.m2 = np.zeros((width, width))
-        self.nonzero = np.zeros(width, bool)
-
-    def add(self, x: np.ndarray) -> None:
-        k = x.shape[0]
-        if k == 0:
-            return
-        mean = x.mean(axis=0)
-        c = x - mean
-        delta = mean - self.mean
-        total = self.n + k
-        self.m2 += c.T @ c + np.outer(delta, delta) * (self.n * k / total)
-        self.mean += delta * (k / total)
-        self.n = total
-        self.nonzero |= (x != 0).any(axis=0)
-
-    def mean_cov(self) -> tuple[np.ndarray, np.ndarray]:
-        """As :func:`analysis.stats.mean_cov`: the mean and the covariance of that mean."""
-        if self.n < 2:
-            return self.mean.copy(), np.full(self.m2.shape, np.nan)
-        return self.mean.copy(), self.m2 / (self.n - 1) / self.n
+_Moments = Moments     # (moved to analysis.questions, shared with the Seigneurial card ablation)
 
 
 def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int = 0,
@@ -313,23 +285,7 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
 
 
-def _deals_words(meta: dict, games: int, seed: int) -> str:
-    """Which games the ablation played, in words (review W #2, #3: "the run's first 8,000 deals" of
-    a 4,000-game run, and of a rotated run whose seats the ablation does not rotate): the run's
-    own deals only when they are, else the same seed's game indices with what differs."""
-    where = f"game indices 0 to {games - 1:,}, seed {seed}"
-    if meta.get("rotate_seats"):
-        # one parenthetical: the sentence goes on "… played again (same seed, rules and bots …)",
-        # which the colon's clause ran into (designer review 44, questions #6); the seats named
-        # with their bots, as the run's first game seats them
-        bots = [str(b) for b in meta.get("strategies") or []]
-        seats = (", ".join(f"Seat {i + 1} {b}" for i, b in enumerate(bots)) + "; ") if bots else ""
-        return (f"{games:,} games of the run's seed ({where}) with its bots at fixed seats ({seats}the "
-                "run rotated its seats, these games do not, so they are not the run's own games)")
-    run_games = int(meta.get("games") or 0)
-    if run_games and games > run_games:
-        return (f"the run's {run_games:,} deals and {games - run_games:,} more of its seed ({where})")
-    return f"the run's first {games:,} deals ({where})"
+_deals_words = deals_words     # (moved to analysis.questions)
 
 
 questions_command = ablation_for_run     # what `balance questions RUN` plays for this game

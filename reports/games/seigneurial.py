@@ -41,7 +41,7 @@ from analysis.games.seigneurial import distinct_cards, not_told_apart, track_squ
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import num, pct, pct_some, row_pct_ci, turns, verdict_words
+from reports.text import num, pct, pct_some, pp, pp_ci, row_pct_ci, signed, turns, verdict_words
 from simcore.games.seigneurial.spec import SG6_SAME_TURN
 
 SECTIONS_AFTER = "length"
@@ -344,6 +344,8 @@ def _figure_cards(t: dict, rs) -> pl.DataFrame:
 
 def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
     out = []
+    if questions is not None and (played := _ablation_section(questions)) is not None:
+        out.append(played)
     if "objectives" in t:
         out.append(Section(
             "objectives", "Objective cards",
@@ -411,3 +413,174 @@ def square_sentences(sq: pl.DataFrame, marks: dict[str, int] | None = None) -> l
                 f"in {pct(past / n)}% of games and on his goal square ({marks['goal']}) in "
                 f"{pct(goal / n)}%")
     return [out + "."]
+
+
+# ---- Played questions: the card ablation (balance questions; analysis.questions.seigneurial) ----
+
+QUESTIONS = "balance questions RUN --out DIR"     # writes card_ablation.csv (the card ablation)
+#: What a questions directory must share with the run it is shown for (reports.questions.check_matches)
+QUESTIONS_MATCH = ("players", "seed", "strategies")
+WITHIN_NOISE = "within noise"
+
+
+def _ablation(q) -> tuple[pl.DataFrame | None, float, float]:
+    """The card ablation of questions ``q`` (None if it has none), with the smallest share and score
+    differences it was worded against (run.json)."""
+    ab = q.tables.get("card_ablation") if q is not None else None
+    small = q.meta.get("smallest_difference") or {} if q is not None else {}
+    return (ab if ab is not None and ab.height else None, float(small.get("share", 0.01)),
+            float(small.get("score", 2.0)))
+
+
+def _eff(x: float) -> str:
+    return pp(x, 2)
+
+
+def _eff_ci(lo: float, hi: float) -> str:
+    return pp_ci(lo, hi, 2)
+
+
+def _score_eff(x: float, lo: float, hi: float) -> str:
+    return f"{signed(x, 2)} ({num(lo, 2)} to {num(hi, 2)})".replace("-", "−")
+
+
+def ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
+    """One row per card: what making it neutral does to the Seigneur (seat 1), i.e. to the role
+    balance (the Censitaires together move by the opposite)."""
+    seig = ab.filter(pl.col("seat") == 0)
+    return pl.DataFrame({
+        "Card": seig["name"], "Deck": seig["deck"], "Made neutral by": seig["neutral"],
+        "Games whose result changed": [f"{pct_some(x)}%" for x in seig["games_changed"]],
+        "Seigneur's win share: with it → neutral": [
+            f"{pct_some(w, 2)}% → {pct_some(n, 2)}%" for w, n in zip(seig["win_share_with"],
+                                                                   seig["win_share_neutral"])],
+        "Effect of the card (95%, simultaneous)": [
+            f"{_eff(e)} ({_eff_ci(lo, hi)})" for e, lo, hi in zip(
+                seig["win_share_effect"], seig["win_share_effect_low"], seig["win_share_effect_high"])],
+        "Verdict": seig["verdict"],
+        "Seigneur's score effect (points of % of own goal)": [
+            _score_eff(e, lo, hi) for e, lo, hi in zip(
+                seig["score_effect"], seig["score_effect_low"], seig["score_effect_high"])],
+        "Score verdict": seig["score_verdict"]})
+
+
+def censitaire_rows(ab: pl.DataFrame) -> pl.DataFrame:
+    """Every card at every Censitaire seat: win-share and score effects with their intervals."""
+    c = ab.filter(pl.col("seat") > 0)
+    return pl.DataFrame({
+        "Card": c["name"], "Seat": [f"Seat {s + 1}" for s in c["seat"]],
+        "Effect on win share (95%, simultaneous)": [
+            f"{_eff(e)} ({_eff_ci(lo, hi)})" for e, lo, hi in zip(
+                c["win_share_effect"], c["win_share_effect_low"], c["win_share_effect_high"])],
+        "Verdict": c["verdict"],
+        "Score effect (points)": [_score_eff(e, lo, hi) for e, lo, hi in zip(
+            c["score_effect"], c["score_effect_low"], c["score_effect_high"])],
+        "Score verdict": c["score_verdict"]})
+
+
+def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int | None) -> list[str]:
+    """The card ablation in a designer's words: which cards move the role balance (the Seigneur's
+    win share) and by how much, each effect read on its simultaneous interval; which cards changed
+    no game; what the Censitaire seats and the scores show."""
+    seig = ab.filter(pl.col("seat") == 0)
+    out = []
+    clear = [r for r in seig.iter_rows(named=True) if r["verdict"] != WITHIN_NOISE]
+    base = float(seig["win_share_with"][0])
+    head = f"With every card as it is, the Seigneur wins {pct_some(base, 2)}% of these games."
+    if clear:
+        said = []
+        for r in clear:
+            way = "raises" if r["win_share_effect"] > 0 else "lowers"
+            said.append(f"{r['name']} ({r['deck']} card) {way} his win share by "
+                        f"{num(100 * abs(r['win_share_effect']), 2)} pp ({pct_some(r['win_share_with'], 2)}% "
+                        f"with it, {pct_some(r['win_share_neutral'], 2)}% with it neutral; "
+                        f"{_eff_ci(r['win_share_effect_low'], r['win_share_effect_high'])}): {r['verdict']}")
+        out.append(head + " " + "; ".join(said) + ". The Censitaires together move by the opposite.")
+    else:
+        reach = float(max(seig["win_share_effect_high"].abs().max(), seig["win_share_effect_low"].abs().max()))
+        room = (f"no card moves it by {num(100 * share, 0 if share * 100 == round(share * 100) else 2)} pp "
+                f"or more (every interval within ±{num(100 * reach, 2)} pp)" if reach < share else
+                f"these games cannot rule out an effect of up to {num(100 * reach, 2)} pp")
+        out.append(f"{head} No card moves his win share clearly (every interval holds 0); {room}.")
+    never = [r["name"] for r in seig.iter_rows(named=True) if r["games_changed"] == 0]
+    if never:
+        n = f"{int(games):,} " if games else ""
+        out.append(f"{_and(never)} changed no game's result in these {n}games when made neutral: under "
+                   "these bots and rules, " + ("it never decides" if len(never) == 1 else "they never decide")
+                   + " who wins.")
+    cens = ab.filter((pl.col("seat") > 0) & (pl.col("verdict") != WITHIN_NOISE))
+    if cens.height:
+        out.append("At the Censitaire seats: " + "; ".join(
+            f"{r['name']} moves Seat {r['seat'] + 1}'s win share by {_eff(r['win_share_effect'])} "
+            f"({_eff_ci(r['win_share_effect_low'], r['win_share_effect_high'])}): {r['verdict']}"
+            for r in cens.iter_rows(named=True)) + ".")
+    else:
+        widest = ab.filter(pl.col("seat") > 0)
+        if widest.height:
+            reach = float(max(widest["win_share_effect_high"].abs().max(),
+                              widest["win_share_effect_low"].abs().max()))
+            out.append(f"No card moves a Censitaire seat's win share clearly (intervals reach up to "
+                       f"±{num(100 * reach, 2)} pp).")
+    big = ab.filter(pl.col("score_verdict") == stats.LARGE)
+    if big.height:
+        out.append(f"Scores (% of own goal; {num(score, 0 if score == round(score) else 2)} points matter): "
+                   + "; ".join(f"{r['name']} {signed(r['score_effect'], 2)} points at Seat {r['seat'] + 1}"
+                               f"{' (the Seigneur)' if r['seat'] == 0 else ''} "
+                               f"({num(r['score_effect_low'], 2)} to {num(r['score_effect_high'], 2)})"
+                               for r in big.iter_rows(named=True)).replace("-", "−")
+                   + ": clear and large enough to matter.")
+    return out
+
+
+def ablation_intro(q) -> str:
+    games = q.meta.get("games")
+    deals = q.meta.get("deals") or f"the run's first {int(games or 0):,} deals"
+    _, share, score = _ablation(q)
+    left = q.meta.get("left_out") or {}
+    return (
+        f"Each card's causal effect: {deals} played again (same seed, rules and bots; one deck per "
+        "card) with that card made neutral — still dealt, held and played by the bots as before, "
+        "asking the same choices, but doing nothing (the settings named in the table). The "
+        "difference (with the card − neutral) of each seat's win share and score is the card's total "
+        "effect, averaged over every game. Seat 1 is the Seigneur: his row is the role balance, and "
+        "the Censitaires together move by the opposite. The bots do not know a card is neutral, so "
+        "this is what the card does with the play held as it is. Intervals are simultaneous 95% in "
+        "two families (win shares, scores) over every card and seat; each effect is worded by size "
+        f"against the smallest difference that matters ({num(100 * share, 0 if share * 100 == round(share * 100) else 2)} pp "
+        f"of win share, {num(score, 0 if score == round(score) else 2)} points of % of own goal): "
+        "\"clear and large enough to matter\", \"clear, may matter\" (the interval straddles it), "
+        "\"clear but small\", or \"within noise\" (the interval holds 0). "
+        + (f"Not measured: {'; '.join(left.values())}. " if left else "")
+        + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
+           "read from the run." if getattr(q, "played_here", False) else
+           f"Read from {q.path} (written by {QUESTIONS}), not from the run."))
+
+
+def _ablation_section(q) -> Section | None:
+    ab, share, score = _ablation(q)
+    if ab is None:
+        return None
+    return Section("card_ablation", "Cards: total effect on who wins (ablation)", ablation_intro(q), [],
+                   [("What each card does to the Seigneur's win share (the role balance)", ablation_rows(ab)),
+                    ("Each card at the Censitaire seats", censitaire_rows(ab))],
+                   ablation_sentences(ab, share, score, q.meta.get("games")))
+
+
+def question_files(q, rs) -> dict:
+    """The card ablation table the report shows, kept as ``questions/card_ablation.csv``."""
+    ab = q.tables.get("card_ablation")
+    return {} if ab is None else {"questions/card_ablation.csv": ab}
+
+
+def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
+    """What ``balance questions RUN --out DIR`` prints: the page's table of the role balance per
+    card and its sentences."""
+    ab, share, score = _ablation(q)
+    if ab is None:
+        return [("Card ablation: no card measured", pl.DataFrame(),
+                 list((q.meta.get("left_out") or {}).values()))]
+    rows = ablation_rows(ab).select("Card", "Games whose result changed",
+                                    "Seigneur's win share: with it → neutral",
+                                    "Effect of the card (95%, simultaneous)", "Verdict")
+    return [(f"Card ablation ({int(q.meta.get('games') or 0):,} games per deck): each card against the "
+             "same card made neutral", rows, ablation_sentences(ab, share, score, q.meta.get("games")))]

@@ -109,7 +109,7 @@ SPEC = GameSpec(
     golden="simcore.games.seigneurial.golden",
     reference=True,
     check_metrics=("seat_win_share", "seat_mean_score", "strategy_win_share"),
-    analysis_hooks="analysis.games.seigneurial",
+    analysis_hooks="analysis.questions.seigneurial",    # `balance questions`: the card ablation; its tables
     report_hooks="reports.games.seigneurial",
     type_names=dict(zip(RESOURCE_TYPES, RESOURCE_NAMES)),
     # resources.start_cards is one entry per Censitaire: entry [0] is the first Censitaire's,
