@@ -28,14 +28,26 @@ def test_one_line_that_fits_the_game(argv, said, tmp_path, capsys):
 
 
 def test_questions_games_for_a_game_without_questions(tmp_path, capsys):
+    # (Seigneurial has played questions since session 52, its card ablation: Fief's combat odds
+    # have none)
+    run = tmp_path / "r"
+    assert _run(["simulate", "--game", "fief-combat", "--games", "200", "--out", str(run), "-q"]) == 0
+    capsys.readouterr()
+    assert _run(["report", str(run), "--questions-games", "200", "--out", str(tmp_path / "rep")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--questions-games: fief-combat has no played balance questions" in err, err
+    assert not (tmp_path / "rep").exists()
+    assert _run(["report", str(run), "--questions-games", "0", "--out", str(tmp_path / "rep0")]) == 0
+
+
+def test_questions_games_for_seigneurial_asks_for_play_questions(tmp_path, capsys):
     run = tmp_path / "r"
     assert _run(["simulate", "--game", "seigneurial", "--games", "200", "--out", str(run), "-q"]) == 0
     capsys.readouterr()
     assert _run(["report", str(run), "--questions-games", "200", "--out", str(tmp_path / "rep")]) == 2
     err = capsys.readouterr().err.strip()
-    assert "--questions-games: seigneurial has no played balance questions" in err, err
+    assert "--questions-games: a seigneurial report plays its balance questions only with --play-questions" in err
     assert not (tmp_path / "rep").exists()
-    assert _run(["report", str(run), "--questions-games", "0", "--out", str(tmp_path / "rep0")]) == 0
 
 
 def test_strategies_help_does_not_call_balanced_every_games_default(capsys):
