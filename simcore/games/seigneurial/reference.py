@@ -651,17 +651,18 @@ def seigneur_card_window(state: GameState, strategies, rng, log) -> None:
                       f"{', '.join(gone) if gone else 'nothing'}")
 
 
-def forced_draw(state: GameState, p: int, rng: PyStream, log) -> None:
-    """SG-5.5: a random card of p's hand; kept if its type is still missing, else given back."""
+def forced_draw(state: GameState, p: int, rng: PyStream, log, what: str = "forced draw") -> None:
+    """SG-5.5: a random card of p's hand; kept if its type is still missing, else given back
+    (``what``: how the log names the draw, "Réquisition draw" for a Réquisition's, SG-3)."""
     t, v = state.card_at(p, rng.below(state.hand_cards(p)))
     if state.received[t] < state.rent[t]:
         state.hand[p][t][v] -= 1
         state.received_cards.append((t, v))
         state.received[t] += v
         state.seized[p] += v
-        _say(log, f"      forced draw from P{p}: {card_text((t, v))}, kept")
+        _say(log, f"      {what} from P{p}: {card_text((t, v))}, kept")
     else:
-        _say(log, f"      forced draw from P{p}: {card_text((t, v))}, given back")
+        _say(log, f"      {what} from P{p}: {card_text((t, v))}, given back")
 
 
 def forced_draws(state: GameState, strategies, rng, log) -> None:
@@ -687,7 +688,8 @@ def forced_draws(state: GameState, strategies, rng, log) -> None:
         eligible = [p for p in state.censitaires if not hidden[p] and state.hand_cards(p)]
         if not eligible:
             break
-        forced_draw(state, decide(state, 0, "requisition_target", eligible, strategies, rng), rng, log)
+        forced_draw(state, decide(state, 0, "requisition_target", eligible, strategies, rng), rng, log,
+                    "Réquisition draw")
 
 
 def award_favour(state: GameState, met_voluntarily: bool, strategies, rng, log) -> None:
