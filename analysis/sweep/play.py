@@ -165,7 +165,13 @@ def check_compared(varies, option: str = "--vary") -> None:
     """Every ``--vary`` of a sweep has two values or more: a sweep compares values, and one value
     has nothing to be compared with (review s46 #11: ``--vary income.palais.base=3..3`` played its
     games and wrote a page whose "What moves what" was empty). One line, before any game."""
+    import math
+
     for v in varies:
+        odd = next((x for x in v.values if isinstance(x, float) and not math.isfinite(x)), None)
+        if odd is not None:     # (said first: "one value (nan)" read as if nan were one, review s51)
+            raise UsageError(f"{option} {v.text}: {v.value_text(odd)} is not a number a setting can "
+                             "take: give finite numbers")
         if len(v.values) == 1:
             only = v.value_text(v.values[0])
             alone = (f"--players {only}" if v.is_players else f"--set {v.name}={only}")
