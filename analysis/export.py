@@ -482,11 +482,35 @@ def csv_ready(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(exprs) if exprs else df
 
 
+def decimal_text(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with every float column as the CSV text the toolkit writes: positional notation (no
+    ``1e-07``) and always a decimal point, so that a whole number stays a float to a reader (review
+    s52 export #2: ``write_csv(float_scientific=False)`` wrote ``1`` for 1.0, and a column of 2,493
+    whole win shares before the first shared one, 0.5, made ``polars.read_csv`` type it as integers
+    and fail); missing values stay missing (empty). The shortest digits that read back as the
+    same number, as polars writes them."""
+    exprs = []
+    for c, t in df.schema.items():
+        if not t.is_float():
+            continue
+        col = pl.col(c)
+        odd = df.select((col.is_not_nan() & (((col.abs() < 1e-4) & (col != 0)) | (col.abs() >= 1e15)))
+                        .any()).item()       # (polars orders NaN above every number)
+        if odd:      # (rare: tiny or huge values, which polars would write in scientific notation)
+            import numpy as np
+
+            exprs.append(col.map_elements(lambda x: "NaN" if x != x else np.format_float_positional(x, trim="0"),
+                                          return_dtype=pl.String, skip_nulls=True).alias(c))
+        else:
+            exprs.append(pl.when(col.is_nan()).then(pl.lit("NaN")).otherwise(col.cast(pl.String)).alias(c))
+    return df.with_columns(exprs) if exprs else df
+
+
 def table_csv(df: pl.DataFrame) -> str:
     """An analysis table as CSV text with :func:`export`'s conventions: verdicts in the report's
     words, missing values empty, p-values as :func:`p_value_text` writes them, no scientific
     notation otherwise (a report's ``comparison.csv``)."""
-    return p_values_as_text(_missing_as_null(report_verdicts(df))).write_csv(float_scientific=False)
+    return decimal_text(p_values_as_text(_missing_as_null(report_verdicts(df)))).write_csv()
 
 
 def is_p_value(column: str) -> bool:
@@ -554,8 +578,8 @@ def _csv_batches(source, fh, bom: bool, batch_rows: int) -> int:
     for batch in source.iter_batches(batch_size=batch_rows):
         # float32 columns (win_share) at the 7 significant digits they hold, as every CSV of the
         # toolkit writes them (csv_ready): a 3-way tie read 0.3333333432674408 (review s46 export #11)
-        csv_ready(pl.from_arrow(batch)).write_csv(fh, include_header=rows == 0, include_bom=bom and rows == 0,
-                                                  float_scientific=False)
+        decimal_text(csv_ready(pl.from_arrow(batch))).write_csv(fh, include_header=rows == 0,
+                                                                include_bom=bom and rows == 0)
         rows += batch.num_rows
     if rows == 0:  # an empty table still gets its header
         pl.from_arrow(source.schema_arrow.empty_table()).write_csv(fh, include_bom=bom)
@@ -646,14 +670,13 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         return published_as(out)        # (beside, when a file appeared there meanwhile)
     df = report_verdicts(analysis_table(run, what))
     if stdout:
-        p_values_as_text(_missing_as_null(df)).write_csv(_stdout_bytes(), include_bom=bom,
-                                                         float_scientific=False)
+        decimal_text(p_values_as_text(_missing_as_null(df))).write_csv(_stdout_bytes(), include_bom=bom)
         return Path(STDOUT)
     with atomic_output(out, force, replaces=_replaces(fmt, what, df.columns)) as tmp:
         df = _missing_as_null(df)
         if fmt == "csv":
             df = p_values_as_text(df)
-            df.write_csv(tmp, include_bom=bom, float_scientific=False)
+            decimal_text(df).write_csv(tmp, include_bom=bom)
         else:
             df.write_parquet(tmp, compression="zstd", metadata=parquet_sign(what))
     return published_as(out)            # (beside, when a file appeared there meanwhile)

@@ -8,8 +8,8 @@ players.parquet (a closing line in the reports' words says whether they match). 
 ending rule has tie-breaks, a line after the final table says which one decided the game, or that
 the win was shared, in the rule's words (:func:`simcore.replay.ending_lines`). A game without bots
 (dice only) is replayed by its reference engine alone from run.json's options and rules, checked
-against players.parquet and games.parquet. ``--find`` picks the game by a small grammar ("a game
-where seat 1 loses with the highest score": ``--find 'seat=1 loses max score'``). A run written without
+against players.parquet and games.parquet. ``--find`` picks the game by a small grammar ("the game
+seat 1 lost with its highest score": ``--find 'seat=1 loses max score'``; ``wins`` is a win alone). A run written without
 players.parquet (above 1e5 games by default) is replayed all the same: its rows are played again
 by the kernel (game N alone for ``--game N``; every game for ``--find``, with a notice and progress
 on stderr: a million short games take seconds), the same rows since every game draws from its own
@@ -18,7 +18,7 @@ checks the run directory (:func:`analysis.load.check_run`: run.json's integrity 
 tables' columns and the figures that tie them), so a damaged run, or one with another run's table
 copied in or a table deleted, is the one line ``balance export`` and ``balance report`` give, exit
 code 2, before anything is played (review s46 #4: it was replayed and said to differ, or --find
-chose from the other run's rows). The log goes to stdout, or
+chose from the other run's rows). The log goes to stdout (also ``--out -``), or
 to ``--out FILE`` (written atomically, never over an existing file without ``--force``). Exit
 code 1 when the replay differs from the run's row. Bad input (not a run: a panel, sweep or tune
 directory is named as such, with the run to give, as ``balance export`` does; a game out of range, a
@@ -54,7 +54,7 @@ def replay(
         None, "--strategies", help="The run's bots, when run.json names a strategy file not found here."),
     # a str, not a Path: Path("log/") drops the slash the output check refuses a file name for
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="<path>",
-                                      help="Write the log to this file."),
+                                      help="Write the log to this file (- : standard output, the default)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out replay (never a file of another kind)."),
 ) -> None:
     from simcore import replay as R
@@ -67,6 +67,8 @@ def replay(
     R.check_replayable(meta, game)
     if strategies is not None:           # before any game is played again (review G #5)
         check_strategies(meta, strategies)
+    if out in ("-", "/dev/stdout"):      # standard output, as balance export --out - (review s52
+        out = None                       # export #5: a file named "-" was written)
     if out is not None:                  # before the replay: a bad --out is one line at once
         from simcore.atomic import REPLAY_FILE, check_output_file
 
@@ -103,14 +105,45 @@ def _file_spec(item: str) -> bool:
     return ".toml" in item
 
 
+def _file_of(item: str) -> str:
+    """The strategy file a seat's bot names (``bots.toml:sly`` → ``bots.toml``), as run.json keys it."""
+    from strategies.common import file_key
+
+    path = item.rsplit(":", 1)[0] if ":" in item and not item.endswith(".toml") else item
+    return file_key(path)
+
+
+def _recorded_texts(meta: dict) -> dict[str, str]:
+    files = meta.get("strategy_files")
+    if not isinstance(files, dict):
+        return {}
+    return {str(k): v["text"] for k, v in files.items() if isinstance(v, dict) and isinstance(v.get("text"), str)}
+
+
+def _same_file_bot(given: str, recorded: str, text: str) -> bool:
+    """Whether ``given`` names the recorded bot: a strategy file holding the recorded text, and the
+    same table of it (``:name``, or none)."""
+    if not _file_spec(given):
+        return False
+    table = lambda item: item.rsplit(":", 1)[1] if ":" in item and not item.endswith(".toml") else ""
+    if table(given) != table(recorded):
+        return False
+    path = Path(given.rsplit(":", 1)[0] if table(given) else given)
+    try:
+        return path.read_text(encoding="utf-8") == text
+    except OSError:
+        return False
+
+
 def check_strategies(meta: dict, strategies: str) -> None:
     """``--strategies`` against the bots run.json records, one line (exit 2) before any game is
     played again: a name the game does not know is the game's own refusal ("--strategies: unknown
     strategy 'nobot' …", not "the bots of this run"), and bots other than the run's are refused
     (they replayed the whole game, then said only that the replay differs). A seat whose recorded
-    bot came from a strategy file takes any bot given for it: a run of an earlier version recorded
-    only the file's path, and --strategies is there to name that file where the path is not found
-    (a run now records the file's text, run.json ``strategy_files``, which a replay plays)."""
+    bot came from a strategy file whose text run.json records (``strategy_files``: a replay plays
+    that text) takes only the same bot: that file or a copy holding the same text and table. A seat
+    whose file run.json names without its text (a run of an earlier version) takes any bot given
+    for it: --strategies is there to name that file where the path is not found."""
     from simcore import games as registry
     from simcore.errors import UsageError
 
@@ -123,6 +156,15 @@ def check_strategies(meta: dict, strategies: str) -> None:
     if not isinstance(recorded, list) or len(recorded) != players:
         return
     recorded = [str(x) for x in recorded]
+    kept = _recorded_texts(meta)
+    for seat, (g, r) in enumerate(zip(names, recorded)):
+        # a seat whose file's text run.json holds is played from that text: another bot given for
+        # it replayed the whole game and then blamed the run (review s52 export #1); the same file
+        # moved or renamed (the same text and table) is still taken
+        if g != r and _file_spec(r) and _file_of(r) in kept and not _same_file_bot(g, r, kept[_file_of(r)]):
+            raise UsageError(f"--strategies {strategies}: seat {seat + 1} was played by {r}, whose text "
+                             "run.json records (a replay plays it from there), not by "
+                             f"{g}; leave out --strategies, or name the same bot")
     if any(g != r and not _file_spec(r) for g, r in zip(names, recorded)):
         raise UsageError(f"--strategies {strategies}: this run was played by {','.join(recorded)} "
                          f"(run.json), not {','.join(names)}; a replay plays the run's own bots (leave "

@@ -30,8 +30,10 @@ and rules and played from its stream (seed, game), the kernel's; its final figur
 against players.parquet and games.parquet.
 
 :func:`find_game` picks a game by a small grammar (:data:`FIND_GRAMMAR`): ``[seat=N|role=R|strategy=S]
-[wins|loses] (max|min|median) COLUMN`` — "a game where seat 1 loses with the most coins" is
-``seat=1 loses max score``. Seats are numbered from 1 here, as everywhere a person reads them.
+[wins|loses] (max|min|median) COLUMN`` — "the game seat 1 lost with its most coins" is
+``seat=1 loses max score``; ``wins`` is a win alone (win share 1), ``loses`` no share of the win,
+so a shared win is neither (review s52 export #4: Fief's "the defender's longest hold" picked a
+combat both armies lost, counted as half a win each). Seats are numbered from 1 here, as everywhere a person reads them.
 ``role=`` is for games of several roles (Seigneurial's Seigneur and Censitaires, Fief's attacker
 and defender); in a game whose seats all play alike it is one line saying the game has no roles
 and what to give instead. The sentence it answers with gives the value with its unit and what
@@ -709,7 +711,7 @@ def _candidates(df, who, value, outcome, P, spec):
     elif who == "strategy":
         df = df.filter(pl.col("strategy") == value)
     if outcome == "wins":
-        df = df.filter(pl.col("win_share") > 0)
+        df = df.filter(pl.col("win_share") == 1)
     elif outcome == "loses":
         df = df.filter(pl.col("win_share") == 0)
     return df
