@@ -697,7 +697,9 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     rows.append(("shared_wins", "Games with a shared win", acc.shared / g, lo, hi, g, "proportion"))
     mean, sd = stats.Moments.of_counts(np.arange(len(acc.spread)), acc.spread).mean_sd()
     lo, hi = stats.t_interval(mean, sd, g / u)
-    rows.append(("score_spread", f"Winner's lead over the runner-up ({score_unit(rs.game)})", mean,
+    # the gap between the two highest final scores: the winner's lead where the winner holds the top
+    # score, which Médiévallons' guild count and Seigneurial's two goals do not make sure (review s52)
+    rows.append(("score_spread", f"Gap between the two highest final scores ({score_unit(rs.game)})", mean,
                  lo, hi, g, "mean"))
     if acc.checkpoints:
         mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()
