@@ -650,6 +650,9 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     if stdout and fmt != "csv":
         raise UsageError(f"--out {out}: standard output takes CSV only; give a file path "
                          "(tables.parquet) for --format parquet")
+    if bom and fmt != "csv":           # (it was ignored: review s52 export opinion)
+        raise UsageError(f"--bom: a byte-order mark is for CSV files; --out {out} is Parquet "
+                         "(leave out --bom, or write a .csv)")
     run = Path(run)
     check_run(run, players=True if what == "players" else None)  # one clear line for a damaged run
     if not stdout:

@@ -27,3 +27,11 @@ def test_decimal_text_has_a_point_and_no_exponent():
     text = decimal_text(df).write_csv()
     assert text.splitlines()[1:] == ["1.0,1", "0.5,2", ",3", "0.0000001,4", "250000000000000000.0,5", "-0.0,6"]
     assert "e" not in table_csv(pl.DataFrame({"x": [3e-9, 1.0]})).lower().replace("x\n", "")
+
+
+def test_bom_with_parquet_is_refused_in_one_line(tmp_path):
+    run = tmp_path / "ma"
+    balance("simulate", "--games", 200, "-q", "--out", run)
+    done = balance("export", run, "--what", "seats", "--out", tmp_path / "s.parquet", "--bom", check=False)
+    assert done.returncode == 2 and "--bom: a byte-order mark is for CSV files" in done.stderr
+    assert not (tmp_path / "s.parquet").exists()
