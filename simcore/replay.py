@@ -619,9 +619,19 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
             "strategy": f"a seat played by {value}", None: anyone}[who]
     verb = {"wins": " wins", "loses": " loses", None: ""}[outcome] if who is not None else ""
     shown = int(target) if float(target).is_integer() else round(float(target), 3)
+    among = _among(spec, who, value, outcome, n, n_games, P)
+    if who is None and outcome is None and _game_column(spec, column):
+        # a column of the game, not of a player: "the game with the most Seigneur's square (…;
+        # among the run's 5,000 games)", not "a player with …, among the 20,000 seats" (review s52)
+        what, among = "the game", f"among the run's {n_games:,} games"
     return game, (f"game {game}: {what}{verb} {_which(spec, how, column)} "
-                  f"({_with_unit(spec, column, shown)}; "
-                  f"{_among(spec, who, value, outcome, n, n_games, P)})")
+                  f"({_with_unit(spec, column, shown)}; {among})")
+
+
+def _game_column(spec, column: str) -> bool:
+    """Whether ``column`` is one of games.parquet's, not players.parquet's."""
+    players = {c.name for c in spec.player_columns} | {"game", "seat", "strategy"}
+    return column not in players and column in {c.name for c in spec.game_columns}
 
 
 def _find_unit(spec, column: str) -> str:

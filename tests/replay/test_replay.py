@@ -106,7 +106,8 @@ def test_find_picks_the_extreme_game(runs):
     # a Médiévallons turn is one player's (MV-3): its length is said in player turns, as the reports do
     mv = pl.read_parquet(runs["medievallons"] / "games.parquet")
     _, why_mv = find_game(runs["medievallons"], "min turns")
-    assert f": a player with the fewest player turns ({int(mv['turns'].min())} player turns; " in why_mv, why_mv
+    # (a game's column: the game is found, among the run's games, not "a player with", review s52)
+    assert f": the game with the fewest player turns ({int(mv['turns'].min())} player turns; among the run's " in why_mv, why_mv
     g2, why2 = find_game(runs["seigneurial"], "role=censitaire wins min turns")
     sg = pl.read_parquet(runs["seigneurial"] / "players.parquet").join(
         pl.read_parquet(runs["seigneurial"] / "games.parquet").select("game", "turns"), on="game")

@@ -58,3 +58,13 @@ def test_out_dash_is_standard_output_not_a_file_named_dash(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     done = balance("replay", run, "--game", 1, "--out", "-")
     assert done.stdout.startswith("Middle-Ages: game 1") and not (tmp_path / "-").exists()
+
+
+def test_a_game_column_is_found_as_the_game_among_the_runs_games(tmp_path):
+    run = tmp_path / "sg"
+    balance("simulate", "--game", "seigneurial", "--games", 300, "-q", "--out", run)
+    g = pl.read_parquet(run / "games.parquet").sort(["seigneur_square", "game"], descending=[True, False])
+    done = balance("replay", run, "--find", "max seigneur_square")
+    first = done.stdout.splitlines()[0]
+    assert first.startswith(f"# game {g['game'][0]}: the game with the most Seigneur's square"), first
+    assert "among the run's 300 games" in first and "seats" not in first
