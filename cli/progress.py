@@ -409,7 +409,13 @@ def print_summary(console, result) -> None:
                           f" (each played in {prep.games_per_deal} seat rotations: its games are not "
                           "independent), as balance report reads them", soft_wrap=True)
     if result.closing:
-        t = Table(title=f"{meta['game']}: outcomes", title_justify="left")
+        # what was measured, in the game's words where its report hook says it (a Fief combat's
+        # matchup: the printout never named the combat, review s52 Fief #3)
+        from reports.games import hook_for
+
+        said = getattr(hook_for(str(meta.get("game"))), "run_line", None)
+        line = said(meta) if said is not None else ""
+        t = Table(title=f"{meta['game']}: outcomes" + (f" of {line}" if line else ""), title_justify="left")
         for c, j in (("outcome", "left"), ("estimate", "right"), ("95% interval", "right")):
             t.add_column(c, justify=j)
         for row in result.closing:

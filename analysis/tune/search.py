@@ -1410,8 +1410,14 @@ def start_prep(plan: TunePlan, prep, cell: Cell | None = None):
     """The prepared run of the rules the tune started from (the base rules with the tune's own
     ``--set``) at ``prep``'s player count and line-up (a panel's ``cell``: that cell's line-up)."""
     src = parse_toml(plan.rules_text, name=plan.rules_name)
+    from simcore import games as registry
+
+    # a game without a player count to choose (a Fief combat: two sides) is prepared without one,
+    # as its trials were (review s52 Fief #2: "--players 2: fief-combat does not take this option"
+    # after every trial)
+    takes = "players" in registry.get(plan.game).takes
     return runner.prepare(plan.game, rules=src, settings=list(plan.settings),
-                          players=prep.n_players,
+                          players=prep.n_players if takes else None,
                           strategies=cell.strategies if cell is not None else plan.strategies,
                           rotate_seats=plan.rotate_seats)
 

@@ -586,6 +586,24 @@ GAMES_NOUN = "combats"
 REPLAY_STEP = "round by round"
 
 
+def run_line(meta: dict) -> str:
+    """The combat a fief-combat run measured, in a few words (run.json ``matchup``): "10 points
+    with 1 Lord attacking 6 points with 1 Lord in open terrain, no Jeanne d'Arc, mercy never";
+    '' without one. ``simulate`` titles its outcome table with it."""
+    m = meta.get("matchup")
+    if not isinstance(m, dict):
+        return ""
+    try:
+        lords = lambda n: f"{int(n)} Lord{'s' if int(n) != 1 else ''}"  # noqa: E731
+        darc = ("no Jeanne d'Arc" if m.get("darc") in (None, "none")
+                else f"Jeanne d'Arc with the {m['darc']}")
+        return (f"{m['attacker']} points with {lords(m['lords_attacker'])} attacking {m['defender']} "
+                f"points with {lords(m['lords_defender'])} in {m['terrain']} terrain, {darc}, "
+                f"mercy {m.get('mercy', 'never')}")
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
 def lead_headlines(t: dict, rs) -> list[str]:
     """A fief-combat run's page opens with the combat it measured (run.json ``matchup``, FF-1 to
     FF-4) and its three outcomes (run.json ``results``, summed over pooled runs, Wilson 95%

@@ -184,7 +184,9 @@ class CombatOdds:
         m = self.sums[col] / n
         var = max(self.sumsq[col] / n - m * m, 0.0) * n / max(n - 1, 1)
         half = Z95 * math.sqrt(var / n)
-        return m, m - half, m + half
+        # every column here is a count (rounds, points left): never below 0, which a normal
+        # interval about a mean of mostly zeros crossed ("0.020, −0.008 – 0.048", review s52 Fief #7)
+        return m, max(m - half, 0.0), m + half
 
     def meta(self) -> dict:
         out: dict = {"games": self.n}

@@ -415,6 +415,10 @@ def level_percent(level: float) -> str:
     return f"{level * 100:.6g}"
 
 
+#: The most break-even levels one fief-odds run takes (reports.figures.fief draws one border colour each).
+MAX_LEVELS = 4
+
+
 def parse_levels(text: str) -> list[float]:
     try:
         lv = [float(x) for x in str(text).split(",") if x.strip()]
@@ -422,6 +426,11 @@ def parse_levels(text: str) -> list[float]:
         raise UsageError(f"--levels {text!r}: write probabilities like 0.5,0.75,0.9") from None
     if not lv or not all(0 < x <= 1 for x in lv):
         raise UsageError(f"--levels {text!r}: each level must be in (0, 1]")
+    if len(lv) > MAX_LEVELS:
+        # each level is a border of its own colour and width on the heat maps: past four, colours
+        # repeated and the widest border hid its cells (review s52 Fief #6)
+        raise UsageError(f"--levels {text!r}: at most {MAX_LEVELS} levels (each is drawn as a border "
+                         "of its own colour on the heat maps); run fief-odds again for others")
     names = [level_percent(x) for x in lv]
     if len(set(names)) < len(names):
         raise UsageError(f"--levels {text!r}: levels must differ in their first 6 significant "

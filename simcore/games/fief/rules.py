@@ -30,6 +30,18 @@ NEVER = -1                      # mercy threshold meaning "never asks"
 GRANT_ONE = 1 << 30             # grant probability is stored as a threshold out of 2**30
 
 # Indices into FiefRules.params (an int64 vector, so kernels take one array of scalars).
+#: Settings a rules file may leave out and the value the loader then takes (simcore.games.absent_defaults):
+#: a rules diff reads a missing key as that value, not as a change (review s52 Fief #4: "darc.bonus:
+#: 6 → (absent)" beside identical odds).
+ABSENT_DEFAULTS = {
+    "darc.bonus": 6, "darc.removed": "last", "results.clamp_above_table": True,
+    "combat.lords_removed": "last", "combat.default_lords_attacker": 1, "combat.default_lords_defender": 1,
+    "mercy.policy": "never", "mercy.grant_probability": 1.0, "mercy.requires_lords": True,
+    "mercy.ask_before_first_round": False, "mercy.first_to_ask": "defender",
+    "plague.removed_rounding": "down", "plague.lord_survives_at_least": 4,
+    "revolt.ecus_per_conviction_point": 500, "revolt.success_at_least": 4,
+}
+
 P_LORDS_FIRST = 0               # FF-3: 0 = soldiers before Lords, 1 = Lords first
 P_DARC_BONUS = 1                # FF-4
 P_DARC_FIRST = 2                # FF-4: 0 = d'Arc is her side's last Lord to fall, 1 = first
