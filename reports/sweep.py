@@ -1123,6 +1123,44 @@ def _played_count(sweep_dir, spec) -> int | None:
     return spec.default_players
 
 
+def _measured_on(sweep_dir, sw: dict) -> str:
+    """What every variant played, where the game's report hook words it (``run_line``: a Fief
+    combat's matchup, which the page never named: review s52 Fief #1), from the first finished
+    variant's run.json; '' otherwise."""
+    import json
+
+    from reports.games import hook_for
+
+    said = getattr(hook_for(str(sw.get("game"))), "run_line", None)
+    if said is None:
+        return ""
+    for v in sw.get("variants") or []:
+        name = v.get("id") if isinstance(v, dict) else v
+        try:
+            meta = json.loads((Path(sweep_dir) / "variants" / str(name) / "run.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, TypeError):
+            continue
+        return said(meta)
+    return ""
+
+
+def _tune_measured_on(tune_dir, game: str) -> str:
+    """:func:`_measured_on` for a tune: from the first confirmation run's run.json."""
+    import json
+
+    from reports.games import hook_for
+
+    said = getattr(hook_for(str(game)), "run_line", None)
+    if said is None:
+        return ""
+    for path in sorted((Path(tune_dir) / "confirmations").glob("*/run.json")):
+        try:
+            return said(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue
+    return ""
+
+
 def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
                        pdf: bool = False, smallest: dict | None = None, svg: bool = False,
                        answers: list[str] | None = None) -> Path:
@@ -1149,6 +1187,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         ("paired game by game", pairing_words(sw, s.source)),
         ("strategies", strategies_text(sw, spec)),
         ("base rules", sw["rules_name"]), ("also set", ", ".join(sw.get("settings") or []) or "nothing"),
+        *([("measured on", measured)] if (measured := _measured_on(sweep_dir, sw)) else []),
     ])
     notes = []
     if s.missing:
@@ -1921,6 +1960,8 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             ("racing rule", tune["racing"]), ("base rules", tune["rules_name"]),
             # the --set the whole tune was run with: part of the fix (s37 #2)
             ("also set (every candidate)", ", ".join(tune.get("settings") or []) or "nothing")]
+    if measured := _tune_measured_on(tune_dir, game):
+        rows.append(("measured on", measured))
     if result is not None:
         rows[:0] = [
             ("best settings", best_changes(tune, result) + (

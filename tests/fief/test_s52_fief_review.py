@@ -46,3 +46,11 @@ def test_more_than_four_levels_are_refused_in_one_line(tmp_path):
     done = balance("fief-odds", "--attackers", "1-8", "--defenders", "1-3", "--levels",
                    "0.1,0.2,0.3,0.4,0.5", "--out", tmp_path / "fo", check=False)
     assert done.returncode == 2 and "at most 4 levels" in done.stderr and not (tmp_path / "fo").exists()
+
+
+def test_a_sweep_and_a_tune_of_a_combat_name_the_combat_they_played(tmp_path):
+    balance("sweep", "--game", "fief-combat", "--vary", "darc.bonus=[0,12]", "--games", 500,
+            "--out", tmp_path / "s")
+    balance("report", tmp_path / "s", "--out", tmp_path / "r")
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "measured on</th><td>10 points with 1 Lord attacking 6 points with 1 Lord in open terrain" in page
