@@ -1623,7 +1623,15 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points", game: str | None = No
     rows = roles if roles.height else cmp.filter(pl.col("metric") == "seat_win_share")
     what = "role" if roles.height else "seat"
     if rows.height == 0:
-        return f"Did the {what} win rates move? The runs have no {what} win shares to compare."
+        # (review s52 Fief #5: "seat" in a combat of two sides, and "no win shares" beside two runs
+        # whose attacker took the fief in every combat: a share the same in every game of both
+        # runs cannot move, so it is listed with the metrics not compared, not tested)
+        spec = spec_for(game) if game is not None else None
+        if spec is not None and not spec.roles_alike:
+            what = "side"
+        return (f"Did the {what} win rates move? Not tested: no {what}'s win share can be compared "
+                f"(a {what} that wins every game, or none, in both runs cannot move; the page lists it "
+                "among the rows left out of the table).")
     # a seat (side) where no game differs between the runs is not tested: said apart, with the
     # games' bound on its change, never as "0.0 pp (0.0 to 0.0 pp), within noise" (review N #8)
     same = rows.filter(pl.col("same_games").is_not_null()) if "same_games" in rows.columns else rows.clear()

@@ -54,3 +54,13 @@ def test_a_sweep_and_a_tune_of_a_combat_name_the_combat_they_played(tmp_path):
     balance("report", tmp_path / "s", "--out", tmp_path / "r")
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert "measured on</th><td>10 points with 1 Lord attacking 6 points with 1 Lord in open terrain" in page
+
+
+def test_a_before_after_of_two_runs_the_attacker_always_wins_says_why_nothing_is_tested(tmp_path):
+    common = ["--game", "fief-combat", "--attacker", 10, "--defender", 6, "--terrain", "castle",
+              "--darc", "attacker", "--games", 2000, "-q"]
+    balance("simulate", *common, "--out", tmp_path / "a")
+    balance("simulate", *common, "--set", "darc.bonus=9", "--out", tmp_path / "b")
+    done = balance("report", tmp_path / "a", tmp_path / "b", "--out", tmp_path / "r")
+    assert "Did the side win rates move? Not tested" in done.stdout, done.stdout
+    assert "no seat win shares" not in done.stdout
