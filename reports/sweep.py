@@ -1501,7 +1501,13 @@ def cell_target_table(cells: list[dict], game: str = "") -> pl.DataFrame:
         for t in c["targets"]:
             for m in t["metrics"]:
                 share = "share" in m["metric"]
-                f = (lambda x: f"{100 * x:.1f}") if share else (lambda x: f"{x:.2f}")
+                # more decimals while the interval's ends print alike (review s52 tune #4: "0.0%
+                # (0.0 to 0.0)" for 0.00 to 0.04%)
+                from reports.text import ci_digits
+
+                k = (ci_digits(100 * m["low"], 100 * m["high"], 1) if share
+                     else ci_digits(m["low"], m["high"], 2))
+                f = (lambda x, k=k: f"{100 * x:.{k}f}") if share else (lambda x, k=k: f"{x:.{k}f}")
                 name = _metric_name(m["metric"], game) if game else m["metric"]
                 key = f"{t['target']}: {name}" if len(c["targets"]) > 1 else name
                 cols.setdefault(key)
@@ -1791,6 +1797,26 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
 SPARE_TRIALS = 3
 
 
+def _fitted_names(tune: dict) -> list[str]:
+    """The settings the fit takes, one slope each: ranges of numbers, and lists whose values are
+    all numbers (``recolte=[3,7,11]``: review s52 tune #2, such a list was left out of the fit
+    while its trials moved it, its effect folded into the others')."""
+    def numeric(v: dict) -> bool:
+        if v.get("kind") in ("int", "float"):
+            return True
+        vals = v.get("values") or []
+        return (v.get("kind") == "list" and bool(vals)
+                and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in vals))
+    return [v["name"] for v in tune["varies"] if numeric(v)]
+
+
+def _unfittable(trials: pl.DataFrame, tune: dict, names: list[str]) -> list[str]:
+    """The listed settings of words or tables that change among ``trials``: a straight line cannot
+    take them, and leaving them out would fold their effect into the others'."""
+    return [v["name"] for v in tune["varies"] if v["name"] not in names and v["name"] in trials.columns
+            and v.get("kind") == "list" and trials[v["name"]].cast(pl.String).n_unique() > 1]
+
+
 def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dict | None = None
                     ) -> pl.DataFrame:
     """What each setting does to ``metric`` across the values its fitted trials played: a linear
@@ -1806,11 +1832,13 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
     No fit (an empty frame) with fewer than :data:`SPARE_TRIALS` trials beyond the coefficients
     (:func:`why_not_fitted` says so). Rows in reading order: large enough to matter first, then
     may matter, then clear but small, then not shown; by size within."""
-    names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
+    names = _fitted_names(tune)
     if metric not in trials.columns or not names:
         return pl.DataFrame()
     full = trials["games"].cast(pl.Int64, strict=False).max()
     d = trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full).drop_nulls(metric)
+    if _unfittable(d, tune, names):
+        return pl.DataFrame()
     import numpy as np
 
     X = np.column_stack([np.ones(d.height)] + [d[n].cast(pl.Float64).to_numpy() for n in names])
@@ -1865,13 +1893,19 @@ def why_not_fitted(trials: pl.DataFrame, tune: dict, metric: str | None) -> str 
                     "in 'Settings as good as the best'; every trial's shares in 'Every trial'.")
         return ("Not fitted: the tune's targets are not one metric (a fit is made for a tune of one "
                 "role or length target).")
-    names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
+    names = _fitted_names(tune)
     if not names:
         return "Not fitted: no setting of this tune is a number (a fit needs settings with a range)."
     if metric not in trials.columns:
         return f"Not fitted: the trials do not record {_metric_name(metric, tune.get('game', ''))}."
     full = trials["games"].cast(pl.Int64, strict=False).max()
-    n = trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full).drop_nulls(metric).height
+    played = trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full).drop_nulls(metric)
+    n = played.height
+    if odd := _unfittable(played, tune, names):
+        return (f"Not fitted: {', '.join(odd)} (a list of words or tables) changes among the trials "
+                "that played the full budget, and a straight line per setting cannot take it (left "
+                "out, its effect would be folded into the other settings'); the trials' own numbers "
+                "are in 'Every trial'.")
     need = len(names) + 1 + SPARE_TRIALS   # an intercept, one slope per setting, the noise's dof
     k = len(names)
     if n < need:

@@ -166,7 +166,12 @@ def _band_words(m: dict, target: dict | None, players: int | None) -> str:
     # the band at the decimals its tolerance and aim were typed with (review s46 #7: ± 1.25 pp
     # printed "23.8 to 26.2", not the band judged)
     d = 1 if kind == "length" else pp_digits(tol, *([float(target["aim"])] if kind == "role" else []))
-    text = (f"{signed(scale * est, d)}{unit} ({signed(scale * lo, d)} to {signed(scale * hi, d)}) "
+    # the estimate and its interval with more decimals (up to 3 more) while the interval's ends
+    # print alike without being so (review s52 tune #4: "0.0% (0.0 to 0.0)" for 0.00 to 0.04%)
+    e = d
+    while e < d + 3 and hi > lo and signed(scale * lo, e) == signed(scale * hi, e):
+        e += 1
+    text = (f"{signed(scale * est, e)}{unit} ({signed(scale * lo, e)} to {signed(scale * hi, e)}) "
             f"against the band {signed(scale * a, d)} to {signed(scale * b, d)}{unit}")
     if est < a:
         text += f": {scale * (a - est):.{d}f} {gap} below it"
@@ -287,6 +292,13 @@ def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
             + cautions(result, tune_dir))
 
 
+def _players_found(result: dict) -> str:
+    """``players=N`` when the tune's best trial chose a player count (``--vary players``), else ''."""
+    values = result.get("best_values") or result.get("values") or {}
+    n = values.get("players") if isinstance(values, dict) else None
+    return f"players={n}" if n is not None else ""
+
+
 def _advice(result: dict, has_search_bot: bool, cost: str, commands_printed: bool, targets,
             varies) -> list[str]:
     """:func:`adopt_advice` without the cautions."""
@@ -296,7 +308,10 @@ def _advice(result: dict, has_search_bot: bool, cost: str, commands_printed: boo
            confirm.get("label") or "its line-up")
     said = confirmed_outcome(result)
     trial = result.get("best_trial")
-    settings = ", ".join(result.get("settings") or []) or "the settings found"
+    # a tune of the player count alone has no rules settings: its fix is the count (review s52
+    # tune #5: "trial 2 (the settings found)")
+    settings = (", ".join(result.get("settings") or []) or _players_found(result)
+                or "the settings found")
     if said == "missed":
         n_met, n = confirm.get("met_cells"), len(cells)
         held = (f" (met in {n_met} of {n} cells; a fix must meet it in every cell)"

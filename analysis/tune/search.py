@@ -476,6 +476,10 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
         if not v.is_players and any(s.path == v.path for s in parse_settings(settings)):
             # as a sweep refuses it (review s48 safety #5: the --set was silently overridden)
             raise UsageError(f"--vary {v.text}: also given with --set (give it once)")
+        if v.is_players and players is not None and panel is None:
+            # (review s52 tune #5: --players 4 beside --vary players=2..5 was dropped without a word)
+            raise UsageError(f"--vary {v.text} and --players: give one (the --vary plays every count "
+                             "it lists)")
         if v.is_players and panel is not None and len(panel) > 1:
             raise UsageError(f"--vary {v.text}: the panel's cells fix the player counts (vary "
                              "players with one line-up, or put the counts in the panel)")

@@ -1,0 +1,72 @@
+"""Session 52 tune review: a listed --vary of numbers is fitted like a range and one of words is
+never silently left out of the fit; intervals that print alike get decimals; --players beside
+--vary players is refused; a tune of the player count alone names the count in its advice."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from reports.sweep import cell_target_table, setting_effects, why_not_fitted
+
+RNG = np.random.default_rng(3)
+
+
+def _trials(n: int, listed) -> tuple[pl.DataFrame, dict]:
+    a = RNG.integers(0, 7, n)
+    b = RNG.choice(listed, n)
+    y = 0.2 + 0.01 * a + (0.02 * b if isinstance(listed[0], int) else 0.0) + RNG.normal(0, 0.001, n)
+    trials = pl.DataFrame({"a": a, "b": b, "games": [2000] * n, "role_win_share_seigneur": y})
+    tune = {"game": "seigneurial", "varies": [
+        {"name": "a", "kind": "int", "values": list(range(7))},
+        {"name": "b", "kind": "list", "values": list(listed)}]}
+    return trials, tune
+
+
+def test_a_listed_setting_of_numbers_is_fitted_with_its_own_slope():
+    trials, tune = _trials(30, [3, 7, 11])
+    fit = setting_effects(trials, tune, "role_win_share_seigneur")
+    assert set(fit["parameter"]) == {"a", "b"}
+    b = fit.filter(pl.col("parameter") == "b").row(0, named=True)
+    assert (b["from"], b["to"]) == (3, 11) and abs(b["effect"] - 100 * 0.02 * 8) < 1.0
+    a = fit.filter(pl.col("parameter") == "a").row(0, named=True)
+    assert abs(a["effect"] - 100 * 0.01 * (a["to"] - a["from"])) < 1.0      # not b's effect folded in
+
+
+def test_a_listed_setting_of_words_that_changes_stops_the_fit_and_is_named():
+    trials, tune = _trials(30, ["last", "first"])
+    assert setting_effects(trials, tune, "role_win_share_seigneur").height == 0
+    why = why_not_fitted(trials, tune, "role_win_share_seigneur")
+    assert why.startswith("Not fitted: b (a list of words or tables) changes among the trials")
+
+
+def test_a_cells_interval_that_prints_alike_gets_decimals():
+    cells = [{"label": "5p harsh-lord", "players": 5, "met": False, "outcome": "missed", "targets": [
+        {"target": "role=seigneur", "metrics": [{"metric": "role_win_share_seigneur", "estimate": 0.0,
+                                                 "low": 0.0, "high": 0.00038}]}]}]
+    row = cell_target_table(cells, "seigneurial").row(0, named=True)
+    assert "0.00% (0.00 to 0.04)" in row.values(), row
+
+
+def test_band_words_show_decimals_where_the_interval_would_print_as_a_point():
+    from analysis.tune.advice import _band_words
+
+    said = _band_words({"estimate": 0.0, "low": 0.0, "high": 0.00038},
+                       {"kind": "role", "aim": 0.3, "tol": 0.1}, 5)
+    assert said.startswith("0.00% (0.00 to 0.04) against the band 20.0 to 40.0%"), said
+
+
+def test_players_given_beside_a_players_vary_is_refused(tmp_path):
+    from in_process import balance
+
+    done = balance("tune", "-o", tmp_path / "t", "--vary", "players=2..5", "--players", 4,
+                   "--target", "seat-balance", check=False)
+    assert done.returncode == 2 and "--vary players=2..5 and --players: give one" in done.stderr
+    assert not (tmp_path / "t").exists()
+
+
+def test_the_advice_of_a_player_count_tune_names_the_count():
+    from analysis.tune.advice import _players_found
+
+    assert _players_found({"values": {"players": 2}, "settings": []}) == "players=2"
+    assert _players_found({"values": {"setup.start_coins": 3}}) == ""
