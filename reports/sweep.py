@@ -1977,7 +1977,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         # how the search reached its confirmation, as this page prints it (a result written
         # before the sentence said it has none; one written before review M #12 printed its
         # objective with another rounding than the page's tables)
-        path = search_path(result)
+        path = search_path(result, aggregate=tune.get("aggregate") if tune.get("panel") else None)
         if path and not (result.get("search") or {}).get("met"):
             if "No candidate was shown to meet" in said:
                 said = said[:said.index("No candidate was shown to meet")].rstrip()

@@ -93,7 +93,7 @@ def trial_outcome(row: dict, n_targets: int) -> str:
     return "missed" if low > 1.0 else "unclear"
 
 
-def search_path(result: dict, search_games: int | None = None) -> str:
+def search_path(result: dict, search_games: int | None = None, aggregate: str | None = None) -> str:
     """How the confirmed candidate was chosen, in one sentence: met on the search's games, or, when
     no trial was shown to meet the target there, the best of them confirmed anyway. "" when the
     result does not say (an old result.json without the search's figures)."""
@@ -107,10 +107,14 @@ def search_path(result: dict, search_games: int | None = None) -> str:
         return (f"Trial {trial} met the target on {on} and was confirmed on the {fresh:,} fresh "
                 "games the verdict reads.")
     word = s.get("outcome") or ("missed" if (s.get("low") or 0) > 1.0 else "unclear")
+    # over a panel with --aggregate mean the objective is the cells' weighted mean, while the
+    # target is met only where every cell is: a mean under 1 beside "not met" (review s52 tune #1)
+    mean = ("; with --aggregate mean that is the cells' weighted mean, and the target is met only "
+            "when every cell is within its tolerance" if aggregate == "mean" else "")
     return (f"No candidate was shown to meet the target on {on}; the best, trial {trial} "
             f"({WORDS.get(word, word)} there: objective {objective_text(s['objective'])}, "
             f"{objective_text(s['low'])} to {objective_text(s['high'])}, in units of the "
-            f"tolerance: 1 at its edge), was confirmed on the "
+            f"tolerance: 1 at its edge{mean}), was confirmed on the "
             f"{fresh:,} fresh games the "
             "verdict reads.")
 

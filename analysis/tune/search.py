@@ -1159,7 +1159,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     # the path to this confirmation when no trial was shown to meet the target on the search's
     # games (revE #6: "Target met" beside "no trial met" needs the sentence that joins them)
     if not result["search"]["met"]:
-        result["sentence"] += " " + search_path(result)
+        result["sentence"] += " " + search_path(result, aggregate=getattr(plan, "aggregate", None)
+                                                if plan.panel is not None else None)
     # no NaN: it would make result.json unreadable outside Python (review D #12); a figure of no
     # games is null (_finite_json), and allow_nan=False makes sure of it
     write_text_atomic(out / RESULT_JSON, json.dumps(_finite_json(result), indent=2, ensure_ascii=False,

@@ -70,3 +70,15 @@ def test_the_advice_of_a_player_count_tune_names_the_count():
 
     assert _players_found({"values": {"players": 2}, "settings": []}) == "players=2"
     assert _players_found({"values": {"setup.start_coins": 3}}) == ""
+
+
+def test_a_mean_over_cells_under_1_beside_not_met_says_what_the_mean_is():
+    from analysis.tune.advice import search_path
+
+    result = {"best_trial": 6, "confirm": {"games": 10_000},
+              "search": {"objective": 0.82, "low": 0.75, "high": 0.89, "met": False, "outcome": "missed",
+                         "games": 4000}}
+    said = search_path(result, aggregate="mean")
+    assert "1 at its edge; with --aggregate mean that is the cells' weighted mean, and the target is met " \
+           "only when every cell is within its tolerance)" in said
+    assert "weighted mean" not in search_path(result)
