@@ -184,7 +184,7 @@ def test_raw_exports_stream_in_batches_instead_of_loading_the_file(mixed_run, tm
     monkeypatch.setattr(pl, "read_parquet", lambda *a, **k: pytest.fail("raw export loaded the file"))
     monkeypatch.setattr(pl, "scan_parquet", lambda *a, **k: pytest.fail("raw export used a polars scan"))
     out = tmp_path / f"p.{fmt}"
-    assert export_mod.export(mixed_run, "players", out, bom=True) == out
+    assert export_mod.export(mixed_run, "players", out, bom=fmt == "csv") == out   # (--bom with Parquet is refused since s52)
     monkeypatch.undo()
     original = pl.read_parquet(mixed_run / "players.parquet")
     if fmt == "csv":
