@@ -336,6 +336,15 @@ class TunePlan:
     #: warning lines printed before any game (:func:`analysis.tune.targets.check_reachable`: a
     #: confirmation that may be a little too small for the target); not part of tune.json
     warnings: tuple[str, ...] = ()
+    #: random proposals before TPE models the trials (:func:`_sampler`): set from ``trials`` when a
+    #: tune starts and recorded in tune.json, so a tune resumed with more --trials goes on with
+    #: the search it began (review s52 tune #3: the count followed --trials, and the extended
+    #: search's proposals differed from trial 3 on from what its own record could replay)
+    startup_trials: int | None = None
+
+    @property
+    def startup(self) -> int:
+        return self.startup_trials if self.startup_trials is not None else startup_for(self.trials)
 
     @property
     def rungs(self) -> list[int]:
@@ -352,6 +361,7 @@ class TunePlan:
             "rules_text": self.rules_text, "settings": list(self.settings),
             "varies": [v.to_json() for v in self.varies],
             "targets": [t.to_json() for t in self.targets], "trials": self.trials,
+            "startup_trials": self.startup,
             "games": {"min": self.min_games, "max": self.max_games, "eta": self.eta,
                       "rungs": self.rungs},
             "confirm_games": self.confirm_games, "confirm_seed": self.confirm_seed,
@@ -577,13 +587,19 @@ def _values_of(plan: TunePlan, params: dict) -> dict:
     return out
 
 
+def startup_for(trials: int) -> int:
+    """The random proposals a tune of ``trials`` trials starts with, before TPE: a quarter of them,
+    2 to 10."""
+    return min(10, max(trials // 4, 2))
+
+
 def _sampler(optuna, plan: TunePlan, k: int):
     """The sampler that suggests the candidate after ``k`` finished trials: TPE seeded from the
     search seed and ``k``, so a suggestion depends only on the seed and the trials before it, not
     on the process: a tune killed mid-trial and resumed suggests the same candidates as one never
     interrupted (the cut trial is marked failed and TPE ignores it)."""
     seed = int(hashlib.sha256(f"balance-tune-sampler:{plan.seed}:{k}".encode()).hexdigest()[:8], 16)
-    return optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(plan.trials // 4, 2)),
+    return optuna.samplers.TPESampler(seed=seed, n_startup_trials=plan.startup,
                                       multivariate=True)
 
 
@@ -751,6 +767,18 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     if study_file is not None:
         claim_output(study_file, "--storage", kind="file")   # one writer per study, outside --out too
     check_study(storage, final, meta, resuming)   # another tune's study, a damaged one: before --out
+    if resuming:
+        # the start-up the tune began with (a tune.json written before it was recorded: the count
+        # its own --trials gave), and --trials as this run asks, its earlier counts kept
+        before = json.loads((final / TUNE_JSON).read_text(encoding="utf-8"))
+        recorded = before.get("startup_trials")
+        plan.startup_trials = int(recorded) if isinstance(recorded, int) else startup_for(int(before.get("trials") or plan.trials))
+        if int(before.get("trials") or plan.trials) != plan.trials or "startup_trials" not in before:
+            before["trials_before"] = [*(before.get("trials_before") or []), before.get("trials")] \
+                if before.get("trials") != plan.trials else before.get("trials_before") or []
+            before["trials"], before["startup_trials"] = plan.trials, plan.startup
+            write_text_atomic(final / TUNE_JSON, json.dumps(before, indent=2, ensure_ascii=False) + "\n",
+                              force=True)
     if not resuming:
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         meta["storage"] = storage_url(storage, out) if storage else "study.db (in this directory)"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+import pytest
 
 from reports.sweep import cell_target_table, setting_effects, why_not_fitted
 
@@ -82,3 +83,22 @@ def test_a_mean_over_cells_under_1_beside_not_met_says_what_the_mean_is():
     assert "1 at its edge; with --aggregate mean that is the cells' weighted mean, and the target is met " \
            "only when every cell is within its tolerance)" in said
     assert "weighted mean" not in search_path(result)
+
+
+@pytest.mark.slow       # four small tunes, ~15 s
+def test_a_tune_resumed_with_more_trials_records_it_and_goes_on_with_the_search_it_began(tmp_path):
+    import json
+
+    from in_process import balance
+
+    args = ["--vary", "setup.start_coins[0]=0..6", "--vary", "setup.start_coins[2]=0..6", "--target",
+            "seat-balance:5", "--min-games", 500, "--max-games", 1000, "--eta", 2, "--confirm-games",
+            2000, "--seed", 5, "-q"]
+    for d in ("a", "b"):
+        balance("tune", "-o", tmp_path / d, "--trials", 8, *args)
+        balance("tune", "-o", tmp_path / d, "--trials", 12, *args)
+    t = json.loads((tmp_path / "a" / "tune.json").read_text())
+    assert (t["trials"], t["trials_before"], t["startup_trials"]) == (12, [8], 2)
+    # the record replays: the same runs in the same order give the same trials
+    rows = [pl.read_csv(tmp_path / d / "trials.csv").drop("seconds") for d in ("a", "b")]
+    assert rows[0].equals(rows[1]) and rows[0].height >= 12
