@@ -186,7 +186,7 @@ def test_the_bishop_table_says_from_how_many_ecus_he_cannot_fail(tmp_path, capsy
     assert note in said, said
     if faces < 6:
         assert (f"{note}; at {max_ecus:,} écus, the table's last row, he is still stoned on "
-                f"{faces} roll{'s' if faces != 1 else ''} of 6.") in said
+                f"{faces} of the die's 6 faces ({100 * faces / 6:.0f}%).") in said
     else:
         assert note + "." in said and "always stoned" in said
     if target == 8:
@@ -216,5 +216,6 @@ def test_a_max_ecus_between_two_rows_says_which_rows_are_shown(tmp_path, capsys)
                         "costs: the rows are 0 écus only (no conviction point), what 400 écus buy.")
     assert notes[1].startswith("The bishop is certain to succeed only from 1,500 écus")
     assert notes[1].endswith(f"at 0 écus, the table's last row, he is still stoned on "
-                             f"{_stoned_faces(4, 0)} rolls of 6.")
+                             f"{_stoned_faces(4, 0)} of the die's 6 faces "
+                             f"({100 * _stoned_faces(4, 0) / 6:.0f}%).")
     assert not any("not a multiple" in n for n in revolt_notes(load(), 2000))

@@ -167,8 +167,9 @@ def revolt_notes(rules: FiefRules, max_ecus: int) -> list[str]:
            f"his lowest roll, 1, reaches {target}")
     if sure > last:
         fails = min(target - 1 - last, DIE_SIDES)  # the faces that fall short at the last row
+        # (review s52 Fief opinion: "on 1 roll of 6" read as one roll in six rolls)
         still = (f"; at {last * price:,} écus, the table's last row, he is still stoned on "
-                 f"{fails} roll{'s' if fails != 1 else ''} of {DIE_SIDES}"
+                 f"{fails} of the die's {DIE_SIDES} faces ({100 * fails / DIE_SIDES:.0f}%)"
                  if fails < DIE_SIDES else "")
         notes.append(f"The bishop is certain to succeed only from {sure * price:,} écus "
                      f"({pts(sure)}: {why}), beyond --max-ecus {max_ecus:,}{still}.")
