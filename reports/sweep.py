@@ -2460,9 +2460,12 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
         return objective_text(x)
 
     def how(r):
+        # the start rules' row said so, as the verdict says it (review s52 tune opinion)
+        start = (" (the start rules)" if is_start_rules(tune, {"values": {n: r[n] for n in names}})
+                 else "")
         if r["trial"] == best:
-            return "the best"
-        return "paired" if r["paired"] else "unpaired"
+            return "the best" + start
+        return ("paired" if r["paired"] else "unpaired") + start
 
     rows = list(good.iter_rows(named=True))
     table = good.select(

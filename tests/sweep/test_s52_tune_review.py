@@ -102,3 +102,22 @@ def test_a_tune_resumed_with_more_trials_records_it_and_goes_on_with_the_search_
     # the record replays: the same runs in the same order give the same trials
     rows = [pl.read_csv(tmp_path / d / "trials.csv").drop("seconds") for d in ("a", "b")]
     assert rows[0].equals(rows[1]) and rows[0].height >= 12
+
+
+def test_the_start_rules_row_of_settings_as_good_as_the_best_is_marked():
+    from pathlib import Path
+
+    from reports.sweep import as_good_section
+
+    root = Path(__file__).resolve().parents[2]
+    tune = {"varies": [{"name": "income.palais.base", "kind": "int", "lo": 2, "hi": 6}], "settings": [],
+            "rules_text": (root / "configs" / "middle_ages" / "rules.toml").read_text(encoding="utf-8"),
+            "targets": ["seat-balance:1.5"], "players": 4}
+    trials = pl.DataFrame({"trial": [0, 1, 2], "state": ["complete"] * 3, "games": [8000] * 3,
+                           "income.palais.base": [5, 3, 2], "objective": [0.5, 0.6, 3.0],
+                           "low": [0.2, 0.3, 2.5], "high": [0.8, 0.9, 3.5], "met": [True, True, False],
+                           "outcome": ["met", "met", "missed"]})
+    secs = as_good_section(tune, {"best_trial": 0}, trials, "middle-ages")
+    table = dict(secs[0].tables)["Trials as good as the best"] if secs[0].tables else None
+    rows = {int(r["Trial"]): r["Difference"] for r in table.iter_rows(named=True)}
+    assert rows[1].endswith("(the start rules)") and not rows[0].endswith("(the start rules)")
