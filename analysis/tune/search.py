@@ -1191,6 +1191,18 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                 if plan.panel is not None else None)
     # no NaN: it would make result.json unreadable outside Python (review D #12); a figure of no
     # games is null (_finite_json), and allow_nan=False makes sure of it
+    # a tune resumed with more --trials: the confirmations of its earlier runs stay listed (review
+    # s52 tune #3: trial 9's, met, vanished when trial 17 became the best and was confirmed on the
+    # same fresh games)
+    listed = {int(c["trial"]) for c in result["confirmations"] if c.get("trial") is not None}
+    before = [c for c in (_read_json(out / RESULT_JSON).get("confirmations") or [])
+              if isinstance(c, dict) and isinstance(c.get("trial"), int) and c["trial"] not in listed]
+    if before:
+        result["confirmations"][:0] = [{**c, "earlier_run": True} for c in before]
+        result["sentence"] += (
+            f" An earlier run of this tune (fewer --trials) confirmed "
+            + ", ".join(f"trial {c['trial']} ({'met' if c.get('met') else 'not met'})" for c in before)
+            + " on the same fresh games (result.json lists every confirmation).")
     write_text_atomic(out / RESULT_JSON, json.dumps(_finite_json(result), indent=2, ensure_ascii=False,
                                                     allow_nan=False, default=_json_default) + "\n",
                       force=True)

@@ -121,3 +121,21 @@ def test_the_start_rules_row_of_settings_as_good_as_the_best_is_marked():
     table = dict(secs[0].tables)["Trials as good as the best"] if secs[0].tables else None
     rows = {int(r["Trial"]): r["Difference"] for r in table.iter_rows(named=True)}
     assert rows[1].endswith("(the start rules)") and not rows[0].endswith("(the start rules)")
+
+
+@pytest.mark.slow       # three small tunes, ~12 s
+def test_a_tune_resumed_with_more_trials_keeps_the_earlier_confirmation_listed(tmp_path):
+    import json
+
+    from in_process import balance
+
+    args = ["--vary", "setup.start_coins[0]=0..6", "--vary", "setup.start_coins[2]=0..6", "--target",
+            "seat-balance:2", "--min-games", 1000, "--max-games", 2000, "--eta", 2, "--confirm-games",
+            4000, "--seed", 5, "-q"]
+    firsts = []
+    for n in (8, 12, 20):
+        balance("tune", "-o", tmp_path / "t", "--trials", n, *args)
+        r = json.loads((tmp_path / "t" / "result.json").read_text())
+        firsts.append(r["best_trial"])
+        listed = [c["trial"] for c in r["confirmations"]]
+        assert all(b in listed for b in firsts), (firsts, listed)
