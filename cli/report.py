@@ -150,6 +150,15 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                              f"(balance report BASE_PANEL VARIANT_PANEL --out DIR) or a run with a run "
                              f"(one of the panel's cells, e.g. {runs[0] / 'cell-0'}, and {alone})")
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
+        if questions is not None or play_questions or questions_games:
+            # (review s52 card ablation #4: a panel's page shows no played questions, and both
+            # options were ignored without a word)
+            given = ("--questions" if questions is not None else "--play-questions" if play_questions
+                     else "--questions-games")
+            first = runs[0] / "cell-0"
+            raise UsageError(f"{given}: a panel's page shows no played balance questions; play them for "
+                             f"one of its cells (balance questions {first} --out DIR) and report that "
+                             f"cell (balance report {first} --questions DIR --out REP)")
         from reports.panel import build_panel_report, build_panel_sweep_report
 
         check_output_dir(out, force, inputs=runs, kind="report")

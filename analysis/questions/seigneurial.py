@@ -19,7 +19,9 @@ Seigneur, so his row is the role balance: the Censitaires together move by exact
 differ at all between the two decks (how often the card decides who wins, either way).
 
 The bots are the run's and do not know a card is neutral (their heuristics value a card whatever its
-settings: docs/seigneurial.md), so the effect is the card's effect with the play held as it is; a
+settings: docs/seigneurial.md), so the effect is the card's effect with the play held as it is —
+except a search bot's, whose playouts play the neutral rules (run.json ``search_seats``; the page
+and the printed summary say so); a
 card absent from its deck (a count of 0) or already doing nothing under the run's rules has no row
 (run.json ``left_out`` says why).
 
@@ -41,8 +43,9 @@ of :mod:`analysis.games.seigneurial` (``tables``, ``table``, ``available``, ``TA
 
 May import :mod:`analysis.games.seigneurial` (its table hooks), numpy, polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load`,
 :mod:`analysis.events` (the verdicts' words), :mod:`analysis.questions`, :mod:`simcore.runner`,
-:mod:`simcore.errors`, :mod:`simcore.config`, the Seigneurial rules module (never its kernel) and
-:mod:`strategies.common` (the run's recorded strategy files).
+:mod:`simcore.errors`, :mod:`simcore.config`, the Seigneurial rules module (never its kernel),
+:mod:`strategies.common` (the run's recorded strategy files) and, lazily, :mod:`strategies.seigneurial`
+(which seats a search bot plays).
 """
 
 from __future__ import annotations
@@ -234,6 +237,21 @@ def in_reading_order(ab: pl.DataFrame) -> pl.DataFrame:
 CARDS_ORDER = tuple(c[0] for c in CARDS)
 
 
+def _search_seats(prep) -> list[int]:
+    """The seats (0-based) a search bot plays: its playouts play the rules the deck is played with,
+    so with a card made neutral it plays differently from its first decision."""
+    from strategies import seigneurial as S
+
+    out = []
+    for seat, name in enumerate(getattr(prep, "strategy_names", None) or []):
+        try:
+            if S.lookup(str(name)).kind == "search":
+                out.append(seat)
+        except UsageError:
+            pass
+    return out
+
+
 def check_games(n, option: str = "--games") -> int:
     """Games per deck, said as ``option`` (the option the user typed)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -273,9 +291,10 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
     seed = int(meta.get("seed") or 0)
     with using_recorded_files(meta.get("strategy_files")):     # the run's bots, as it read them
         try:      # resolved before the long work, so a bad name is one line
-            runner.prepare(GAME, players=P, strategies=names, rules_arrays=rules, quiet=True)
+            prep = runner.prepare(GAME, players=P, strategies=names, rules_arrays=rules, quiet=True)
         except UsageError as exc:
             raise UsageError(f"{run}: the run's bots cannot be rebuilt here ({exc})") from None
+        search_seats = _search_seats(prep)
         t0 = time.perf_counter()
         table = card_ablation(games, players=P, strategies=names, seed=seed, rules=rules,
                               threads=threads, progress=progress, smallest=smallest)
@@ -288,6 +307,8 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
         "deals": deals_words(meta, games, seed),
         "neutral": {c[0]: NEUTRAL[c[0]] for c in CARDS if c[0] not in skip},
         "left_out": skip,
+        # seats played by a search bot: its playouts play the neutral rules (the page says so)
+        "search_seats": search_seats,
         "smallest_difference": {k: smallest_difference(GAME, k, smallest) for k in SMALLEST_KINDS},
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
 

@@ -344,7 +344,7 @@ def _figure_cards(t: dict, rs) -> pl.DataFrame:
 
 def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
     out = []
-    if questions is not None and (played := _ablation_section(questions)) is not None:
+    if questions is not None and (played := _ablation_section(questions, rs)) is not None:
         out.append(played)
     if "objectives" in t:
         out.append(Section(
@@ -423,13 +423,44 @@ QUESTIONS_MATCH = ("players", "seed", "strategies")
 WITHIN_NOISE = "within noise"
 
 
-def _ablation(q) -> tuple[pl.DataFrame | None, float, float]:
-    """The card ablation of questions ``q`` (None if it has none), with the smallest share and score
-    differences it was worded against (run.json)."""
+def _ablation(q, rs=None) -> tuple[pl.DataFrame | None, float, float]:
+    """The card ablation of questions ``q`` (None if it has none), worded against the smallest
+    share and score differences of the report (``rs.smallest``, ``balance report
+    --smallest-difference``) over those it was played with (run.json), as Middle-Ages' ablation is
+    (review s52 card ablation #2: the page's 0.2 pp headline beside the table's 1 pp verdicts)."""
     ab = q.tables.get("card_ablation") if q is not None else None
-    small = q.meta.get("smallest_difference") or {} if q is not None else {}
-    return (ab if ab is not None and ab.height else None, float(small.get("share", 0.01)),
-            float(small.get("score", 2.0)))
+    small = {**((q.meta.get("smallest_difference") or {}) if q is not None else {}),
+             **((rs.smallest if rs is not None else None) or {})}
+    share = smallest_difference("seigneurial", "share", small)
+    score = smallest_difference("seigneurial", "score", small)
+    if ab is None or ab.height == 0:
+        return None, share, score
+    v = stats.practical(ab["win_share_effect"].to_numpy(), ab["win_share_effect_low"].to_numpy(),
+                        ab["win_share_effect_high"].to_numpy(), share)
+    sv = stats.practical(ab["score_effect"].to_numpy(), ab["score_effect_low"].to_numpy(),
+                         ab["score_effect_high"].to_numpy(), score)
+    words = lambda xs: [WITHIN_NOISE if str(x) == stats.NOT_SHOWN else str(x) for x in xs]  # noqa: E731
+    return (ab.with_columns(pl.Series("verdict", words(v)), pl.Series("score_verdict", words(sv))),
+            share, score)
+
+
+def _search_note(q) -> str:
+    """A sentence for a line-up with a search bot (run.json ``search_seats``): its playouts play the
+    rules with the card made neutral, so it plays differently from its first decision and the
+    effect includes the bot adapting (review s52 card ablation #1); '' otherwise."""
+    seats = [int(x) for x in (q.meta.get("search_seats") or []) if isinstance(x, int)]
+    if not seats:
+        return ""
+    named = ", ".join(f"Seat {s + 1}" for s in seats)
+    return (f"{named} {'is a search bot' if len(seats) == 1 else 'are search bots'}: "
+            f"{'its' if len(seats) == 1 else 'their'} playouts play the rules with the card made "
+            "neutral, so it plays differently from its first decision, and each effect includes the "
+            "bot adapting to the neutral card, not only what the card does.")
+
+
+def _left_out_note(q) -> str:
+    left = q.meta.get("left_out") or {}
+    return f"Not measured: {'; '.join(left.values())}." if left else ""
 
 
 def _eff(x: float) -> str:
@@ -450,7 +481,7 @@ def ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
     seig = ab.filter(pl.col("seat") == 0)
     return pl.DataFrame({
         "Card": seig["name"], "Deck": seig["deck"], "Made neutral by": seig["neutral"],
-        "Games whose result changed": [f"{pct_some(x)}%" for x in seig["games_changed"]],
+        "Games whose winner changed (any seat)": [f"{pct_some(x)}%" for x in seig["games_changed"]],
         "Seigneur's win share: with it → neutral": [
             f"{pct_some(w, 2)}% → {pct_some(n, 2)}%" for w, n in zip(seig["win_share_with"],
                                                                    seig["win_share_neutral"])],
@@ -498,16 +529,21 @@ def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int 
         out.append(head + " " + "; ".join(said) + ". The Censitaires together move by the opposite.")
     else:
         reach = float(max(seig["win_share_effect_high"].abs().max(), seig["win_share_effect_low"].abs().max()))
-        room = (f"no card moves it by {num(100 * share, 0 if share * 100 == round(share * 100) else 2)} pp "
+        room = (f"no card moves it by {f'{100 * share:g}'} pp "
                 f"or more (every interval within ±{num(100 * reach, 2)} pp)" if reach < share else
                 f"these games cannot rule out an effect of up to {num(100 * reach, 2)} pp")
         out.append(f"{head} No card moves his win share clearly (every interval holds 0); {room}.")
+    if clear:
+        quiet = [r["name"] for r in seig.iter_rows(named=True)
+                 if r["verdict"] == WITHIN_NOISE and r["games_changed"] > 0]
+        if quiet:
+            out.append(f"{_and(quiet)} {'is' if len(quiet) == 1 else 'are'} within noise for his win share.")
     never = [r["name"] for r in seig.iter_rows(named=True) if r["games_changed"] == 0]
     if never:
         n = f"{int(games):,} " if games else ""
         out.append(f"{_and(never)} changed no game's result in these {n}games when made neutral: under "
-                   "these bots and rules, " + ("it never decides" if len(never) == 1 else "they never decide")
-                   + " who wins.")
+                   "these bots and rules, " + ("it decided" if len(never) == 1 else "they decided")
+                   + " no game here.")
     cens = ab.filter((pl.col("seat") > 0) & (pl.col("verdict") != WITHIN_NOISE))
     if cens.height:
         out.append("At the Censitaire seats: " + "; ".join(
@@ -523,7 +559,7 @@ def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int 
                        f"±{num(100 * reach, 2)} pp).")
     big = ab.filter(pl.col("score_verdict") == stats.LARGE)
     if big.height:
-        out.append(f"Scores (% of own goal; {num(score, 0 if score == round(score) else 2)} points matter): "
+        out.append(f"Scores (% of own goal; {f'{score:g}'} points matter): "
                    + "; ".join(f"{r['name']} {signed(r['score_effect'], 2)} points at Seat {r['seat'] + 1}"
                                f"{' (the Seigneur)' if r['seat'] == 0 else ''} "
                                f"({num(r['score_effect_low'], 2)} to {num(r['score_effect_high'], 2)})"
@@ -532,11 +568,12 @@ def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int 
     return out
 
 
-def ablation_intro(q) -> str:
+def ablation_intro(q, rs=None) -> str:
     games = q.meta.get("games")
     deals = q.meta.get("deals") or f"the run's first {int(games or 0):,} deals"
-    _, share, score = _ablation(q)
+    _, share, score = _ablation(q, rs)
     left = q.meta.get("left_out") or {}
+    search = _search_note(q)
     return (
         f"Each card's causal effect: {deals} played again (same seed, rules and bots; one deck per "
         "card) with that card made neutral — still dealt, held and played by the bots as before, "
@@ -546,30 +583,35 @@ def ablation_intro(q) -> str:
         "the Censitaires together move by the opposite. The bots do not know a card is neutral, so "
         "this is what the card does with the play held as it is. Intervals are simultaneous 95% in "
         "two families (win shares, scores) over every card and seat; each effect is worded by size "
-        f"against the smallest difference that matters ({num(100 * share, 0 if share * 100 == round(share * 100) else 2)} pp "
-        f"of win share, {num(score, 0 if score == round(score) else 2)} points of % of own goal): "
+        f"against the smallest difference that matters ({f'{100 * share:g}'} pp "
+        f"of win share, {f'{score:g}'} points of % of own goal): "
         "\"clear and large enough to matter\", \"clear, may matter\" (the interval straddles it), "
         "\"clear but small\", or \"within noise\" (the interval holds 0). "
+        + (f"{search} " if search else "")
         + (f"Not measured: {'; '.join(left.values())}. " if left else "")
         + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
            "read from the run." if getattr(q, "played_here", False) else
            f"Read from {q.path} (written by {QUESTIONS}), not from the run."))
 
 
-def _ablation_section(q) -> Section | None:
-    ab, share, score = _ablation(q)
+def _ablation_section(q, rs=None) -> Section | None:
+    ab, share, score = _ablation(q, rs)
     if ab is None:
         return None
-    return Section("card_ablation", "Cards: total effect on who wins (ablation)", ablation_intro(q), [],
+    return Section("card_ablation", "Cards: total effect on who wins (ablation)", ablation_intro(q, rs), [],
                    [("What each card does to the Seigneur's win share (the role balance)", ablation_rows(ab)),
                     ("Each card at the Censitaire seats", censitaire_rows(ab))],
                    ablation_sentences(ab, share, score, q.meta.get("games")))
 
 
 def question_files(q, rs) -> dict:
-    """The card ablation table the report shows, kept as ``questions/card_ablation.csv``."""
+    """The card ablation table the report shows, kept as ``questions/card_ablation.csv``, its
+    verdicts worded as the page words them (the report's smallest differences)."""
     ab = q.tables.get("card_ablation")
-    return {} if ab is None else {"questions/card_ablation.csv": ab}
+    if ab is None:
+        return {}
+    worded, _, _ = _ablation(q, rs)
+    return {"questions/card_ablation.csv": worded if worded is not None else ab}
 
 
 def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
@@ -579,8 +621,9 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
     if ab is None:
         return [("Card ablation: no card measured", pl.DataFrame(),
                  list((q.meta.get("left_out") or {}).values()))]
-    rows = ablation_rows(ab).select("Card", "Games whose result changed",
+    rows = ablation_rows(ab).select("Card", "Games whose winner changed (any seat)",
                                     "Seigneur's win share: with it → neutral",
                                     "Effect of the card (95%, simultaneous)", "Verdict")
+    notes = [x for x in (_search_note(q), _left_out_note(q)) if x]
     return [(f"Card ablation ({int(q.meta.get('games') or 0):,} games per deck): each card against the "
-             "same card made neutral", rows, ablation_sentences(ab, share, score, q.meta.get("games")))]
+             "same card made neutral", rows, [*notes, *ablation_sentences(ab, share, score, q.meta.get("games"))])]

@@ -157,3 +157,49 @@ def test_the_sentences_say_the_direction_and_numbers_of_the_rows_beside_them():
     narrow = quiet.with_columns(pl.col("win_share_effect_low") / 4, pl.col("win_share_effect_high") / 4)
     assert "no card moves it by 1 pp or more (every interval within ±0.47 pp)" in ablation_sentences(
         narrow, 0.01, 2.0, 4000)[0]
+
+
+def test_the_reports_smallest_difference_words_the_ablation_and_its_kept_table(tmp_path):
+    from in_process import balance
+
+    from analysis import stats
+
+    run = tmp_path / "run"
+    balance("simulate", "--game", "seigneurial", "--games", 2000, "--seed", 3, "-q", "--out", run)
+    balance("questions", run, "--out", tmp_path / "q", "--games", 2000)
+    balance("report", run, "--questions", tmp_path / "q", "--out", tmp_path / "rep",
+            "--smallest-difference", "win_share=0.2pp")
+    import re
+
+    page = " ".join(re.sub(r"<[^>]+>", " ", (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")).split())
+    assert "(0.2 pp of win share, 2 points of % of own goal)" in page
+    kept = pl.read_csv(tmp_path / "rep" / "questions" / "card_ablation.csv")
+    want = stats.practical(kept["win_share_effect"].to_numpy(), kept["win_share_effect_low"].to_numpy(),
+                           kept["win_share_effect_high"].to_numpy(), 0.002)
+    assert kept["verdict"].to_list() == ["within noise" if str(v) == stats.NOT_SHOWN else str(v) for v in want]
+    played = pl.read_csv(tmp_path / "q" / "card_ablation.csv")      # (worded at 1 pp there)
+    assert kept["verdict"].to_list() != played["verdict"].to_list()
+
+
+def test_cards_not_measured_and_search_seats_are_said_where_the_summary_prints(tmp_path):
+    from in_process import balance
+
+    run = tmp_path / "run"
+    balance("simulate", "--game", "seigneurial", "--games", 200, "--seed", 4, "--strategies",
+            "standard,search16,standard,standard", "--set", "censitaire_cards.cachette=0", "-q", "--out", run)
+    done = balance("questions", run, "--out", tmp_path / "q", "--games", 200)
+    text = " ".join(done.stdout.split())
+    assert "Not measured: Cachette: not in the Censitaire deck (a count of 0)." in text
+    assert "Seat 2 is a search bot: its playouts play the rules with the card made neutral" in text
+    assert json.loads((tmp_path / "q" / "run.json").read_text())["search_seats"] == [1]
+
+
+def test_a_panels_report_refuses_played_questions_in_one_line(tmp_path):
+    from in_process import balance
+
+    balance("simulate", "--game", "seigneurial", "--panel", "default", "--games", 200, "-q",
+            "--out", tmp_path / "p")
+    for extra in (["--play-questions"], ["--questions", tmp_path / "p"]):
+        done = balance("report", tmp_path / "p", *extra, "--out", tmp_path / "r", check=False)
+        assert done.returncode == 2 and "a panel's page shows no played balance questions" in done.stderr
+        assert not (tmp_path / "r").exists()
