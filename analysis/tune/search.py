@@ -143,6 +143,8 @@ def storage_url(storage: str | None, out: Path) -> str:
 #: define the question: game, players, line-up or panel, rules, settings, ranges, targets, seed,
 #: games …), so a ``--storage`` of another tune is refused instead of read as this one's.
 PLAN_ATTR = "balance_tune_plan"
+#: The study's user attribute holding the random start-up count its search began with (_sampler).
+STARTUP_ATTR = "balance_tune_startup"
 
 
 def plan_identity(meta: dict) -> dict:
@@ -797,6 +799,18 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             sampler=_sampler(optuna, plan, 0))
         if study.user_attrs.get(PLAN_ATTR) is None:
             study.set_user_attr(PLAN_ATTR, plan_identity(meta))     # whose study this is
+        # the random start-up the study's search began with lives in the study too, so a study
+        # continued into another --out (--storage) goes on with it (review s52 diff #1)
+        began = study.user_attrs.get(STARTUP_ATTR)
+        if isinstance(began, int):
+            if began != plan.startup:
+                plan.startup_trials = began
+                record = json.loads((out / TUNE_JSON).read_text(encoding="utf-8"))
+                record["startup_trials"] = began
+                write_text_atomic(out / TUNE_JSON, json.dumps(record, indent=2, ensure_ascii=False) + "\n",
+                                  force=True)
+        else:
+            study.set_user_attr(STARTUP_ATTR, plan.startup)
     except _DatabaseError as exc:
         name = Path(study_file).name if study_file is not None else "study.db"
         where = f"--storage {storage}" if storage is not None else f"--out {final}"

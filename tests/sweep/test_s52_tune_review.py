@@ -139,3 +139,22 @@ def test_a_tune_resumed_with_more_trials_keeps_the_earlier_confirmation_listed(t
         firsts.append(r["best_trial"])
         listed = [c["trial"] for c in r["confirmations"]]
         assert all(b in listed for b in firsts), (firsts, listed)
+
+
+@pytest.mark.slow       # four small tunes, ~15 s
+def test_a_study_continued_into_another_out_goes_on_with_its_start_up(tmp_path):
+    import json
+
+    from in_process import balance
+
+    args = ["--vary", "income.palais.base=0..40", "--vary", "income.champs.base=0..10", "--target",
+            "seat-balance:5", "--keep-going", "--min-games", 1000, "--max-games", 2000,
+            "--confirm-games", 2000, "-q"]
+    balance("tune", "--trials", 4, "--storage", tmp_path / "f.db", "-o", tmp_path / "f1", *args)
+    balance("tune", "--trials", 12, "--storage", tmp_path / "f.db", "-o", tmp_path / "f2", *args)
+    balance("tune", "--trials", 4, "--storage", tmp_path / "g.db", "-o", tmp_path / "g", *args)
+    balance("tune", "--trials", 12, "--storage", tmp_path / "g.db", "-o", tmp_path / "g", *args)
+    assert json.loads((tmp_path / "f2" / "tune.json").read_text())["startup_trials"] == 2
+    cols = ["trial", "state", "income.palais.base", "income.champs.base"]
+    a, b = (pl.read_csv(tmp_path / d / "trials.csv").select(cols) for d in ("f2", "g"))
+    assert a.equals(b)
