@@ -699,7 +699,7 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     lo, hi = stats.t_interval(mean, sd, g / u)
     # the gap between the two highest final scores: the winner's lead where the winner holds the top
     # score, which Médiévallons' guild count and Seigneurial's two goals do not make sure (review s52)
-    rows.append(("score_spread", f"Gap between the two highest final scores ({score_unit(rs.game)})", mean,
+    rows.append(("score_spread", f"Winner's lead: the gap between the two highest final scores ({score_unit(rs.game)})", mean,
                  lo, hi, g, "mean"))
     if acc.checkpoints:
         mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()

@@ -128,7 +128,7 @@ TERMS: dict[str, str] = {
               "and every other metric it tests as another, so a seat's verdict does not depend on "
               "how many other metrics the game reports; each family keeps its own 5% chance of "
               "a false alarm between two runs of the same rules.",
-    "winner's margin": "How far the winner finishes ahead of the runner-up, in the game's score "
+    "winner's margin": "How far the winner finishes ahead of the runner-up (measured as the gap between the two highest final scores: the same wherever the winner holds the top score), in the game's score "
                        "unit, averaged over the games (a game whose top score is shared counts 0).",
     "player turns": "In a game where each turn is one player's (Médiévallons, MV-3), the game's "
                     "length counts those turns: at 4 players, 4 player turns make one round.",

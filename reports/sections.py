@@ -291,7 +291,7 @@ def outcome_rows(t: dict, unit: str = "points", shared: str = "") -> pl.DataFram
     for r in o.iter_rows(named=True):
         if r["metric"] == "score_spread":
             labels.append(f"Winning side's lead over the losing side ({unit})" if shared else
-                          f"Gap between the two highest final scores ({unit})")
+                          f"Winner's lead: the gap between the two highest final scores ({unit})")
         elif r["metric"] == "shared_wins" and shared:
             labels.append(f"{r['label']} ({shared})")
         else:

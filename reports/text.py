@@ -1198,7 +1198,7 @@ def metric_label(r: dict) -> str:
             label.startswith(f"{r['key']} (") and label.endswith(" mean score")) else r["key"]
         return f"{seat} mean final score"
     if r["metric"] == "score_spread":
-        return "Gap between the two highest final scores"
+        return "Winner's lead: the gap between the two highest final scores"
     if r["metric"] == "mean_turns":
         return "Mean game length"
     if r["metric"] == "balance":

@@ -229,7 +229,7 @@ def test_the_page_and_csv_name_a_row_where_no_game_differs_with_its_bound(same_w
     assert f"no game of the {G} differs" in seat["95% interval of the change"]
     assert at_most in seat["95% interval of the change"] and seat["p (Holm-adjusted)"] == ""
     assert seat["Verdict"].startswith("not tested") and "noise" not in seat["Verdict"]
-    lead = rows.filter(pl.col("Metric").str.starts_with("Gap between the two highest final scores")).row(0, named=True)
+    lead = rows.filter(pl.col("Metric").str.starts_with("Winner's lead")).row(0, named=True)
     assert f"no game of the {G} differs" in lead["95% interval of the change"] and " pp" not in lead["95% interval of the change"]
     question, count = comparison_headlines(cmp, "before", "after", "coins")[:2]
     assert "No:" in question and "no game differs" in question and at_most.replace("at most ", "") in question

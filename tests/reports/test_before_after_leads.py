@@ -105,7 +105,7 @@ def _listed() -> pl.DataFrame:
              label="Alliance: mean coin gain per player"),
         _row("event_leader_change", "Alliance", 0.20, 0.165, label="Alliance: changes the leader"),
         _row("score_spread", "all", 23.22, 28.20, kind="mean", smallest=2.0, half=0.1,
-             label="Gap between the two highest final scores (coins)"),
+             label="Winner's lead: the gap between the two highest final scores (coins)"),
         _row("event_leader_change", "Métiers", 0.087, 0.076, verdict=MAY, label="Métiers: changes the leader"),
         _row("shared_wins", "all", 0.0, 0.0, 0.0, verdict=NONE, p=1.0, label="Games with a shared win"),
         {**_row("balance", "all", 0.91, 0.92, kind="index", verdict=NONE, label="Balance"),
@@ -128,7 +128,7 @@ def test_the_changes_are_grouped_by_kind_and_sorted_by_size_within_a_unit():
         "Alliance: mean coin gain per player"], cards   # coins: a unit of its own, not between pp
     assert "clear, may matter" in cards[2]
     scores = list(heads[0].items)
-    assert scores[0].startswith("Seat 4 mean final score") and scores[1].startswith("Gap between the two highest final scores")
+    assert scores[0].startswith("Seat 4 mean final score") and scores[1].startswith("Winner's lead")
     # the counts are of the tested metrics (the Balance index is shown, not tested) and add up to them
     count = lines[1]
     assert count.startswith("after against before: 8 of the 10 tested metrics moved clearly and by enough to "
