@@ -135,3 +135,25 @@ def deals_words(meta: dict, games: int, seed: int) -> str:
     if run_games and games > run_games:
         return (f"the run's {run_games:,} deals and {games - run_games:,} more of its seed ({where})")
     return f"the run's first {games:,} deals ({where})"
+
+
+def recorded_run(run, game: str, what: str, loads) -> tuple[dict, Any, str, int, list | None, int]:
+    """What an ablation replays of the run directory ``run``: (run.json, its rules read from
+    ``rules_text`` by the game's ``loads``, the rules' name, the player count, the bots' names or
+    None, the seed). One :class:`simcore.errors.UsageError` line, before any game, for a run of
+    another game (``what``: the question, "the event ablation") or one without its rules text."""
+    from simcore.config import reading_recorded_rules
+    from simcore.errors import UsageError
+
+    run = Path(run)
+    meta = run_meta(run)
+    if meta.get("game") != game:
+        raise UsageError(f"{run}: a {meta.get('game')} run; {what} is for {game} runs")
+    text = meta.get("rules_text")
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"{run}: run.json has no rules_text, so the rules of the run are unknown")
+    rules_name = str(meta.get("rules_name") or "run.json rules_text")
+    with reading_recorded_rules(meta, f"{run}/run.json"):
+        rules = loads(text, rules_name)
+    names = [s for s in meta.get("strategies") or [] if isinstance(s, str)] or None
+    return meta, rules, rules_name, int(meta.get("players") or 4), names, int(meta.get("seed") or 0)

@@ -50,7 +50,7 @@ import polars as pl
 
 from analysis import events, stats
 from analysis.load import seat_label, smallest_difference
-from analysis.questions import Moments, deals_words, run_meta, write_dir
+from analysis.questions import Moments, deals_words, recorded_run, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.middle_ages import rules as R
@@ -251,20 +251,7 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
     text, bots that cannot be rebuilt) are one-line :class:`UsageError` raised before any game."""
     games = check_games(games, option)     # (option: the games' option as the user typed it)
     run = Path(run)
-    meta = run_meta(run)
-    if meta.get("game") != GAME:
-        raise UsageError(f"{run}: a {meta.get('game')} run; the event ablation is for {GAME} runs")
-    text = meta.get("rules_text")
-    if not isinstance(text, str) or not text.strip():
-        raise UsageError(f"{run}: run.json has no rules_text, so the rules of the run are unknown")
-    rules_name = str(meta.get("rules_name") or "run.json rules_text")
-    from simcore.config import reading_recorded_rules
-
-    with reading_recorded_rules(meta, f"{run}/run.json"):
-        rules = R.loads(text, rules_name)
-    P = int(meta.get("players") or 4)
-    names = [s for s in meta.get("strategies") or [] if isinstance(s, str)] or None
-    seed = int(meta.get("seed") or 0)
+    meta, rules, rules_name, P, names, seed = recorded_run(run, GAME, "the event ablation", R.loads)
     with using_recorded_files(meta.get("strategy_files")):     # the run's bots, as it read them
         try:      # the bots are resolved here, before the long work, so a bad name is one line
             runner.prepare(GAME, players=P, strategies=names, rules_arrays=rules, quiet=True)

@@ -61,7 +61,7 @@ import polars as pl
 from analysis import events, stats
 from analysis.games.seigneurial import TABLE_WORDS, TABLES, available, table, tables  # noqa: F401 (the spec's hook)
 from analysis.load import seat_label, smallest_difference
-from analysis.questions import Moments, deals_words, run_meta, write_dir
+from analysis.questions import Moments, deals_words, recorded_run, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.seigneurial import rules as R
@@ -272,23 +272,10 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
     any game."""
     games = check_games(games, option)
     run = Path(run)
-    meta = run_meta(run)
-    if meta.get("game") != GAME:
-        raise UsageError(f"{run}: a {meta.get('game')} run; the card ablation is for {GAME} runs")
-    text = meta.get("rules_text")
-    if not isinstance(text, str) or not text.strip():
-        raise UsageError(f"{run}: run.json has no rules_text, so the rules of the run are unknown")
-    rules_name = str(meta.get("rules_name") or "run.json rules_text")
-    from simcore.config import reading_recorded_rules
-
-    with reading_recorded_rules(meta, f"{run}/run.json"):
-        rules = R.loads(text, rules_name)
+    meta, rules, rules_name, P, names, seed = recorded_run(run, GAME, "the card ablation", R.loads)
     skip = left_out(rules)
     if len(skip) == len(CARDS):
         raise UsageError(f"{run}: no card to measure ({'; '.join(skip.values())})")
-    P = int(meta.get("players") or 4)
-    names = [s for s in meta.get("strategies") or [] if isinstance(s, str)] or None
-    seed = int(meta.get("seed") or 0)
     with using_recorded_files(meta.get("strategy_files")):     # the run's bots, as it read them
         try:      # resolved before the long work, so a bad name is one line
             prep = runner.prepare(GAME, players=P, strategies=names, rules_arrays=rules, quiet=True)
