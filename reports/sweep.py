@@ -1144,6 +1144,26 @@ def _measured_on(sweep_dir, sw: dict) -> str:
     return ""
 
 
+def idle_sentences(s, measured: str = "") -> list[str]:
+    """A sentence per varied setting whose every value played exactly the same games: every change
+    of every metric 0 with an interval of no width (the paired per-game differences all 0), so the
+    setting does not act in these games (review s52 Fief #1: a combat without Jeanne d'Arc swept
+    over her bonus read "does not change by more than the 1 pp that matters")."""
+    out = []
+    frames = [f for f in (s.effects, s.value_effects) if f is not None and f.height]
+    if not frames:
+        return out
+    params = list(dict.fromkeys(x for f in frames for x in f["parameter"].to_list()))
+    for name in params:
+        rows = pl.concat([f.filter(pl.col("parameter") == name).select("delta", "low", "high")
+                          for f in frames], how="vertical")
+        if rows.height and all((rows[c].fill_null(1.0) == 0).all() for c in ("delta", "low", "high")):
+            out.append(f"{name}: every value tried gave every game the same result (no game's "
+                       "figures differ between them), so this setting does not act in these games"
+                       + (f" ({measured})" if measured else "") + ".")
+    return out
+
+
 def _tune_measured_on(tune_dir, game: str) -> str:
     """:func:`_measured_on` for a tune: from the first confirmation run's run.json."""
     import json
@@ -1341,6 +1361,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     # from them describe unfinished games; the page says so first (simcore.turn_limit)
     lead = [w] if (w := variant_turn_limit_warning(Path(sweep_dir), sw, s.missing)) else []
     # which value to pick, per parameter, from the page's own numbers and paired intervals
+    lead += [with_seats(x, named) for x in idle_sentences(s, _measured_on(sweep_dir, sw))]
     lead += [with_seats(x, named) for x in which_value_sentences(s, Path(sweep_dir))]
     if answers is not None and lead:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]

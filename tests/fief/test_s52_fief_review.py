@@ -54,6 +54,19 @@ def test_a_sweep_and_a_tune_of_a_combat_name_the_combat_they_played(tmp_path):
     balance("report", tmp_path / "s", "--out", tmp_path / "r")
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert "measured on</th><td>10 points with 1 Lord attacking 6 points with 1 Lord in open terrain" in page
+    # no Jeanne d'Arc in that combat: every value of her bonus gives every game the same result
+    import re
+
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "darc.bonus: every value tried gave every game the same result" in text
+
+
+def test_a_setting_that_acts_is_not_called_idle(tmp_path):
+    balance("sweep", "--game", "fief-combat", "--vary", "dice.dice_thresholds=[[1, 7, 13], [1, 5, 9]]",
+            "--games", 500, "--out", tmp_path / "s")
+    balance("report", tmp_path / "s", "--out", tmp_path / "r")
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "gave every game the same result" not in page
 
 
 def test_a_before_after_of_two_runs_the_attacker_always_wins_says_why_nothing_is_tested(tmp_path):
