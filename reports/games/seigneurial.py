@@ -458,6 +458,17 @@ def _search_note(q) -> str:
             "bot adapting to the neutral card, not only what the card does.")
 
 
+def scope_note(q) -> str:
+    """Which line-up and player count the ablation's answers hold for (run.json ``players``,
+    ``strategies``): the effects are measured with those bots at that count only."""
+    P = q.meta.get("players")
+    bots = [str(b) for b in q.meta.get("strategies") or []]
+    who = ("the default bots" if not bots else f"{bots[0]} at every seat" if len(set(bots)) == 1
+           else ", ".join(f"Seat {i + 1} {b}" for i, b in enumerate(bots)))
+    return (f"These effects hold for the line-up and player count played ({P} players, {who}; Seat 1 "
+            "the Seigneur); for another, play the question on a run of it.")
+
+
 def _left_out_note(q) -> str:
     left = q.meta.get("left_out") or {}
     return f"Not measured: {'; '.join(left.values())}." if left else ""
@@ -601,7 +612,7 @@ def _ablation_section(q, rs=None) -> Section | None:
     return Section("card_ablation", "Cards: total effect on who wins (ablation)", ablation_intro(q, rs), [],
                    [("What each card does to the Seigneur's win share (the role balance)", ablation_rows(ab)),
                     ("Each card at the Censitaire seats", censitaire_rows(ab))],
-                   ablation_sentences(ab, share, score, q.meta.get("games")))
+                   [*ablation_sentences(ab, share, score, q.meta.get("games")), scope_note(q)])
 
 
 def question_files(q, rs) -> dict:
@@ -626,4 +637,5 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
                                     "Effect of the card (95%, simultaneous)", "Verdict")
     notes = [x for x in (_search_note(q), _left_out_note(q)) if x]
     return [(f"Card ablation ({int(q.meta.get('games') or 0):,} games per deck): each card against the "
-             "same card made neutral", rows, [*notes, *ablation_sentences(ab, share, score, q.meta.get("games"))])]
+             "same card made neutral", rows, [*notes, *ablation_sentences(ab, share, score, q.meta.get("games")),
+                                              scope_note(q)])]

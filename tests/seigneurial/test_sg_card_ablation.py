@@ -91,6 +91,9 @@ def test_the_command_writes_prints_and_the_report_shows_it(tmp_path):
     balance("simulate", "--game", "seigneurial", "--games", 300, "--seed", 2, "-q", "--out", run)
     done = balance("questions", run, "--out", tmp_path / "q", "--games", 300)
     assert "Card ablation (300 games per deck)" in done.stdout and "Récolte" in done.stdout
+    said = " ".join(done.stdout.split())
+    assert ("These effects hold for the line-up and player count played (4 players, standard at every "
+            "seat; Seat 1 the Seigneur)") in said, said
     meta = json.loads((tmp_path / "q" / "run.json").read_text())
     assert meta["game"] == "seigneurial" and meta["games"] == 300 and meta["left_out"] == {}
     ab = pl.read_csv(tmp_path / "q" / "card_ablation.csv")
@@ -98,6 +101,7 @@ def test_the_command_writes_prints_and_the_report_shows_it(tmp_path):
     rep = balance("report", run, "--questions", tmp_path / "q", "--out", tmp_path / "rep")
     html = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
     assert "Cards: total effect on who wins (ablation)" in html
+    assert "These effects hold for the line-up and player count played (4 players" in html
     assert (tmp_path / "rep" / "questions" / "card_ablation.csv").is_file(), rep.stdout
 
 
