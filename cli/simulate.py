@@ -5,7 +5,8 @@ game's spec from the registry, refuses an option the game does not take (``--pla
 fief-combat, ``--attacker`` for Middle-Ages: one line naming it, exit 2), prepares the run and
 plays it. Options default to "not given" (None) so that refusal is possible; the game's spec
 supplies the defaults. A game's own options (fief-combat's ``--attacker`` …) are generated from
-``GameSpec.options`` (:func:`game_option_parameters`): no game is named here.
+``GameSpec.options`` (:func:`game_option_parameters`, :func:`with_game_options`, which sweep and tune use too): no
+game is named here.
 
 ``--workers N`` / ``--scheduler ADDRESS`` play the chunks on a Dask cluster
 (:func:`simcore.cluster.executor_for`, connected only after the options were checked).
@@ -328,9 +329,10 @@ def game_option_parameters() -> list[inspect.Parameter]:
     return list(found.values())
 
 
-def _with_game_options(func):
+def with_game_options(func):
     """``func``'s signature with its ``**game_options`` replaced by the specs' options (Typer
-    reads the signature and the annotations)."""
+    reads the signature and the annotations): ``simulate``, ``balance sweep`` and ``balance tune``
+    take a game's own options (a Fief combat's matchup) the same way."""
     sig = inspect.signature(func)
     own = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
     own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
@@ -341,4 +343,4 @@ def _with_game_options(func):
     return func
 
 
-simulate = _with_game_options(simulate)
+simulate = with_game_options(simulate)

@@ -24,7 +24,7 @@ from typing import List, Optional
 import typer
 
 from cli.progress import counted
-from cli.simulate import report_hint
+from cli.simulate import report_hint, with_game_options
 
 JOINT_FILE, VARIANTS = "paired_stats.json", "variants"     # analysis.sweep.joint / .store
 PLAYED_SO_FAR = "played_so_far"                            # analysis.sweep.play.PLAYED_SO_FAR
@@ -87,6 +87,7 @@ def sweep(
     smallest_difference: Optional[str] = typer.Option(
         None, "--smallest-difference", help=SMALLEST_HELP + " Recorded in sweep.json; the sensitivity "
         "page (balance report DIR) words the effects by it."),
+    **game_options,
 ) -> None:
     from analysis.load import parse_smallest_difference
     from analysis.sweep.play import plan_sweep
@@ -112,7 +113,7 @@ def sweep(
         pplan = plan_panel_sweep(game, panel=the_panel, varies=vary, games=n, seed=seed,
                                  one_at_a_time_mode=one_at_a_time, rules=rules,
                                  settings=settings or (), rotate_seats=rotate_seats, smallest=small,
-                                 raw=raw)
+                                 raw=raw, options=game_options)
         with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                           allow_oversubscribe=allow_oversubscribe) as executor:
             path = play_with_progress(pplan, out, force=force, threads=threads,
@@ -129,7 +130,7 @@ def sweep(
         return
     plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
                       players=players, strategies=strategies, rules=rules, settings=settings or (),
-                      rotate_seats=rotate_seats, smallest=small, raw=raw)
+                      rotate_seats=rotate_seats, smallest=small, raw=raw, options=game_options)
     with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                       allow_oversubscribe=allow_oversubscribe) as executor:
         path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
@@ -216,3 +217,6 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
         task = bar.add_task("", total=total)
         return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
                          progress=progress, executor=executor, on_resume=on_resume)
+
+
+sweep = with_game_options(sweep)

@@ -30,7 +30,7 @@ import typer
 
 from simcore.games import DEFAULT_GAME
 
-from cli.simulate import report_hint
+from cli.simulate import report_hint, with_game_options
 from cli.sweep import LINEUP_HELP, PANEL_HELP, SET_HELP
 
 TARGET_HELP = ("What to reach: seat-balance[:TOL] (every seat within 1/P ± TOL pp, default 1.5), "
@@ -84,6 +84,7 @@ def tune(
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
     allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
+    **game_options,
 ) -> None:
     from simcore.cluster import check_options, executor_for
     from simcore.options import check_threads
@@ -111,7 +112,8 @@ def tune(
                      confirm_games=parse_games(confirm_games, "--confirm-games"),
                      confirm_seed=confirm_seed, players=players, strategies=strategies,
                      rules=rules, settings=settings or (), stop_when_met=not keep_going,
-                     rotate_seats=rotate_seats, panel=the_panel, aggregate=aggregate)
+                     rotate_seats=rotate_seats, panel=the_panel, aggregate=aggregate,
+                     options=game_options)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -395,3 +397,6 @@ def _tied(out: Path, result: dict) -> str:
     except (OSError, ValueError, pl.exceptions.PolarsError):
         return ""
     return tied_with_best(tune, result, trials)
+
+
+tune = with_game_options(tune)

@@ -1674,6 +1674,15 @@ def played_with(tune_dir: Path, tune: dict, result: dict) -> str:
         return (f"{len(cells)} cells of the panel ({', '.join(map(str, counts))} players; every cell "
                 "below); other line-ups and player counts were not played")
     run = _confirm_run(tune_dir, result)
+    from simcore import games as registry
+
+    spec = registry.get(str(tune.get("game"))) if tune.get("game") in registry.names() else None
+    played = spec.extra.get("played_as") if spec is not None and "players" not in spec.takes else None
+    if callable(played) and (words := played(run)):
+        # a game without line-ups (a Fief combat): what it played, not "2 players, seats 1
+        # attacker, 2 defender; other line-ups and player counts"
+        return (f"{words}; only {spec.extra.get('played_as_scope') or 'this run'} was confirmed "
+                "(another: tune again with its options)")
     players = run.get("players") or tune.get("players")
     bots = run.get("strategies") or tune.get("strategies")
     if isinstance(bots, str):

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 import simcore
+from simcore import games as registry
 from simcore.atomic import write_text_atomic
 from simcore.errors import UsageError
 from strategies.panels import Panel
@@ -78,10 +79,11 @@ class PanelSweepPlan:
 def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, seed: int = 0,
                      one_at_a_time_mode: bool = False, rules=None, settings=(),
                      rotate_seats: bool | None = None, smallest: dict | None = None,
-                     raw: bool | None = None) -> PanelSweepPlan:
+                     raw: bool | None = None, options: dict | None = None) -> PanelSweepPlan:
     """Validate the sweep in every cell of ``panel`` (nothing played). ``smallest``: the smallest
     differences that matter, by kind (``--smallest-difference``), recorded in every cell's
-    sweep.json and in panel_sweep.json: the pages word the effects by them."""
+    sweep.json and in panel_sweep.json: the pages word the effects by them. ``options``: the
+    game's own options, the same in every cell (:func:`~analysis.sweep.play.plan_sweep`)."""
     from analysis.sweep.grammar import parse_varies
     from analysis.sweep.play import check_compared
 
@@ -90,6 +92,7 @@ def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, 
     except UsageError:
         parsed = ()                             # (plan_sweep says why, in its cell's words)
     check_compared(parsed)                      # one line of its own, not a cell's
+    registry.get(game).check_options({k: v for k, v in (options or {}).items() if v is not None})
     plans = []
     for c in panel.cells:
         try:
@@ -97,7 +100,8 @@ def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, 
                                     one_at_a_time_mode=one_at_a_time_mode, players=c.players,
                                     strategies=c.strategies, rules=rules, settings=settings,
                                     rotate_seats=rotate_seats, smallest=smallest, raw=raw,
-                                    all_players=tuple(x.players for x in panel.cells)))
+                                    all_players=tuple(x.players for x in panel.cells),
+                                    options=options))
         except UsageError as exc:
             raise type(exc)(f"cell {c.label}: {exc}") if type(exc) is UsageError else exc
     if any(v.is_players for v in plans[0].varies):

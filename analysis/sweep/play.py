@@ -57,7 +57,7 @@ FORMAT = 1
 # what must match for a directory to be resumed (the rest: times, status)
 PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
               "settings", "varies", "mode", "variants", "rotate_seats", "targets", "confirm_games",
-              "confirm_seed", "panel", "aggregate", "player_rows")
+              "confirm_seed", "panel", "aggregate", "player_rows", "options")
 
 
 @dataclass
@@ -82,6 +82,7 @@ class SweepPlan:
     player_rows: bool = True                    # keep players.parquet (False: played together, paired_stats.json)
     rows_given: bool = False                    # --raw / --no-raw given (else the default by size)
     beyond: dict = field(default_factory=dict)  # the loader on the value past each end (beyond_checks)
+    options: dict = field(default_factory=dict)  # the game's own options given (a Fief combat's matchup)
 
     def variant_dir(self, out: Path, v: Variant) -> Path:
         return Path(out) / VARIANTS / v.id
@@ -106,6 +107,9 @@ class SweepPlan:
             # whether the rules take the value past each end of a numeric range (beyond_checks;
             # a sweep written before has no key, and its page cannot say)
             **({"beyond": self.beyond} if self.beyond else {}),
+            # the game's own options every variant plays with (a Fief combat's --attacker, --darc
+            # …; a sweep written before, or without any, has no key)
+            **({"options": dict(self.options)} if self.options else {}),
         }
 
 
@@ -121,16 +125,20 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                strategies: str | None = None, rules: str | Path | None = None,
                settings: list[str] | tuple = (), rotate_seats: bool | None = None,
                option: str = "--vary", smallest: dict | None = None,
-               raw: bool | None = None, all_players: tuple[int, ...] | None = None) -> SweepPlan:
+               raw: bool | None = None, all_players: tuple[int, ...] | None = None,
+               options: dict | None = None) -> SweepPlan:
     """Parse and validate a sweep; every variant is prepared (validated) here, none is played.
     ``raw``: keep every variant's players.parquet (default: up to the runner's row limit,
     :data:`simcore.runner.RAW_LIMIT` games per variant, as ``simulate`` does). Without rows the
     variants are played together (:func:`run_sweep`). A ``--vary``/``--set PATH[k]`` of a per-seat
     list whose seat none of the player counts played has is refused
     (:func:`analysis.sweep.grammar.check_seats_of`; ``all_players``: every cell's count, for a
-    panel's cell)."""
+    panel's cell). ``options``: the game's own options (a Fief combat's ``attacker``, ``darc`` …,
+    as ``simulate`` takes them; None values are "not given"), the same for every variant."""
     spec = registry.get(game)
     check_seed(seed)
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    spec.check_options(options)
     parsed = parse_varies(varies, option)
     check_compared(parsed, option)
     base = parse_settings(settings)
@@ -154,7 +162,7 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                      settings=tuple(s.text for s in base), rotate_seats=rotate_seats,
                      smallest=dict(smallest) if smallest else None,
                      player_rows=raw if raw is not None else games <= runner.RAW_LIMIT,
-                     rows_given=raw is not None)
+                     rows_given=raw is not None, options=options)
     for v in variants:
         plan.preps.append(prepare_variant(plan, v, src))
     plan.beyond = beyond_checks(plan, src)
@@ -225,7 +233,8 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
     try:
         return runner.prepare(plan.game, rules=src, settings=[*plan.settings, *v.settings(plan.varies)],
                               players=p,
-                              strategies=plan.strategies, rotate_seats=plan.rotate_seats)
+                              strategies=plan.strategies, rotate_seats=plan.rotate_seats,
+                              **plan.options)
     except ConfigError as exc:
         # a value of a --vary: name the --vary the designer typed, not the --set it is played as
         key = str(exc.key or "")
@@ -244,6 +253,10 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
         if type(exc) is UsageError and vary is not None and ": " in msg:
             raise UsageError(f"--vary {vary.text}: variant {v.label(plan.varies)}: "
                              f"{msg.split(': ', 1)[1]}") from None
+        # a game option's own refusal (--darc nobody) is every variant's: said as the option's
+        flags = {o.flag for o in registry.get(plan.game).options if o.name in plan.options}
+        if any(msg.startswith(f + " ") or msg.startswith(f + ":") for f in flags):
+            raise
         raise type(exc)(f"variant {v.label(plan.varies)}: {exc}") if type(exc) is UsageError \
             else exc
 
@@ -260,7 +273,7 @@ def _refusal(plan: SweepPlan, values: dict, src=None) -> str | None:
     try:
         runner.prepare(plan.game, rules=src, settings=[*plan.settings, *sets],
                        players=values.get(PLAYERS, plan.players), strategies=plan.strategies,
-                       rotate_seats=plan.rotate_seats)
+                       rotate_seats=plan.rotate_seats, **plan.options)
     except ConfigError as exc:
         return f"{exc.key}: {exc.problem}" if exc.key else str(exc)
     except UsageError as exc:

@@ -112,7 +112,8 @@ def cell_rows(pj: PanelJudgement, cells, dirs=None, seeds=None) -> list[dict]:
 
 
 def panel_sentence(pj: PanelJudgement, targets: tuple[Target, ...], fairs: list, settings: str,
-                   games: int, seed: int, where: str = "") -> str:
+                   games: int, seed: int, where: str = "",
+                   scope: str = "this line-up and player count") -> str:
     """The verdict over the panel, naming the cells where the target is met and, with their
     figures, those where it is not (some interval wholly outside the tolerance) or where the games
     cannot tell (unclear): "Target met in every cell (all 3: …)", else "met in k of n cells (…)".
@@ -120,7 +121,7 @@ def panel_sentence(pj: PanelJudgement, targets: tuple[Target, ...], fairs: list,
     n = len(pj.cells)
     if n == 1:
         return sentence(pj.cells[0], targets, fairs[0], settings, games, seed,
-                        where=where or (pj.labels[0] if pj.labels else ""))
+                        where=where or (pj.labels[0] if pj.labels else ""), scope=scope)
     said = [cell_outcome(j.parts) for j in pj.cells]
 
     def detail(k: int) -> str:

@@ -71,7 +71,7 @@ import math
 import time
 import tomllib
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -343,6 +343,9 @@ class TunePlan:
     #: the search it began (review s52 tune #3: the count followed --trials, and the extended
     #: search's proposals differed from trial 3 on from what its own record could replay)
     startup_trials: int | None = None
+    #: the game's own options every candidate plays with (a Fief combat's matchup: --attacker,
+    #: --darc …), as ``simulate`` takes them
+    options: dict = field(default_factory=dict)
 
     @property
     def startup(self) -> int:
@@ -371,6 +374,8 @@ class TunePlan:
             "mode": "tune", "variants": None, "version": simcore.__version__,
             "panel": self.panel.to_json() if self.panel is not None else None,
             "aggregate": self.aggregate,
+            # (a tune written before, or without any, has no key)
+            **({"options": dict(self.options)} if self.options else {}),
             "racing": ("a candidate is dropped after a rung when it is shown worse than the best "
                        "full-budget candidate on the same games (the objective difference's interval "
                        "from the per-game differences, error spent across the rungs; a resumed "
@@ -416,9 +421,11 @@ class TunePlan:
         src = parse_toml(self.rules_text, name=self.rules_name)
         if not self.multi:
             return [runner.prepare(self.game, rules=src, settings=sets, players=players,
-                                   strategies=self.strategies, rotate_seats=self.rotate_seats)]
+                                   strategies=self.strategies, rotate_seats=self.rotate_seats,
+                                   **self.options)]
         return [runner.prepare(self.game, rules=src, settings=sets, players=c.players,
-                               strategies=c.strategies, rotate_seats=self.rotate_seats)
+                               strategies=c.strategies, rotate_seats=self.rotate_seats,
+                               **self.options)
                 for c in self.panel.cells]
 
     def label(self, values: dict) -> str:
@@ -453,14 +460,17 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
               players: int | None = None, strategies: str | None = None,
               rules: str | Path | None = None, settings=(), stop_when_met: bool = True,
               rotate_seats: bool | None = None, panel: Panel | str | None = None,
-              aggregate: str = "worst") -> TunePlan:
+              aggregate: str = "worst", options: dict | None = None) -> TunePlan:
     """Parse and validate a tune (ranges, targets, the corners of the space) before any game.
 
     ``panel``: a :class:`strategies.panels.Panel` (or a shipped panel's name or a panels file):
     every candidate is judged on every cell, the objective ``aggregate`` ("worst" cell or
-    weighted "mean")."""
+    weighted "mean"). ``options``: the game's own options (a Fief combat's ``attacker``, ``darc``
+    …; None values are "not given"), the same for every candidate."""
     spec = registry.get(game)
     check_seed(seed)
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    spec.check_options(options)
     if aggregate not in AGGREGATES:
         raise UsageError(f"--aggregate {aggregate}: must be one of {', '.join(AGGREGATES)}")
     if isinstance(panel, str):
@@ -511,7 +521,8 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
                     varies=parsed, targets=tgs, trials=trials, min_games=min_games,
                     max_games=max_games, eta=eta, confirm_games=confirm_games,
                     confirm_seed=cseed, stop_when_met=stop_when_met, rotate_seats=rotate_seats,
-                    n_players=0, strategy_names=[], panel=panel, aggregate=aggregate)
+                    n_players=0, strategy_names=[], panel=panel, aggregate=aggregate,
+                    options=options)
     # the corners of the space (every range at its low end, at its high end; every listed value)
     corners = [{v.name: _low(v) for v in parsed}, {v.name: _high(v) for v in parsed}]
     for v in parsed:
@@ -1092,8 +1103,15 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     # whom the verdict holds for: the one line-up at its player count, or the panel's cells
     where = "" if plan.multi else Cell(prep.n_players, tuple(prep.strategy_names)).label + (
         " (seats rotated)" if prep.games_per_deal > 1 else "")
+    # a game without a line-up to choose (a Fief combat: two sides) holds for what it played, in
+    # the spec's words (review s52 Fief: "for 2p attacker + defender")
+    scope = "this line-up and player count"
+    spec = registry.get(plan.game)
+    if not plan.multi and "players" not in spec.takes and callable(spec.extra.get("played_as")) \
+            and (played := spec.extra["played_as"](prep.meta)):
+        where, scope = played, str(spec.extra.get("played_as_scope") or "this run")
     text = panel_sentence(pj, plan.targets, fairs, plan.fix_label(values), plan.confirm_games, cseed,
-                          where=where)
+                          where=where, scope=scope)
     # the best candidate is the rules the tune started from (review s48 tune #2: "Target met …
     # with track.goal.4=10", its base value, read as a fix to adopt and check)
     unchanged = not any(v.is_players for v in plan.varies) and all(
@@ -1111,7 +1129,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                  if pj.met else
                  "The best candidate is the rules the tune started from: no setting changed. ")
                 + text)
-    write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text, limits)
+    write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text, limits,
+                                                          scope=scope)
                       + best_rules_text(preps), force=True)
     cells = plan.cells if plan.multi else (None,)
     confirm = {"seed": cseed, "games": plan.confirm_games,
@@ -1478,7 +1497,7 @@ def start_prep(plan: TunePlan, prep, cell: Cell | None = None):
     return runner.prepare(plan.game, rules=src, settings=list(plan.settings),
                           players=prep.n_players if takes else None,
                           strategies=cell.strategies if cell is not None else plan.strategies,
-                          rotate_seats=plan.rotate_seats)
+                          rotate_seats=plan.rotate_seats, **plan.options)
 
 
 def play_confirmation(game: str, prep, d: Path, *, games: int, seed: int, threads=None,
@@ -1577,7 +1596,7 @@ def best_rules_text(preps) -> str:
 
 
 def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str,
-                      limits: list[dict] = ()) -> str:
+                      limits: list[dict] = (), scope: str = "this line-up and player count") -> str:
     """The comment lines heading best_rules.toml: what changed (the tuned settings and the ``--set``
     the tune was run with: s37 #2), and for which player counts and line-ups the confirmation met
     the target (and where not), so the file says whom it holds for wherever it is copied; a
@@ -1604,8 +1623,10 @@ def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str
     else:
         lines.append(f"confirmed on {plan.confirm_games:,} fresh games for {where} only: the target "
                      f"({'; '.join(t.text for t in plan.targets)}) is "
-                     f"{word[cell_outcome(pj.cells[0].parts)]}; other line-ups and player counts "
-                     "were not confirmed (balance tune --panel judges several)")
+                     f"{word[cell_outcome(pj.cells[0].parts)]}; "
+                     + ("other line-ups and player counts were not confirmed (balance tune --panel "
+                        "judges several)" if scope == "this line-up and player count" else
+                        f"only {scope} was played (another: tune again with its options)"))
     return "".join(f"# {x}\n" for x in lines)
 
 

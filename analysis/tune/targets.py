@@ -762,14 +762,16 @@ VERDICTS = {"met": "Target met", "missed": "Target NOT met",
 
 
 def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, settings: str,
-             games: int, seed: int, where: str = "") -> str:
+             games: int, seed: int, where: str = "",
+             scope: str = "this line-up and player count") -> str:
     """Whether the confirmation run meets the targets, in words. ``where``: the player count and
     line-up it was played with ("4p 4×balanced"), named in the sentence with the words that the
     fix was confirmed there only: a tuned fix says whom it holds for. (It said "the only line-up
     and player count played", false for a tune that searched --vary players=2..5: the search
-    played several counts, the confirmation one.)"""
+    played several counts, the confirmation one.) ``scope``: what ``where`` names, for a game
+    without line-ups ("this combat": a Fief tune, its spec's ``played_as_scope``)."""
     said = cell_outcome(j.parts)
-    at = f" for {where} (confirmed for this line-up and player count only)" if where else ""
+    at = f" for {where} (confirmed for {scope} only)" if where else ""
     why = f" ({UNCLEAR})" if any(outcome(p) == "unclear" for p in j.parts) else ""
     # the fresh seed is recorded in result.json; a 19-digit number does not belong in a headline
     return (f"{VERDICTS[said]}{at} with {settings}, confirmed on {games:,} fresh games: "

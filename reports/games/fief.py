@@ -589,19 +589,11 @@ REPLAY_STEP = "round by round"
 def run_line(meta: dict) -> str:
     """The combat a fief-combat run measured, in a few words (run.json ``matchup``): "10 points
     with 1 Lord attacking 6 points with 1 Lord in open terrain, no Jeanne d'Arc, mercy never";
-    '' without one. ``simulate`` titles its outcome table with it."""
-    m = meta.get("matchup")
-    if not isinstance(m, dict):
-        return ""
-    try:
-        lords = lambda n: f"{int(n)} Lord{'s' if int(n) != 1 else ''}"  # noqa: E731
-        darc = ("no Jeanne d'Arc" if m.get("darc") in (None, "none")
-                else f"Jeanne d'Arc with the {m['darc']}")
-        return (f"{m['attacker']} points with {lords(m['lords_attacker'])} attacking {m['defender']} "
-                f"points with {lords(m['lords_defender'])} in {m['terrain']} terrain, {darc}, "
-                f"mercy {m.get('mercy', 'never')}")
-    except (KeyError, TypeError, ValueError):
-        return ""
+    '' without one. ``simulate`` titles its outcome table with it; the words are the spec's
+    (:func:`simcore.games.fief.spec.played_as`), which a tune's verdict names too."""
+    from simcore.games.fief.spec import played_as
+
+    return played_as(meta)
 
 
 def lead_headlines(t: dict, rs) -> list[str]:

@@ -96,6 +96,25 @@ COMMANDS = (
         show="reports.games.fief:show_calamity", kind="fief-tables"),
 )
 
+def played_as(meta: dict) -> str:
+    """The combat a fief-combat run played, in a few words (its run.json ``matchup``, FF-1 to
+    FF-4): "10 points with 1 Lord attacking 6 points with 1 Lord in open terrain, no Jeanne d'Arc,
+    mercy never"; '' without one. The spec's ``extra["played_as"]``: what a run played beyond
+    its line-up, named where a verdict says whom it holds for (a tune's) and on the pages."""
+    m = meta.get("matchup")
+    if not isinstance(m, dict):
+        return ""
+    try:
+        lords = lambda n: f"{int(n)} Lord{'s' if int(n) != 1 else ''}"  # noqa: E731
+        darc = ("no Jeanne d'Arc" if m.get("darc") in (None, "none")
+                else f"Jeanne d'Arc with the {m['darc']}")
+        return (f"{m['attacker']} points with {lords(m['lords_attacker'])} attacking {m['defender']} "
+                f"points with {lords(m['lords_defender'])} in {m['terrain']} terrain, {darc}, "
+                f"mercy {m.get('mercy', 'never')}")
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
 SPEC = GameSpec(
     name="fief-combat",
     title="Fief 2 combat",
@@ -167,5 +186,7 @@ SPEC = GameSpec(
     # how a shared win comes about, for the words beside a win share (review X #7: "a win shared
     # by k players" read oddly for both armies wiped out, FF-3)
     extra={"winner_names": dict(enumerate(WINNER_NAMES)),
-           "shared_win": "a combat where both sides are wiped out counts half a win to each"},
+           "shared_win": "a combat where both sides are wiped out counts half a win to each",
+           # what a run played beyond its line-up: a tune's verdict names the combat it holds for
+           "played_as": played_as, "played_as_scope": "this combat"},
 )
