@@ -4,8 +4,8 @@ Fief spec's table commands (:class:`simcore.contract.TableCommand`), called by `
 and a fief-combat run's page's first sentence (:func:`lead_headlines`: the matchup and its odds)
 and the combat its replay line points to (:func:`replay_focus`).
 
-May import rich, polars, :mod:`analysis.stats`, :mod:`reports.figures.fief` and the Fief rules
-constants.
+May import rich, polars, :mod:`analysis.stats`, :mod:`reports.figures.fief`, the Fief rules
+constants and :mod:`simcore.games.fief.spec` (the words for a combat played).
 """
 
 from __future__ import annotations
@@ -633,7 +633,10 @@ def lead_headlines(t: dict, rs) -> list[str]:
         seats = (", so their \"fair 50%\", seat balance and chi-square say nothing about it")
     lords = lambda n: f"{n} Lord{'s' if n != 1 else ''}"  # noqa: E731
     darc = "" if m.get("darc") in (None, "none") else f", Jeanne d'Arc with the {m['darc']}"
-    mercy = "" if m.get("mercy") in (None, "never") else f", mercy: {m['mercy']}"
+    mercy = "" if m.get("mercy") in (None, "never") else f", {mercy_words(str(m['mercy']))}"
+    # how many of a side's wins were the other's surrender (review s52 Fief: a mercy run's page
+    # never said; 64% of the attacker's wins at defender:2 are surrenders, not fights to the end)
+    gave_up = surrender_sentence(metas, count, games) if mercy else ""
     rounds = sum(float(x["results"]["expected_rounds"]["mean"]) * int(x["results"]["games"])
                  for x in metas) / games
     if count("p_both_wiped") == 0:
@@ -645,7 +648,8 @@ def lead_headlines(t: dict, rs) -> list[str]:
                 f"{share('p_attacker_wins')} of combats, the defender holds in {share('p_defender_holds')}; "
                 f"no combat ended with both armies wiped out; a combat lasts {rounds:.2f} rounds on average. "
                 f"({below} are these outcomes: a combat's two sides have no fair share to be measured "
-                f"against{seats}; read the odds here, `balance fief-odds` gives them exactly.)"]
+                f"against{seats}; read the odds here, `balance fief-odds` gives them exactly.)"
+                + gave_up]
     return [f"The combat: {m['attacker']} points with {lords(m['lords_attacker'])} attack "
             f"{m['defender']} points with {lords(m['lords_defender'])} in {m['terrain']} terrain"
             f"{darc}{mercy} ({games:,} combats). The attacker takes the fief in "
@@ -655,7 +659,44 @@ def lead_headlines(t: dict, rs) -> list[str]:
             f"attacker's reads {100 * side_share:.1f}%, and the \"shared win\" below is a mutual "
             f"wipe-out: a combat's two sides have no fair share to be measured against{seats}; the "
             f"defender's win share, {100 * held_share:.1f}%, is not how often it holds "
-            f"({100 * held:.1f}%): read the odds here, `balance fief-odds` gives them exactly.)"]
+            f"({100 * held:.1f}%): read the odds here, `balance fief-odds` gives them exactly.)"
+            + gave_up]
+
+
+def mercy_words(policy: str) -> str:
+    """A mercy policy (FF-3, ``--mercy``: "defender:2", "attacker:1,defender:3") in words: "the
+    defender asks for mercy at 2 points or fewer and always granted"."""
+    parts = []
+    for bit in policy.split(","):
+        side, _, k = bit.partition(":")
+        if side.strip() in ("attacker", "defender") and k.strip().lstrip("-").isdigit():
+            parts.append(f"the {side.strip()} at {int(k)} point{'s' if int(k) != 1 else ''} or fewer")
+    if not parts:
+        return f"mercy {policy}"
+    return "mercy asked by " + " and by ".join(parts) + " and always granted"
+
+
+def surrender_sentence(metas: list, count, games: int) -> str:
+    """" The defender surrendered in 64.4% (63.8–65.1) of combats: 64.5% of the attacker's wins
+    were not fought to the end." — for each side whose surrender the policy allows, from run.json
+    ``results`` (``p_attacker_wins_by_mercy``: the attacker won by the defender's surrender);
+    Wilson 95% interval. '' when the results do not have the counts."""
+    from analysis.stats import wilson
+
+    out = []
+    for won, by, loser, winner in (("p_attacker_wins", "p_attacker_wins_by_mercy", "defender", "attacker"),
+                                   ("p_defender_holds", "p_defender_holds_by_mercy", "attacker", "defender")):
+        try:
+            k, wins = count(by), count(won)
+        except (KeyError, TypeError, ValueError):
+            return ""
+        if not k:
+            continue
+        lo, hi = wilson(k, games)
+        out.append(f" The {loser} surrendered in {100 * k / games:.1f}% ({100 * float(lo):.1f}–"
+                   f"{100 * float(hi):.1f}) of combats: {100 * k / wins:.1f}% of the {winner}'s wins "
+                   "were not fought to the end.")
+    return "".join(out) or (" No side asked for mercy in these combats." if games else "")
 
 
 

@@ -89,3 +89,23 @@ def test_a_tune_of_a_combat_plays_its_options_and_says_it_holds_for_that_combat(
     text = _text((tmp_path / "r" / "report.html").read_text(encoding="utf-8"))
     assert f"played with {combat}; only this combat was confirmed" in text
     assert "other line-ups and player counts" not in text
+
+
+def test_a_mercy_run_says_how_many_wins_were_surrenders(tmp_path):
+    # (review s52 Fief: the page never said; the count is the games' own by_mercy column)
+    balance("simulate", "--game", "fief-combat", "--mercy", "defender:2", "--games", 4000, "--seed", 2,
+            "--out", tmp_path / "m", "-q")
+    games = pl.read_parquet(tmp_path / "m" / "games.parquet")
+    gave_up = games.filter(pl.col("by_mercy") & (pl.col("winner") == 0)).height
+    wins = games.filter(pl.col("winner") == 0).height
+    assert 0 < gave_up < wins
+    done = balance("report", tmp_path / "m", "--out", tmp_path / "r")
+    said = " ".join(done.stdout.split())
+    assert "mercy asked by the defender at 2 points or fewer and always granted" in said, said
+    assert (f"The defender surrendered in {100 * gave_up / 4000:.1f}% (" in said
+            and f"of combats: {100 * gave_up / wins:.1f}% of the attacker's wins were not fought to "
+                "the end." in said), said
+    assert "The attacker surrendered" not in said
+    balance("simulate", "--game", "fief-combat", "--games", 500, "--out", tmp_path / "n", "-q")
+    plain = balance("report", tmp_path / "n", "--out", tmp_path / "rn").stdout
+    assert "surrendered" not in plain and "mercy" not in plain.split("(The")[0]
