@@ -29,7 +29,8 @@ old rules on the same deals) with standard error s (√(s_run² + s_base²) agai
 own error stays in every look; s_run of a win share with fewer than
 :data:`~analysis.check.measure.FEW_UNITS` units won or not won is floored at a smoothed share's,
 :func:`~analysis.check.measure.tested_se`, and every s_run pooled with the baseline's per-unit
-error, :func:`run_error`; a paired difference few units carry is floored, :func:`paired_error`),
+error, :func:`run_error`, and, per direction, never below the Bernoulli error of the shares that
+direction's hypotheses put a share of single games at, :func:`hypothesis_error`; a paired difference few units carry is floored, :func:`paired_error`),
 and information I = 1/s². For the upward direction, H0: Δ = δ (the
 tolerance) against H1: Δ = 2δ; the log-likelihood ratio of the normal model is
 LLR⁺ = I · δ · (d − 1.5 δ), and LLR⁻ = I · δ · (−d − 1.5 δ) for the downward one. A direction
@@ -222,6 +223,32 @@ def run_error(b: Measurement, r: Measurement, base_units: float | None = None) -
     return max(own, math.sqrt(pooled / n))     # never below its own (a rare share's floor kept)
 
 
+def hypothesis_error(b: Measurement, r: Measurement, tol: float, direction: int) -> float:
+    """A floor of the run's error for a share whose units are single games (``r.binary``), for
+    one direction of the test (+1 upward, −1 downward): the Bernoulli error √(p(1 − p)/n) of the
+    larger variance of the two shares that direction's hypotheses put the run at, p = b + δ and
+    b + 2δ upward (b − δ and b − 2δ downward; clipped to [0, 1]), over the run's n units; 0
+    elsewhere (a deal's mean of rotated games, a bot's mean over several seats, a difference).
+
+    Review s53 #1: the plug-in error √(p̂(1 − p̂)/n) of a rare share is tiny when an early look
+    happens to see few wins, and the normal likelihood ratio then accepts "no change of 2δ" at once
+    (0 wins in 100 games: error 0.70 pp, LLR −3.5, past log β = −3.0, where the exact binomial
+    ratio of those games is −0.97): a Seigneur's 0.4% share moved by twice its tolerance passed
+    in 15-19% of checks looking every 30-100 games, a 2% share in 10%, against the β = 5%
+    promised. The variance at a direction's hypotheses (a score test's) does not shrink with an
+    unlucky look; a larger error only makes the test more careful (the LLRs scaled down), so α and
+    β still hold, at the cost of more games for a rare share. A share near 25% is barely touched:
+    p(1 − p) is flat there, and the direction away from ½ keeps its plug-in error."""
+    if not (r.binary and r.n > 0 and tol > 0 and b.value == b.value):
+        return 0.0
+    scale = b.kind.scale
+    worst = 0.0
+    for k in (1.0, DETECT):
+        p = min(max((b.value + direction * k * tol) / scale, 0.0), 1.0)
+        worst = max(worst, p * (1.0 - p))
+    return scale * math.sqrt(worst / r.n)
+
+
 def paired_error(old: Measurement, new: Measurement, diff: Measurement) -> float:
     """The error of a paired difference the test reads: its own, but while fewer than
     :data:`FEW_CHANGED` (30) units changed (``diff.changed``, k) at least the error of a difference
@@ -319,6 +346,13 @@ class SequentialTest:
             # 0 left after the floors: a metric that never varied, in the baseline and in at least
             # MIN_UNITS units of the run (or a paired difference every unit of which is the same)
             ups = exact_llr(d, tol) if se == 0 and units >= MIN_UNITS else llr(d, se, tol)
+            if by_diff is None and r.binary and not (se == 0 and units >= MIN_UNITS):
+                # each direction reads a share of single games with at least the error its own
+                # hypotheses give it (hypothesis_error: review s53 #1, a rare share passed twice
+                # its tolerance in 15-19% of checks)
+                own = run_error(b, r, base_units)
+                ups = tuple(llr(d, math.hypot(max(own, hypothesis_error(b, r, tol, sign)), b.se),
+                                tol)[j] for j, sign in ((0, 1), (1, -1)))
             for j in (0, 1):
                 if self.state[i][j] != "open":
                     continue

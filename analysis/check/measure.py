@@ -79,6 +79,10 @@ class Measurement:
     # error reads (:func:`analysis.check.decision.paired_error`); None elsewhere
     changed: int | None = None
     largest: float | None = None
+    # a share measured on units that are each one game's 0 or 1 (:func:`binary_units`, set by
+    # :class:`UnitMeasure`): the test then also floors its error at the shares its hypotheses put
+    # the run at (:func:`analysis.check.decision.hypothesis_error`); False elsewhere
+    binary: bool = False
 
     @property
     def kind(self) -> Kind:
@@ -358,7 +362,9 @@ class UnitMeasure:
                 else:
                     lo, hi = stats.share_mean_interval(mean[i] / kind.scale, sd[i] / kind.scale, n[i])
                 low, high = float(lo) * kind.scale, float(hi) * kind.scale
-            out.append(Measurement(metric, key, label, float(mean[i]), low, high, se, int(n[i])))
+            out.append(Measurement(metric, key, label, float(mean[i]), low, high, se, int(n[i]),
+                                   binary=bool(kind.unit == "%" and not self.differences
+                                               and self.binary[i])))
         return out
 
 

@@ -205,6 +205,14 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         gate = (f". For a change of {tol} {dunit} to pass with at most a {100 * beta:g}% chance, "
                 f"{halve}" if halve else "")
         shown = "" if paired else f", {_signed(lo)} to {_signed(hi)} {dunit},"   # paired: in head
+        if reached_twice(r):
+            # review s53 #2: "a change of ±3.38 or more is ruled out" beside +3.32 (+2.81 to +3.90),
+            # decided after 90 games of the 4,770 played: the later games are said, not denied
+            return (f"{head}; beyond its {tol} tolerance (the change's 95% interval{shown} {wholly}), "
+                    f"yet passes: it was decided after {_games(r.decided_games)}, and the "
+                    f"{r.n:,} measured by the end put the change at twice its tolerance ({big}) "
+                    f"or more, so this pass does not rule such a change out; check again with "
+                    f"another --seed (a larger --batch decides on more games){gate}.")
         return (f"{head}; beyond its {tol} tolerance (the change's 95% interval{shown} {wholly}), yet passes: the check fails a change only when it "
                 f"is shown to be nearer twice its tolerance ({big}) than its tolerance, and a change "
                 f"of {big} or more is ruled out (at most a {100 * beta:g}% chance of passing one), "
@@ -250,6 +258,16 @@ def _explain(res: CheckResult, r: MetricResult, beta: float | None = None) -> st
                    more="a larger --games may" if res.looks or res.paired else "a larger run may",
                    n_metrics=len(res.results), alpha=res.alpha,
                    halve=halve_advice(res, r) if beyond_tolerance(r) else "")
+
+
+def reached_twice(r: MetricResult) -> bool:
+    """A metric that passed with its change, measured on every game played by the end, at twice
+    its tolerance or more: decided at an early look (a direction's decision is kept), then the
+    games played for the other metrics moved its estimate there. Rare since the test floors a
+    share's error at its hypotheses' (:func:`analysis.check.decision.hypothesis_error`), but its
+    line must not then say such a change is ruled out (review s53 #2)."""
+    return (r.verdict == "pass" and r.diff == r.diff
+            and rounded(abs(r.diff), 2) >= rounded(DETECT * r.tolerance, 2))
 
 
 def beyond_tolerance(r: MetricResult) -> bool:
@@ -432,6 +450,15 @@ def status_line(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
     top = max(res.results, key=ratio, default=None)
     ruled_out = (f"{head('PASS')}no metric moved by twice its tolerance or more (ruled out for all {n}, "
                  f"each with at most a {res.beta:.0%} chance of passing such a change, {at})")
+    if late := [r for r in res.results if reached_twice(r)]:
+        # review s53 #2: a metric decided early whose later games reach twice its tolerance
+        top = max(late, key=ratio)
+        ruled_out = (f"{head('PASS')}every metric passed ({at}), but {len(late)} of the {n} passed on "
+                     f"an early look and the games played by the end put "
+                     f"{'its' if len(late) == 1 else 'the largest one’s'} change at twice its "
+                     f"tolerance or more ({top.label} {_signed(top.diff)} "
+                     f"{diff_unit_of(top.metric, game)} against {_fmt_tol(top.tolerance)}): this pass "
+                     f"does not rule that out; check again with another --seed")
     beyond = [r for r in res.results if beyond_tolerance(r)]
     if beyond:
         # review P #1: passes beside changes beyond their tolerance, said with their numbers
