@@ -61,8 +61,19 @@ def diff_sentences(changes: list[SettingChange] | None, before_label: str, after
             return [f"{after_label} plays the same rule settings as {before_label}{same}{bots}: the "
                     f"differences come from those bots (and the seed or the number of games, where "
                     f"they differ)."]
+        differ = [what for key, what in (("strategies", "the bots"), ("seed", "the seed"),
+                                         ("games", "the number of games"), ("players", "the player count"),
+                                         ("rotate_seats", "the seat rotation"), ("engine", "the engine"))
+                  if before_meta.get(key) != after_meta.get(key)]
+        if not differ:
+            # review s53 #4: "any difference comes from the bots, the seed or the number of games"
+            # beside runs of the same bots, seed and games, every game identical (a forgotten edit)
+            layout = (" (the rules files differ only in comments or layout)" if not same else "")
+            return [f"{after_label} plays the same rule settings, bots, seed and number of games as "
+                    f"{before_label}{same}{layout}: the same games, so the runs should not differ "
+                    f"(was the change saved?)."]
         return [f"{after_label} plays the same rule settings as {before_label}{same}: any difference "
-                f"comes from the bots, the seed or the number of games."]
+                f"comes from {_listed_words(differ)}, which differ{'s' if len(differ) == 1 else ''}."]
     n = len(changes)
     listed = "; ".join(c.text for c in changes[:SHOWN])
     more = f"; and {n - SHOWN} more in the table" if n > SHOWN else ""
@@ -71,6 +82,10 @@ def diff_sentences(changes: list[SettingChange] | None, before_label: str, after
              if edited else "")
     return [f"{after_label} changes {n} rule setting{'s' if n != 1 else ''} of {before_label}: "
             f"{listed}{more} (rules: {origin(after_meta)}){also}."]
+
+
+def _listed_words(xs: list[str]) -> str:
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " or " + xs[-1]
 
 
 def bot_file_changes(before_meta: dict, after_meta: dict) -> str:

@@ -1954,7 +1954,16 @@ def untold_gap_words(r: dict, d: int, where: str = "", fair: str = "the fair sha
     cannot tell" read as a contradiction): the ranges of the gap before (its low end) and after
     (its high end) overlap, and a seat that moved clearly may have crossed ``fair``, what the gap is
     from ("the equal split" of a role's wins in a game with roles, which has no fair share: review
-    s42 A #7). '' when they do not overlap."""
+    s42 A #7). '' when they do not overlap. A gap that grew is asked the other way: whether it grew
+    at all, from the before's high end and the after's low end, "so it may be no larger" (review s53
+    #3: "4.85 → 5.06 pp … so it may be no smaller" argued for a fall the games never suggested)."""
+    if (r.get("change") or 0.0) > 0:
+        hi, lo = r.get("before_high"), r.get("after_low")
+        if lo is None or hi is None or not hi > lo:
+            return ""
+        return (f"; {where}the games put the largest gap at up to {pct(hi, d)} pp before and at "
+                f"{pct(lo, d)} pp or more after, so it may be no larger, even where a seat moved "
+                f"clearly (it may have crossed {fair}); more games would tell")
     lo, hi = r.get("before_low"), r.get("after_high")
     if lo is None or hi is None or not hi > lo:
         return ""

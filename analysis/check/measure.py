@@ -56,8 +56,13 @@ def unit_of(metric: str, game: str | None = None) -> str:
 
 
 def diff_unit_of(metric: str, game: str | None = None) -> str:
-    """How a change of ``metric`` is named: "pp" (percentage points) or the score unit."""
-    return "pp" if KINDS[metric].unit == "%" else unit_of(metric, game)
+    """How a change of ``metric`` is named: "pp" (percentage points) or the score unit; a score in
+    a percentage unit ("% of own goal") changes by points of it, "pp of own goal", as the reports
+    say (review s53 #6: "-0.53 % of own goal" read as a relative change)."""
+    if KINDS[metric].unit == "%":
+        return "pp"
+    unit = unit_of(metric, game)
+    return "pp" + unit[1:] if unit.startswith("%") else unit
 DEFAULT_TOLERANCE = {k: v.tolerance for k, v in KINDS.items()}
 
 

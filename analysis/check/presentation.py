@@ -55,6 +55,21 @@ def _signed(x: float, digits: int = 2) -> str:
     return f"{0:.{digits}f}" if float(text) == 0 else text
 
 
+def _span(lo: float, hi: float, smallest: float | None = None, to: str = " to ") -> str:
+    """A change's interval, "-1.84 to -0.02": two decimals, more (up to four) while an end that is
+    not 0 would print as 0.00, or one that is not the smallest difference that matters would print
+    as it (review s53 #5: "change -1.84 to 0.00 pp" for an upper end of -0.015, which excludes 0)."""
+    marks = [0.0] + ([abs(smallest)] if smallest else [])
+
+    def blurred(x: float, d: int) -> bool:
+        return any(abs(x) != m and rounded(abs(x), d) == m for m in marks if x == x)
+
+    d = 2
+    while d < 4 and (blurred(lo, d) or blurred(hi, d)):
+        d += 1
+    return f"{_signed(lo, d)}{to}{_signed(hi, d)}"
+
+
 def _ends(lo: float, hi: float, unit: str) -> str:
     """An interval's ends, e.g. "30.4–32.0" (shares) or "5.40–5.49" (scores)."""
     return f"{_fmt(lo, unit).rstrip('%')}–{_fmt(hi, unit).rstrip('%')}"
@@ -119,14 +134,14 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
     lo, hi = diff_interval(r, paired)
     if lo >= smallest or hi <= -smallest:
         if alone:       # the interval named must be on the line (review M #7: only the run's was)
-            shown = "" if interval_said else f" (change {_signed(lo)} to {_signed(hi)} {unit})"
+            shown = "" if interval_said else f" (change {_span(lo, hi, smallest)} {unit})"
             return f"; on this interval alone{shown}, at least {what}"
         return f"; at least {what}"
     if -smallest < lo and hi < smallest:
         return f"; smaller than {what}"
     if interval_said:       # the sentence already gives this interval (paired mode): not twice
         return f"; these games cannot tell whether it reaches {what}"
-    return f"; these games cannot tell whether it reaches {what} (change {_signed(lo)} to {_signed(hi)} {unit})"
+    return f"; these games cannot tell whether it reaches {what} (change {_span(lo, hi, smallest)} {unit})"
 
 
 
@@ -174,8 +189,8 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         # said once (size_words would repeat it)
         lo, hi = diff_interval(r, paired=True)
         head = (f"{what} vs {_fmt(r.base, unit)} with the old rules on the same deals: "
-                f"{_signed(r.diff)} {dunit} (95% interval of the paired difference {_signed(lo)} to "
-                f"{_signed(hi)}){size_words(r, smallest, game, interval_said=True, alone=open_, paired=True)}")
+                f"{_signed(r.diff)} {dunit} (95% interval of the paired difference "
+                f"{_span(lo, hi, smallest)}){size_words(r, smallest, game, interval_said=True, alone=open_, paired=True)}")
     else:
         head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
                 f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, alone=open_)}")
@@ -191,8 +206,8 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         if not paired:
             lo, hi = diff_interval(r, paired)
             head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
-                    f"{_signed(r.diff)} {dunit} (95% interval of the change {_signed(lo)} to "
-                    f"{_signed(hi)} {dunit}){size_words(r, smallest, game, interval_said=True, alone=open_)}")
+                    f"{_signed(r.diff)} {dunit} (95% interval of the change "
+                    f"{_span(lo, hi, smallest)} {dunit}){size_words(r, smallest, game, interval_said=True, alone=open_)}")
         return f"{head}, beyond the {tol} accepted (shown after {_games(r.decided_games)})."
     if r.verdict == "pass" and beyond_tolerance(r):
         # review P #1: "+4.50 coins ±3.5 pass" with no word on why a change beyond the tolerance
@@ -204,7 +219,7 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
                     f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, interval_said=True)}")
         gate = (f". For a change of {tol} {dunit} to pass with at most a {100 * beta:g}% chance, "
                 f"{halve}" if halve else "")
-        shown = "" if paired else f", {_signed(lo)} to {_signed(hi)} {dunit},"   # paired: in head
+        shown = "" if paired else f", {_span(lo, hi, smallest)} {dunit},"   # paired: in head
         if reached_twice(r):
             # review s53 #2: "a change of ±3.38 or more is ruled out" beside +3.32 (+2.81 to +3.90),
             # decided after 90 games of the 4,770 played: the later games are said, not denied
@@ -489,7 +504,7 @@ def status_line(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
         verb = "matters" if smallest == 1 else "matter"
         return (f"{ruled_out}; smaller changes may pass: the largest here, {top.label} "
                 f"{_signed(top.diff)} {unit} against {_fmt_tol(top.tolerance)} accepted (change "
-                f"{_signed(lo)} to {_signed(hi)} {unit}), may or may not reach the {smallest:g} {unit} "
+                f"{_span(lo, hi, smallest)} {unit}), may or may not reach the {smallest:g} {unit} "
                 f"that {verb}")
     return f"{ruled_out}; the largest change: {top.label} {_signed(top.diff)} {unit} against " \
            f"{_fmt_tol(top.tolerance)} accepted{size}"
@@ -600,7 +615,7 @@ def _row_cells(r: MetricResult, game: str | None = None, paired: bool = False) -
     du = diff_unit_of(r.metric, game)
     if paired:
         lo, hi = diff_interval(r, paired=True)
-        cells = [_fmt(r.value, u), f"{_signed(r.diff)} {du} ({_signed(lo)} to {_signed(hi)})"]
+        cells = [_fmt(r.value, u), f"{_signed(r.diff)} {du} ({_span(lo, hi)})"]
     else:
         cells = [f"{_fmt(r.value, u)} ({_ends(r.low, r.high, u)})", f"{_signed(r.diff)} {du}"]
     return [r.label, _fmt(r.base, u), *cells, _fmt_tol(r.tolerance), verdict_cell(r)]
