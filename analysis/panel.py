@@ -723,6 +723,8 @@ def share_bands(shares: pl.Series) -> str:
              (int(((shares >= 0.25) & (shares <= 0.5)).sum()), "25% to 50%"),
              (int((shares > 0.5).sum()), "above 50%")]
     said = [(k, w) for k, w in bands if k]
+    if len(shares) == 1:                # (a panel of one cell: "below 25% in all 1 cells")
+        return f"{said[0][1]} in its one cell"
     return (f"{said[0][1]} in {_all(len(shares))} cells" if len(said) == 1 else
             ", ".join(f"{w} in {k} cell{'s' if k != 1 else ''}" for k, w in said))
 

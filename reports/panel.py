@@ -1212,7 +1212,7 @@ def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, f
         else:
             way = ("up" if up.height else "down") + (" in every one" if k == n else " in each" if k > 1 else "")
         if k <= NAMED_CELLS + 1:
-            where = "; ".join(f"{_change(r, c.smallest)}, {verdict_words(r['verdict'])}"
+            where = "; ".join(f"{_change(r, c.smallest)}, {verdict_words(r['verdict'])}{_factor(r, c.smallest)}"
                               for r in mine.iter_rows(named=True))
         else:       # many cells: the range, the counts by size, the extremes named (s37 #3)
             where = _moved_summary(mine, c.smallest)
@@ -1226,10 +1226,32 @@ def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, f
     # opened by the size of what moved (review R #4), as the two-run page's first answer
     # the answer first, then what it was read on (s37 #3: the family's words stood before the
     # first ": ", so the page's bold ran over five lines)
-    head = f"{question} {moved_opener(clear['verdict'].to_list(), c.smallest)}: "
+    opener = moved_opener(clear['verdict'].to_list(), c.smallest)
+    if opener.startswith("Not by enough") and any(_factor(r, c.smallest) for r in clear.iter_rows(named=True)):
+        # a share under the smallest difference that doubled (review s53 #2: the Seigneur's 0.41%
+        # → 0.83%, "clear but small", where the two-run page of the same cell said "1.9 times")
+        opener += ", though by a large factor for a share this small"
+    head = f"{question} {opener}: "
     tail = ([f"{', '.join(still[:-1]) + ' and ' + still[-1] if len(still) > 1 else still[0]} moved "
              f"in no cell."] if still else [])
     return [head + out[0].removesuffix(".") + f" {family}."] + out[1:] + tail + aside
+
+
+def _factor(r: dict, smallest: float) -> str:
+    """A clear but small change of a share under the smallest difference that matters, said as a
+    factor with its games and the factor's 95% interval, as the two-run page says it
+    (:func:`reports.text.factor_words`): ", though 82 → 166 games: 2.0 times as often; 95% interval
+    1.5 to 2.7 times"; '' for any other row, or a factor under 1.25."""
+    from analysis import stats
+    from reports.text import factor_words
+
+    if r.get("verdict") != stats.SMALL or r.get("before") is None or r.get("after") is None:
+        return ""
+    if min(float(r["before"]), float(r["after"])) >= smallest:
+        return ""
+    how = factor_words({"base": r["before"], "variant": r["after"], "base_n": r.get("games_before"),
+                        "variant_n": r.get("games_after"), "paired": r.get("paired")})
+    return f", though by a large factor ({how})" if how else ""
 
 
 def _moved_summary(mine: pl.DataFrame, smallest: float) -> str:
@@ -1471,7 +1493,8 @@ def level_words(c) -> list[str]:
         after = mine["after"]
         band = share_bands(after)
         out.append(f"Levels, before → after: the {item}'s win share {_span(mine['before'].to_list())} → "
-                   f"{_span(after.to_list())} over the {mine.height} cells (the runs' values)"
+                   f"{_span(after.to_list())} " + (f"over the {mine.height} cells" if mine.height > 1 else "in the one cell")
+                   + " (the runs' values)"
                    + (f"; by player count: {'; '.join(per)}" if per else "")
                    + f". After the change, {BANDS_WORDS}: {band}; every cell's before, after and change in the table "
                    f"'{LEVEL_TABLE}'.")

@@ -7,7 +7,7 @@ CI test reporters; :func:`write_reports` writes the last two (``--junit``, ``--s
 module of :mod:`analysis.check`: nothing in the package imports it. May import the standard library,
 :mod:`analysis.stats` (the 95% critical value, Newcombe's interval), :mod:`analysis.check.decision` (the results it
 presents), :mod:`analysis.check.measure` (units), :mod:`analysis.rules_diff` (how a setting is
-written), :mod:`analysis.export` (atomic writes), :mod:`simcore.numbers` (the tables' rounding) and :mod:`simcore.errors`. Every output leads with
+written), :mod:`analysis.export` (atomic writes), :mod:`analysis.compare` (a rare share's factor interval), :mod:`simcore.numbers` (the tables' rounding) and :mod:`simcore.errors`. Every output leads with
 the verdict and what the checked rules change (:func:`rules_lead`, :func:`rules_change_lines`):
 the terminal report's first line, the ``--quiet`` line, the summary and a JUnit property; a FAIL
 line also says what the win shares none of which failed did (:func:`_shares_not_failed`). A metric
@@ -23,6 +23,7 @@ that rounds to zero is written ``0.00``, without a sign (:func:`_signed`, the ru
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -422,6 +423,50 @@ def rules_change_lines(res: CheckResult) -> list[str]:
 
 
 def status_line(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
+    """:func:`_status_core`'s line; a PASS adds the rare shares that moved by a large factor
+    (:func:`factor_note`)."""
+    line = _status_core(res, lead, cell)
+    if res.verdict == "pass" and (note := factor_note(res)):
+        line += note
+    return line
+
+
+def factor_note(res: CheckResult) -> str:
+    """"; the Seigneur side win share went from 0.4% to 0.8% of games: under the 1 pp that matters,
+    but 2.0 times as often (95% interval 1.5 to 2.7 times)" — a share under the smallest difference
+    that matters whose games moved by a factor of 1.25 or more, the factor's exact interval
+    excluding 1 (:func:`analysis.compare.factor_interval`, the run's and the baseline's games
+    independent; review s53 #2: a doubled Seigneur share read as a bare PASS, where the report of
+    the same runs said "1.9 times as often"). The largest such factor; '' when none."""
+    from analysis.compare import factor_interval
+
+    best = None
+    for r in res.results:
+        smallest = _smallest(res)(r)
+        if r.kind.unit != "%" or res.paired or smallest is None or not (r.base_n > 0 and r.n > 0):
+            continue
+        if not max(r.base, r.value) < smallest:
+            continue
+        x1, x2 = round(r.base / r.kind.scale * r.base_n), round(r.value / r.kind.scale * r.n)
+        if x1 <= 0 or x2 <= 0:
+            continue
+        factor = (x2 / r.n) / (x1 / r.base_n)
+        low, high = factor_interval(x1, float(r.base_n), x2, float(r.n))
+        up = factor >= 1.25 and low > 1.0
+        down = factor <= 0.8 and high < 1.0
+        if (up or down) and (best is None or abs(math.log(factor)) > abs(math.log(best[1]))):
+            best = (r, factor, low, high)
+    if best is None:
+        return ""
+    r, factor, low, high = best
+    f, lo, hi = (factor, low, high) if factor > 1 else (1 / factor, 1 / high, 1 / low)
+    how = "as often" if factor > 1 else "less often"
+    return (f"; {r.label} went from {_fmt(r.base, '%')} to {_fmt(r.value, '%')} of games: under the "
+            f"{_smallest(res)(r):g} pp that matters, but {f:.1f} times {how} (95% interval "
+            f"{lo:.1f} to {hi:.1f} times), which may matter for a share this small")
+
+
+def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
     """The verdict in one line, led by the verdict and what changed in the rules
     (:func:`rules_lead`, e.g. "FAIL (rules differ from the baseline: effects.caserne_payment 2 → 4):
     …"), then what decided it: the failing metrics and their changes; for a pass, what was ruled
