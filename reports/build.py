@@ -221,6 +221,11 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         # review found on the page only)
         if getattr(hook, "LEAD_IN_TERMINAL", False):
             lead += [x for x in map(str, hook.lead_headlines(base, base_rs)) if x not in lead]
+        # and whom they hold for, as the page's findings end (review s53 docs: the printout's seat
+        # lines named no line-up; a before/after's printout already says it)
+        from reports.text import scope_line
+
+        lead += [x for x in map(str, scope_line(base_rs)) if x not in lead]
         answers += [f"{labels[0]}:"] + [f"  {x}" for x in lead]
     judged, target_words = design_targets(groups, tables, targets)
     if answers is not None and target_words:

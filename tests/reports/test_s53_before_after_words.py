@@ -69,3 +69,14 @@ def test_a_change_of_a_goal_share_is_in_points_of_it():
     assert diff_unit_of("seat_mean_score", "seigneurial") == "pp of own goal"
     assert diff_unit_of("seat_mean_score", "middle-ages") == "coins"
     assert diff_unit_of("seat_win_share", "seigneurial") == "pp"
+
+
+def test_a_single_runs_printout_ends_with_whom_its_findings_hold_for(tmp_path):
+    # (review s53 docs: the terminal printed the seat lines and no line-up; the page ends with it)
+    balance("simulate", "--games", 2000, "--players", 3, "--strategies", "greedy", "--out",
+            tmp_path / "a", "-q")
+    done = balance("report", tmp_path / "a", "--out", tmp_path / "r")
+    lines = [x.strip() for x in done.stdout.splitlines()]
+    holds = [x for x in lines if x.startswith("These findings hold for")]
+    assert holds and "3p 3×greedy" in holds[0], done.stdout
+    assert lines.index(holds[0]) > max(i for i, x in enumerate(lines) if x.startswith("Seat "))
