@@ -30,7 +30,7 @@ def test_a_fail_lists_the_largest_change_first(greedy_lord, tmp_path):
                    "--summary", summary, check=False)
     assert done.returncode == 1, done.stdout + done.stderr
     cell = next(x for x in done.stdout.splitlines() if ": FAIL: " in x)
-    listed = re.findall(r"([^:;]+?) ([+-]\d+\.\d+) (pp|% of own goal) against ±(\d+\.\d+) accepted", cell)
+    listed = re.findall(r"([^:;]+?) ([+-]\d+\.\d+) (pp of own goal|pp) against ±(\d+\.\d+) accepted", cell)
     assert len(listed) == 3, cell
     ratios = [abs(float(d)) / float(t) for _, d, _, t in listed]
     assert ratios == sorted(ratios, reverse=True), cell
@@ -55,7 +55,7 @@ def test_an_undecided_line_names_what_is_open(greedy_lord):
     parts = [p for p in named.split("; ") if not p.startswith("and ")]
     assert len(parts) == min(k, 3), line
     for p in parts:
-        assert re.match(r".+ [+-]\d+\.\d+ (pp|% of own goal) so far, ±\d+\.\d+ accepted$", p), p
+        assert re.match(r".+ [+-]\d+\.\d+ (pp of own goal|pp) so far, ±\d+\.\d+ accepted$", p), p
 
 
 def test_summary_dash_prints_the_markdown_and_writes_no_file_named_dash(greedy_lord, tmp_path,

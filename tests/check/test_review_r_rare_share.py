@@ -51,6 +51,8 @@ def test_an_unchanged_rare_share_fails_at_most_alpha(monkeypatch):
     monkeypatch.setattr(M, "FEW_UNITS", 0)                  # the plug-in error alone, as before
     # (and without review s46 #1's floor at the baseline's per-game error, which holds it too)
     monkeypatch.setattr(D, "run_error", lambda b, r, base_units=None: M.tested_se(r))
+    # (and without review s53's floor at the hypotheses' Bernoulli error, which holds it too)
+    monkeypatch.setattr(D, "hypothesis_error", lambda b, r, tol, direction: 0.0)
     before = _false_fail_rate(np.random.default_rng(11), FAST_REPS)
     assert before > 0.02, before                            # the defect fails this test's bound
     assert fixed < 0.02, fixed
@@ -62,6 +64,8 @@ def test_an_unchanged_rare_share_fails_at_most_alpha_over_1200_checks(monkeypatc
     monkeypatch.setattr(M, "FEW_UNITS", 0)                  # the plug-in error alone, as before
     # (and without review s46 #1's floor at the baseline's per-game error, which holds it too)
     monkeypatch.setattr(D, "run_error", lambda b, r, base_units=None: M.tested_se(r))
+    # (and without review s53's floor at the hypotheses' Bernoulli error, which holds it too)
+    monkeypatch.setattr(D, "hypothesis_error", lambda b, r, tol, direction: 0.0)
     before = _false_fail_rate(np.random.default_rng(11))
     # the premise (the audit's 5.65%: here one metric, so the fail bound is lower still), and the
     # fix: far inside α (Ville's bound holds it at α whatever the batch; 1,200 checks: ± 0.4 pp)
