@@ -33,7 +33,7 @@ run.json ``run_answers``: Seat 1 and the card types at the runs' player count, w
 bots) are left to the report's before/after of the runs, which reads them on all their games.
 
 May import numpy, polars, the standard library, :mod:`analysis.questions`, :mod:`analysis.stats`,
-:mod:`analysis.load` (smallest differences), :mod:`simcore.runner`,
+:mod:`analysis.load` (smallest differences), :mod:`analysis.guilds` (the founders a share needs), :mod:`simcore.runner`,
 :mod:`simcore.rundir`, :mod:`simcore.errors`, the Médiévallons rules module (never its kernel) and,
 lazily, :mod:`strategies.medievallons` (to look a bot up); :mod:`strategies.common` (the run's
 recorded strategy files).
@@ -351,10 +351,20 @@ TOO_FEW = "too few players to say"
 def ablation_family(ct: pl.DataFrame) -> np.ndarray:
     """Which rows of ``ct`` are tested in the card ablation's family: a change with a z, of a type
     founded by at least :data:`ABLATION_MIN_FOUNDED` of the players (the rule the report's section
-    applies, ``reports.games.medievallons._ablation_rows``, so the CSV and the page agree)."""
+    applies, ``reports.games.medievallons._ablation_rows``, so the CSV and the page agree), and by at
+    least :data:`analysis.guilds.RANK_FOUNDERS` (30) players with the full deck and with one copy
+    fewer: a founders' win share of fewer is not printed, so it is not tested either (review s53 MV
+    #1: "too few founders (24)" beside a change of +26.7 pp, its verdict and the section's "largest
+    change")."""
+    from analysis.guilds import RANK_FOUNDERS
+
     d = ct["delta_founders_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
     z = ct["z"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-    return np.isfinite(d) & np.isfinite(z) & (ct["founded_share"].to_numpy() >= ABLATION_MIN_FOUNDED)
+    enough = ((ct["founders"].cast(pl.Float64).fill_null(0.0).to_numpy() >= RANK_FOUNDERS)
+              & (ct["founders_after"].cast(pl.Float64).fill_null(0.0).to_numpy() >= RANK_FOUNDERS)
+              if "founders" in ct.columns and "founders_after" in ct.columns else True)
+    return (np.isfinite(d) & np.isfinite(z) & (ct["founded_share"].to_numpy() >= ABLATION_MIN_FOUNDED)
+            & enough)
 
 
 def card_ablation_verdicts(ct: pl.DataFrame, smallest: dict | None = None) -> pl.DataFrame:
