@@ -387,7 +387,7 @@ def questions_before_after(secs: list, played, others: list, labels: list[str], 
         lines = before_after_sentences(played, vq, base, var, cmp)
         sec = Section(f"{name}_questions", before_after_title(var, base),
                       before_after_intro(played, vq, base, var), [],
-                      [(f"Balance questions, {base} → {var}", before_after_rows(vq, base, var))],
+                      [(f"Balance questions, {base} → {var}", before_after_rows(vq, base, var, cmp))],
                       lines, intro_in_pdf=True)
         secs.insert(at + 1, sec)
         if lines:

@@ -344,6 +344,18 @@ def _note(r: dict, meta: dict, cmp: pl.DataFrame | None) -> str:
     return composition_note({"metric": "guild_founders_win_share", "key": r.get("key")}, source)
 
 
+def _not_in_table(r: dict, cmp: pl.DataFrame | None) -> bool:
+    """Whether an answer left to the runs' own games is one the runs' before/after table left out: a
+    card type's founders' win share with too few founders there (the comparison's ``dropped``, e.g.
+    the Bouffon, "a share of almost nobody"), so pointing to it would point at nothing (review s53
+    MV #2: "each card type's founders' win share … in the before/after above" for 14 types, the
+    table holding 12). False without the table (``cmp`` None) or for another answer."""
+    if cmp is None or r.get("question") != "card_types" or "metric" not in cmp.columns:
+        return False
+    shown = set(cmp.filter(pl.col("metric") == "guild_founders_win_share")["key"].to_list())
+    return str(r.get("key")) not in shown
+
+
 def _own_words(qid: str, rows: list[dict], base: str, var: str, meta: dict) -> str:
     """The answers of a question the runs' own games give (why ``runs_own``): where the page has
     them (the before/after above), not repeated here."""
@@ -354,9 +366,17 @@ def _own_words(qid: str, rows: list[dict], base: str, var: str, meta: dict) -> s
                         for r in rows)
     if qid == "card_types":
         at = rows[0].get("players")
-        return (f"Card types, the founders' win share with the full deck: at the runs' own "
-                f"{at} players it is read on the runs' own games{runs}, in the before/after above (each "
-                f"type's “founders' win share”, with who founds it), and not repeated here.")
+        shown = [r for r in rows if not r.get("_left_out")]
+        left = [r for r in rows if r.get("_left_out")]
+        out = (f"Card types, the founders' win share with the full deck: at the runs' own {at} players "
+               f"it is read on the runs' own games{runs}, in the before/after above (the "
+               f"“founders' win share” of {len(shown)} type{'s' if len(shown) != 1 else ''}, with who "
+               f"founds it), and not repeated here." if shown else "")
+        if left:
+            out += ((" " if out else "") + f"Not compared on the runs' own games either: "
+                    f"{', '.join(r['item'] for r in left)} (too few founders there: the before/after "
+                    f"above leaves {'it' if len(left) == 1 else 'them'} out).")
+        return out
     return ""
 
 
@@ -408,7 +428,10 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
     said = said or ["none"]
     same = [r for r in rows if r["verdict"] == _SAME_GAMES]
     gone = [r for r in rows if r["verdict"] == _CANNOT]
-    own = [r for r in rows if r["verdict"] == _OWN]
+    for r in rows:
+        r["_left_out"] = r["verdict"] == _OWN and _not_in_table(r, cmp)
+    own = [r for r in rows if r["verdict"] == _OWN and not r["_left_out"]]
+    left_out = [r for r in rows if r["_left_out"]]
     lead = (f"What changed in the balance questions, {var} against {base} (each played with its own rules): of "
             f"{len(live_all)} answer{'' if len(live_all) == 1 else 's'} both runs could give here (Holm over "
             f"each question's answers), "
@@ -418,10 +441,12 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
             + (f"; {len(gone)} cannot be told {_names(gone)}" if gone else "")
             + (f"; {len(own)} are read on the runs' own games, in the before/after above "
                + ("(Seat 1 at " + ", ".join(r["item"] for r in own if r["question"] == "first_player")
-                  + (" and each card type's founders' win share)" if any(r["question"] == "card_types" for r in own)
+                  + (f" and the founders' win share of {_count_types(own)})" if any(r["question"] == "card_types" for r in own)
                      else ")")
-                  if any(r["question"] == "first_player" for r in own) else "(each card type's founders' win share)")
+                  if any(r["question"] == "first_player" for r in own) else f"(the founders' win share of {_count_types(own)})")
                if own else "")
+            + (f"; {len(left_out)} {'is' if len(left_out) == 1 else 'are'} not compared, too few "
+               f"founders on the runs' own games {_names(left_out)}" if left_out else "")
             + ".")
     out = [lead]
     for qid in QUESTION_ORDER:
@@ -482,9 +507,15 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
     return out
 
 
-def before_after_rows(q_after: Questions, base: str, var: str) -> pl.DataFrame:
+def _count_types(rows: list[dict]) -> str:
+    n = sum(r["question"] == "card_types" for r in rows)
+    return f"{n} card type{'s' if n != 1 else ''}"
+
+
+def before_after_rows(q_after: Questions, base: str, var: str, cmp: pl.DataFrame | None = None) -> pl.DataFrame:
     """The table of both runs' answers and the change, one row per answer, in the table's order (an
-    answer the runs' own games give: where the page has it; one both runs gave alike: no change)."""
+    answer the runs' own games give: where the page has it, unless the runs' before/after ``cmp``
+    left it out, :func:`_not_in_table`; one both runs gave alike: no change)."""
     t = compared(q_after)
     rows = list(t.iter_rows(named=True)) if t is not None else []
     digits = {qid: _digits([r for r in rows if r["question"] == qid]) for qid in QUESTION_ORDER}
@@ -498,7 +529,8 @@ def before_after_rows(q_after: Questions, base: str, var: str) -> pl.DataFrame:
         if edge:       # a ceiling (or floor) both runs hit: no change to size, as the sentence says
             change, interval = "", ""
         verdict = (f"cannot tell: {_why(r, base, var, q_after.meta)}" if r["verdict"] == _CANNOT else
-                   "the runs' own games: in the before/after above" if own else
+                   ("the runs' own games: too few founders there, left out of the before/after above"
+                    if _not_in_table(r, cmp) else "the runs' own games: in the before/after above") if own else
                    "no change: the same games with both rules" if r["verdict"] == _SAME_GAMES else
                    f"no change ({edge} in both)" if edge else r["verdict"])
         cells.append({

@@ -34,3 +34,24 @@ def test_types_of_too_few_founders_are_left_out_of_the_ablation(tmp_path):
     # the ablation table's row: its founders counted, no change, no verdict but "too few"
     rows = re.findall(r"Étoile (?:(?!Étoile).)*?too few founders \(\d+\) too few players to say", page)
     assert rows and all(" pp" not in r for r in rows), rows
+
+
+def test_a_before_after_counts_only_the_founders_rows_its_table_kept(tmp_path):
+    # (review s53 MV #2: "14 are read on the runs' own games … each card type's founders' win
+    # share" where comparison.csv held 12, 11 with deck.copies.noble=0)
+    balance("simulate", "--game", "medievallons", "--games", 3000, "--out", tmp_path / "b", "-q")
+    balance("simulate", "--game", "medievallons", "--games", 3000, "--set", "deck.copies.noble=0",
+            "--out", tmp_path / "v", "-q")
+    done = balance("report", tmp_path / "b", tmp_path / "v", "--out", tmp_path / "r",
+                   "--questions-games", 300)
+    cmp = pl.read_csv(tmp_path / "r" / "comparison.csv")
+    kept = cmp.filter(pl.col("metric") == "guild_founders_win_share")["key"].to_list()
+    assert "noble" not in kept and "bouffon" not in kept and len(kept) >= 8
+    said = " ".join(done.stdout.split())
+    assert f"the founders' win share of {len(kept)} card types)" in said, said
+    m = re.search(r"(\d+) (?:is|are) not compared, too few founders on the runs' own games \(([^)]*)\)", said)
+    assert m and "Noble" in m.group(2) and "Bouffon" in m.group(2), said
+    import html
+
+    page = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", (tmp_path / "r" / "report.html").read_text("utf-8"))).split())
+    assert "Noble founders' win share the runs' own games: too few founders there" in page
