@@ -394,7 +394,7 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     n = len(meta["panel"]["cells"])
     head = headline_metric(effects)
     lines = headline_sentences(effects, [c["label"] for c in meta["panel"]["cells"]])
-    title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
+    title = f"{_title(meta['game'])}: a sweep over a panel of {n} cell{'s' if n != 1 else ''}"
     figs = FigureSet()
     # "cells": how many cells have the metric and measured it (a seat 4 only at 4 players or more):
     # the counts beside it add up to it, not to the panel's n (review G, panel #4)
@@ -606,7 +606,7 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
                   ("before", f"{base}"), ("after", f"{variant}")])
     if answers is not None:
         answers += lead
-    title = f"{_title(c.game)}: before / after over a panel of {len(c.cells)} cells"
+    title = f"{_title(c.game)}: before / after over a panel of {len(c.cells)} cell{'s' if len(c.cells) != 1 else ''}"
     from analysis.export import table_csv
     from analysis.panel_compare import balance_file
 

@@ -60,3 +60,5 @@ def test_a_panel_page_names_the_factor_of_a_clear_but_small_rare_share(tmp_path)
     assert "clear but small, though by a large factor" in answer, answer
     assert "though by a large factor for a share this small" in answer
     assert f"({x1:,} → {x2:,} games: " in answer, answer
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "before / after over a panel of 1 cell<" in page and "panel of 1 cells" not in page
