@@ -1957,19 +1957,17 @@ def untold_gap_words(r: dict, d: int, where: str = "", fair: str = "the fair sha
     s42 A #7). '' when they do not overlap. A gap that grew is asked the other way: whether it grew
     at all, from the before's high end and the after's low end, "so it may be no larger" (review s53
     #3: "4.85 → 5.06 pp … so it may be no smaller" argued for a fall the games never suggested)."""
-    if (r.get("change") or 0.0) > 0:
-        hi, lo = r.get("before_high"), r.get("after_low")
-        if lo is None or hi is None or not hi > lo:
-            return ""
-        return (f"; {where}the games put the largest gap at up to {pct(hi, d)} pp before and at "
-                f"{pct(lo, d)} pp or more after, so it may be no larger, even where a seat moved "
-                f"clearly (it may have crossed {fair}); more games would tell")
-    lo, hi = r.get("before_low"), r.get("after_high")
-    if lo is None or hi is None or not hi > lo:
+    grew = (r.get("change") or 0.0) > 0
+    # (grew: the before's high end against the after's low end; else the before's low against the
+    # after's high)
+    b, a = (r.get("before_high"), r.get("after_low")) if grew else (r.get("before_low"), r.get("after_high"))
+    if b is None or a is None or not (b > a if grew else a > b):
         return ""
-    return (f"; {where}the games put the largest gap at {pct(lo, d)} pp or more before and at up "
-            f"to {pct(hi, d)} pp after, so it may be no smaller, even where a seat moved clearly (it "
-            f"may have crossed {fair}); more games would tell")
+    before, after = ((f"up to {pct(b, d)} pp", f"{pct(a, d)} pp or more") if grew else
+                     (f"{pct(b, d)} pp or more", f"up to {pct(a, d)} pp"))
+    return (f"; {where}the games put the largest gap at {before} before and at {after} after, so it "
+            f"may be no {'larger' if grew else 'smaller'}, even where a seat moved clearly (it may "
+            f"have crossed {fair}); more games would tell")
 
 
 def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> str:
