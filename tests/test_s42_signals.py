@@ -20,6 +20,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _default_signals() -> None:
+    """In the child before it runs Python: SIGINT and SIGTERM at their defaults, as a console script
+    started from a terminal has them, whatever the test process inherited: a suite started in the
+    background by a non-interactive shell (`make test &`) runs with SIGINT ignored, a child inherits
+    that and Python keeps it, and these tests then saw "not interrupted" (session 53's clean clone,
+    run in the background; session 37's and 50's failures "wherever SIGINT is ignored")."""
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def _as_console_script(body: str) -> subprocess.CompletedProcess:
     """Python run as the `balance` console script is (its __main__ file named balance)."""
     code = textwrap.dedent("""
@@ -27,7 +37,7 @@ def _as_console_script(body: str) -> subprocess.CompletedProcess:
         sys.modules["__main__"].__file__ = "/somewhere/bin/balance"
     """) + textwrap.dedent(body)
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, preexec_fn=_default_signals)
 
 
 @pytest.mark.parametrize("signum,code,how", [(signal.SIGINT, 130, "Ctrl-C"),
@@ -58,7 +68,8 @@ def test_a_signal_after_the_command_ran_is_ignored_while_the_process_ends():
 
 def test_a_python_caller_keeps_its_own_handlers():
     code = "import signal, cli; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          preexec_fn=_default_signals)
     assert done.stdout.strip() == "True", done.stderr
 
 
