@@ -111,7 +111,10 @@ def test_ablation_figure_colours_follow_the_adjusted_verdict(tmp_path, monkeypat
     se[:3] = [0.03 / 2.3, 0.005, 0.001]
     ct = ct.with_columns(pl.Series("delta_founders_win_share", delta), pl.Series("delta_std_error", se),
                          pl.Series("z", delta / se), pl.lit(0.3).alias("founded_share"),
-                         pl.lit(0.3).alias("founded_share_after"), pl.lit(0.01).alias("founders_std_error"))
+                         pl.lit(0.3).alias("founded_share_after"), pl.lit(0.01).alias("founders_std_error"),
+                         # (founders enough on both sides: fewer than 30 leave a type out of the
+                         # tested family, review s53 MV #1)
+                         pl.lit(120).alias("founders"), pl.lit(120).alias("founders_after"))
     ct.write_csv(qdir / "card_types.csv")
     clear = _holm_clear(delta / se)
     assert not clear[0] and abs(delta[0]) > 1.96 * se[0]   # the planted disagreement
