@@ -55,7 +55,7 @@ def _console_script() -> bool:
 
 
 if _console_script() and threading.current_thread() is threading.main_thread():
-    for _s in (signal.SIGINT, signal.SIGTERM):
+    for _s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(_s) in (signal.default_int_handler, signal.SIG_DFL):
             signal.signal(_s, _on_startup_signal)
 
@@ -422,7 +422,10 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
     handlers = {}
     hook = None
     if threading.current_thread() is threading.main_thread():
-        handlers = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        # SIGHUP too (a closed terminal, a dropped SSH session: it left the run's temporary
+        # directory behind, review s53), unless it is ignored (nohup: the user asked to survive it)
+        handlers = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+                    if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN}
         hook, _previous_unraisable = sys.unraisablehook, sys.unraisablehook
         sys.unraisablehook = _unraisable
     try:

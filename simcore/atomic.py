@@ -1158,7 +1158,9 @@ def _signals_held() -> Iterator[list[int]]:
     if threading.current_thread() is not threading.main_thread():
         yield noted
         return
-    wanted = (signal.SIGINT, signal.SIGTERM)
+    # (SIGHUP as the command line catches it: not when ignored, under nohup)
+    wanted = tuple(s for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+                   if s != signal.SIGHUP or signal.getsignal(s) is not signal.SIG_IGN)
     try:
         old = {s: signal.signal(s, lambda signum, frame: noted.append(signum)) for s in wanted}
     except (ValueError, OSError):                # not the main interpreter: nothing to hold

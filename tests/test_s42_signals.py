@@ -107,3 +107,32 @@ def test_the_interrupted_line_names_every_output_written(tmp_path):
         atomic.PUBLISHED.clear()
     assert line == (f"interrupted (Ctrl-C) after {atomic.show(tmp_path / 'saved_run')} and "
                     f"{atomic.show(tmp_path / 'junit.xml')} were written"), line
+
+
+def test_a_hang_up_is_an_interruption_and_nohup_still_survives_it(tmp_path):
+    # (review s53: a closed terminal killed `simulate` silently and left .NAME.tmp-*, .claim, .lock)
+    import os
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [str(Path(sys.executable).parent / "simulate"), "--games", "2e6", "--raw", "--quiet", "--out"]
+    p = subprocess.Popen(cmd + [str(tmp_path / "big")], cwd=ROOT, env=env, stderr=subprocess.PIPE,
+                         text=True, preexec_fn=_default_signals)
+    time.sleep(4)
+    p.send_signal(signal.SIGHUP)
+    err = p.communicate(timeout=120)[1]
+    assert p.returncode == 129, err
+    assert "interrupted (SIGHUP)" in err
+    assert [x.name for x in tmp_path.iterdir()] == []
+    # under nohup (SIGHUP ignored) a hang-up does nothing: the run finishes
+    def ignore_hup():
+        _default_signals()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    q = subprocess.Popen([*cmd[:2], "2e4", *cmd[3:], str(tmp_path / "kept")], cwd=ROOT, env=env,
+                         stderr=subprocess.PIPE, text=True, preexec_fn=ignore_hup)
+    time.sleep(1)
+    q.send_signal(signal.SIGHUP)
+    err = q.communicate(timeout=120)[1]
+    assert q.returncode == 0, err
+    assert (tmp_path / "kept" / "run.json").is_file()
