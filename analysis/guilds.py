@@ -46,6 +46,32 @@ def ranked(g: pl.DataFrame) -> pl.DataFrame:
                     & (pl.col("founded_share") >= RANK_SHARE))
 
 
+#: The card ablation (MV-1 deck: one copy of a type removed) tests a type's change of its founders'
+#: win share only when the type is founded by at least this share of the players ...
+ABLATION_MIN_FOUNDED = 0.005
+
+
+def ablation_tested(ct: pl.DataFrame) -> pl.Series:
+    """Which rows of a card-types table with the ablation (``delta_founders_win_share``, ``z``,
+    ``founded_share``, ``founders``, ``founders_after``) are in the ablation's tested family: a
+    change with a z, of a type founded by at least :data:`ABLATION_MIN_FOUNDED` of the players and
+    by at least :data:`RANK_FOUNDERS` players with the full deck and with one copy fewer (a
+    founders' win share of fewer is not printed, so it is neither tested nor drawn: review s53 MV
+    #1, "too few founders (24)" beside a change of +26.7 pp, its verdict, its bar). The one rule of
+    the played questions' verdicts, the report's sentences and the report's figure."""
+    if "delta_founders_win_share" not in ct.columns:
+        return pl.Series("tested", [False] * ct.height, pl.Boolean)
+    # (a table without z, as some figure callers pass, is read on its changes alone)
+    num = [pl.col(c).cast(pl.Float64).fill_null(np.nan) for c in ("delta_founders_win_share", "z")
+           if c in ct.columns]
+    enough = [pl.col(c).cast(pl.Float64).fill_null(0.0) >= RANK_FOUNDERS
+              for c in ("founders", "founders_after") if c in ct.columns]
+    return ct.select(pl.all_horizontal(
+        [e.is_finite() for e in num] + enough
+        + [pl.col("founded_share").cast(pl.Float64).fill_null(0.0) >= ABLATION_MIN_FOUNDED]
+    ).alias("tested")).to_series()
+
+
 def guild_columns(rs: RunSet) -> tuple[str, ...]:
     """The founders' columns: the spec's ``founded_by_type`` group (Médiévallons' ``founded_<card>``)."""
     return tuple(c.name for c in rs.role_group("founded_by_type"))

@@ -565,7 +565,8 @@ def before_after_intro(q_before: Questions, q_after: Questions, base: str, var: 
     own = (ma.get("against") or {}).get("runs_own") or {}
     shown_own = t is not None and (t["verdict"] == _OWN).any()
     what = [w for k, w in (("first_player", "Seat 1's win share"),
-                           ("card_types", "each card type's founders' win share with the full deck")) if k in own]
+                           ("card_types", "the founders' win share with the full deck of each card type the "
+                            "before/after above shows (it leaves out a type too few players found)")) if k in own]
     at = sorted(set(own.values()))
     runs = (f"At the runs' own {at[0]} players, {' and '.join(what)} are read on the runs' own games"
             f"{_runs_games(ma)}, in the before/after above, with the same bots: the questions would replay "

@@ -50,6 +50,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
+from analysis.guilds import ABLATION_MIN_FOUNDED, ablation_tested
 from analysis.questions import std_error as _se
 from analysis.questions import run_meta, write_dir
 from simcore import runner
@@ -343,28 +344,15 @@ def check_games(n, option: str = "--questions-games") -> int:
     return n
 
 
-ABLATION_MIN_FOUNDED = 0.005     # a type founded by fewer players has no ablation verdict (the report's rule)
 WITHIN_NOISE = "within noise"          # the page's words (analysis.export.report_verdicts)
 TOO_FEW = "too few players to say"
 
 
 def ablation_family(ct: pl.DataFrame) -> np.ndarray:
-    """Which rows of ``ct`` are tested in the card ablation's family: a change with a z, of a type
-    founded by at least :data:`ABLATION_MIN_FOUNDED` of the players (the rule the report's section
-    applies, ``reports.games.medievallons._ablation_rows``, so the CSV and the page agree), and by at
-    least :data:`analysis.guilds.RANK_FOUNDERS` (30) players with the full deck and with one copy
-    fewer: a founders' win share of fewer is not printed, so it is not tested either (review s53 MV
-    #1: "too few founders (24)" beside a change of +26.7 pp, its verdict and the section's "largest
-    change")."""
-    from analysis.guilds import RANK_FOUNDERS
-
-    d = ct["delta_founders_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-    z = ct["z"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-    enough = ((ct["founders"].cast(pl.Float64).fill_null(0.0).to_numpy() >= RANK_FOUNDERS)
-              & (ct["founders_after"].cast(pl.Float64).fill_null(0.0).to_numpy() >= RANK_FOUNDERS)
-              if "founders" in ct.columns and "founders_after" in ct.columns else True)
-    return (np.isfinite(d) & np.isfinite(z) & (ct["founded_share"].to_numpy() >= ABLATION_MIN_FOUNDED)
-            & enough)
+    """Which rows of ``ct`` are tested in the card ablation's family
+    (:func:`analysis.guilds.ablation_tested`: the one rule of these verdicts, the report's section
+    and its figure, so the CSV and the page agree)."""
+    return ablation_tested(ct).to_numpy()
 
 
 def card_ablation_verdicts(ct: pl.DataFrame, smallest: dict | None = None) -> pl.DataFrame:

@@ -18,6 +18,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analysis import stats
+from analysis.guilds import ablation_tested
 from analysis.load import type_name
 from reports.figures.checklist import zoomed_axis
 from reports.figures.common import (
@@ -186,15 +187,16 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     clear but small, blue otherwise (one legend for both panels); the error bars are each card's
     own 95% interval (unadjusted), so a bar can cross 0 only when blue, and a blue bar's may not
     reach 0 (the axis label and the key say which interval is drawn). A type left out of the
-    win-share family (founded by almost nobody) whose game length the page tests (a key of
+    win-share family (founded by almost nobody, or by fewer than 30 players with the full deck or
+    with one copy fewer: :func:`analysis.guilds.ablation_tested`) whose game length the page tests (a key of
     ``length_verdicts``) has a row too, at the bottom: its length bar, and no win-share bar but
     the words "too few players to say", so the length panel shows every type its test is over."""
     if ct is None or "delta_founders_win_share" not in ct.columns:
         return None
-    shares = ct.filter(pl.col("delta_founders_win_share").is_not_null()
-                       & pl.col("delta_founders_win_share").is_not_nan()
-                       & (pl.col("founders_std_error").fill_nan(None).is_not_null()))
-    shares = shares.filter(pl.col("founded_share") >= 0.005).sort("delta_founders_win_share")
+    # the family the page's sentences and verdicts are over (analysis.guilds.ablation_tested): a
+    # type of 24 founders had a bar of +26.7 pp beside the table's "too few founders (24)"
+    shares = ct.filter(ablation_tested(ct) & pl.col("founders_std_error").fill_nan(None).is_not_null())
+    shares = shares.sort("delta_founders_win_share")
     if shares.height == 0:
         return None
     length_only = ct.filter(pl.col("card").is_in(sorted(length_verdicts or {}))

@@ -36,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.guilds import RANK_FOUNDERS, RANK_SHARE, ranked
+from analysis.guilds import ABLATION_MIN_FOUNDED, RANK_FOUNDERS, RANK_SHARE, ablation_tested, ranked
 from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
@@ -498,16 +498,9 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
 
 
 def _ablation_rows(ct: pl.DataFrame) -> pl.DataFrame:
-    if "delta_founders_win_share" not in ct.columns:
-        return ct.clear()
-    # the family the questions test (analysis.questions.medievallons.ablation_family: founded by
-    # 0.5% of the players and by at least MIN_FOUNDERS with the full deck and with one copy fewer;
-    # review s53 MV #1: a type of 24 founders got a change, a verdict and a bar beside "too few
-    # founders (24)")
-    keep = [c for c in ("founders", "founders_after") if c in ct.columns]
-    enough = pl.all_horizontal([pl.col(c).fill_null(0) >= MIN_FOUNDERS for c in keep]) if keep else pl.lit(True)
-    return ct.filter(pl.col("delta_founders_win_share").is_not_nan() & pl.col("z").is_not_nan()
-                     & (pl.col("founded_share") >= 0.005) & enough)
+    """The ablation's tested family (:func:`analysis.guilds.ablation_tested`, the rule of the
+    played questions' verdicts and of the figure)."""
+    return ct.filter(ablation_tested(ct))
 
 
 def _ablation_verdicts(d: pl.DataFrame, smallest: float) -> np.ndarray:
@@ -552,6 +545,29 @@ def _own_games(r: dict) -> str:
             "each deck's own games played here, not the run's")
 
 
+def ablation_left_words(rows: pl.DataFrame) -> str:
+    """The types the card ablation leaves out, each with what left it out on either deck: "Étoile
+    (240 founders (3.0% of players) with the full deck; 24 founders (0.4% of players) with one copy
+    fewer)", "Bouffon (no founder with the full deck; …)" (a share of exactly 0 is "no founder",
+    not "0.0%"); the share alone where the table has no founder counts."""
+    parts = []
+    for r in rows.iter_rows(named=True):
+        sides = []
+        for share, count, deck in (("founded_share", "founders", "with the full deck"),
+                                   ("founded_share_after", "founders_after", "with one copy fewer")):
+            p, k = r.get(share), r.get(count)
+            if p is None or p != p:
+                continue
+            if p == 0 or k == 0:
+                sides.append(f"no founder {deck}")
+            elif k is not None and k == k:
+                sides.append(f"{int(k):,} founder{'' if k == 1 else 's'} ({small_share(p)}% of players) {deck}")
+            else:
+                sides.append(f"{small_share(p)}% of players found one {deck}")
+        parts.append(f"{card_name(r['card'])} ({'; '.join(sides)})")
+    return ", ".join(parts)
+
+
 def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
                        smallest_length: float | None = None) -> list[str]:
     """The card ablation in words, by size (issue 29): how many types' founders' win share moves by
@@ -574,7 +590,8 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
            + f"clearly but by less (clear but small) for {small}, and not clearly for the other "
            f"{d.height - large - may - small} (Holm over the types, 5% family-wise; sizes read on the "
            f"interval for all types at once)"
-           + (f"; left out, too few players to say: {left_out_words(left, after='founded_share_after')}."
+           + (f"; left out (founded by under {100 * ABLATION_MIN_FOUNDED:g}% of the players or by fewer "
+              f"than {RANK_FOUNDERS} with either deck: too few players to say): {ablation_left_words(left)}."
               if left.height else ".")]
     # whether "not clearly" leaves room for a change that matters (review U #2: every type's
     # interval reached past 1 pp, and the page read as "removing a copy does not matter"), read on
@@ -599,7 +616,7 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
     if top == stats.NOT_SHOWN and _excludes_zero(r):
         note += "; the interval shown is this card's alone"
     out.append(f"The largest change{f' among those {d.height} types' if left.height else ''}: with one {name} "
-               f"fewer ({r['copies_after']} copies), {name} founders win {after} instead of {before} with "
+               f"fewer ({r['copies_after']} {'copy' if r['copies_after'] == 1 else 'copies'}), {name} founders win {after} instead of {before} with "
                f"the full deck ({_own_games(r)}), {change} (95% interval {interval}, unadjusted): "
                f"{verdict_words(top)} ({note}).")
     out += length_sentences(ct, smallest_length)

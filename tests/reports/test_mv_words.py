@@ -133,7 +133,9 @@ def test_ablation_sentence_names_the_type_left_out():
         "z": [-1.99, -0.74, -1.34], "delta_mean_turns": [0.5, 0.6, 0.4],
         "delta_turns_std_error": [0.25, 0.25, 0.25]})
     lines = M.ablation_sentences(ct, 0.01, 2.0)
-    assert "of 2 types" in lines[0] and "left out, too few players to say: Bouffon (0.03% of players" in lines[0]
+    assert "of 2 types" in lines[0] and ("left out (founded by under 0.5% of the players or by fewer than 30 with either deck: too few "
+                                        "players to say): Bouffon (0.03% of players found one with the full deck; 0.02% of players "
+                                        "found one with one copy fewer).") in lines[0]
     assert lines[1].startswith("The largest change among those 2 types: with one Chevalier fewer")
 
 
