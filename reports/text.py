@@ -938,8 +938,10 @@ def shared_win_sentence(r: dict) -> str:
     n = int(r.get("n") or 0)
     if n and r["estimate"] in (0.0, 1.0):
         end = r["ci_high"] if r["estimate"] == 0 else r["ci_low"]
+        # as many decimals as the end needs to be told from 0% and 100% (at 1e8 games an end of
+        # 0.0000038% printed "at most 0.0000%" under a cap of 4 decimals); 12 is beyond any run
         d = 1
-        while d < 4 and pct(end, d) in (pct(0.0, d), pct(1.0, d)):
+        while d < 12 and pct(end, d) in (pct(0.0, d), pct(1.0, d)):
             d += 1
         if r["estimate"] == 0:
             return (f"No shared win in {n:,} games (at most {pct(end, d)}%, the upper end of the 95% "

@@ -243,3 +243,24 @@ def test_backticks_are_code_in_html_and_plain_in_the_pdf_and_directories_only_wh
     assert "Directories" not in meta_table([G(["a"]), G(["b"])]).columns
     pooled = meta_table([G(["a", "b"]), G(["c"])])
     assert pooled["Run directories pooled"].to_list() == ["2", "1"]
+
+
+@pytest.mark.parametrize("n", [10_000_000, 100_000_000, 1_000_000_000])
+def test_no_shared_win_in_a_huge_run_gives_an_end_above_zero(n):
+    """At 1e7 games and more "No shared win in 100,000,000 games (at most 0.0000%, …)": the end
+    printed as zero, the very reading the sentence exists to avoid; every game shared read "at least
+    100.0000%". The end is printed with the decimals it needs, and is the interval's own end."""
+    import re
+
+    from analysis.stats import wilson
+    from reports.text import shared_win_sentence
+
+    lo, hi = wilson(0, n)
+    line = shared_win_sentence({"estimate": 0.0, "ci_low": lo, "ci_high": hi, "n": n})
+    m = re.search(r"at most ([\d.]+)%", line)
+    assert m and float(m.group(1)) > 0, line
+    assert abs(float(m.group(1)) / (100 * hi) - 1) < 0.5, (line, hi)   # its first digit is the end's
+    lo, hi = wilson(n, n)
+    line = shared_win_sentence({"estimate": 1.0, "ci_low": lo, "ci_high": hi, "n": n})
+    m = re.search(r"at least ([\d.]+)%", line)
+    assert m and float(m.group(1)) < 100, line
