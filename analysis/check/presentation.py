@@ -45,7 +45,19 @@ def _fmt(x: float, unit: str) -> str:
     report's tables round (:func:`simcore.numbers.rounded`, halves away from zero as written: a
     baseline's 32.55 % is 32.6 %, as ``balance report`` prints the run it measured; review C #7,
     session 42: the check printed 32.5 %)."""
-    return f"{rounded(x, 1):.1f}%" if unit == "%" else f"{rounded(x, 2):.2f}"
+    if unit == "%":
+        d = _share_digits(x)
+        return f"{rounded(x, d):.{d}f}%"
+    return f"{rounded(x, 2):.2f}"
+
+
+def _share_digits(*xs: float) -> int:
+    """Decimals for win shares in %: one, more (up to four) while a share that is not 0% or 100%
+    would print as it ("0.0% (0.0–0.0)" for a rare share: review s53)."""
+    d = 1
+    while d < 4 and any(x == x and x not in (0.0, 100.0) and rounded(x, d) in (0.0, 100.0) for x in xs):
+        d += 1
+    return d
 
 
 def _signed(x: float, digits: int = 2) -> str:
@@ -72,8 +84,12 @@ def _span(lo: float, hi: float, smallest: float | None = None, to: str = " to ")
 
 
 def _ends(lo: float, hi: float, unit: str) -> str:
-    """An interval's ends, e.g. "30.4–32.0" (shares) or "5.40–5.49" (scores)."""
-    return f"{_fmt(lo, unit).rstrip('%')}–{_fmt(hi, unit).rstrip('%')}"
+    """An interval's ends, e.g. "30.4–32.0" (shares; both ends with the decimals the one nearer 0%
+    or 100% needs: "0.00–0.04") or "5.40–5.49" (scores)."""
+    if unit == "%":
+        d = _share_digits(lo, hi)
+        return f"{rounded(lo, d):.{d}f}–{rounded(hi, d):.{d}f}"
+    return f"{_fmt(lo, unit)}–{_fmt(hi, unit)}"
 
 
 def diff_interval(r: MetricResult, paired: bool = False) -> tuple[float, float]:
