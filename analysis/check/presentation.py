@@ -51,6 +51,11 @@ def _fmt(x: float, unit: str) -> str:
     return f"{rounded(x, 2):.2f}"
 
 
+def _all_metrics(n: int) -> str:
+    """"all 5 metrics", "the one metric" (not "all 1 metrics")."""
+    return "the one metric" if n == 1 else f"all {n:,} metrics"
+
+
 def _share_digits(*xs: float) -> int:
     """Decimals for win shares in %: one, more (up to four) while a share that is not 0% or 100%
     would print as it ("0.0% (0.0–0.0)" for a rare share: review s53)."""
@@ -213,8 +218,8 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
                 f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, alone=open_)}")
     # why an interval beyond the tolerance need not decide (review L #11)
     stricter = (f", which reads a stricter bound than this metric's own unadjusted 95% interval "
-                f"(the error held at alpha {alpha if alpha is not None else 0.05:g} over all "
-                f"{n_metrics} metrics and every look)" if n_metrics else "")
+                f"(the error held at alpha {alpha if alpha is not None else 0.05:g} over "
+                f"{_all_metrics(n_metrics)} and every look)" if n_metrics else "")
     tol = _fmt_tol(r.tolerance)
     big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
@@ -263,8 +268,8 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         remedy += (f", though this baseline's own error limits what more games can tell (a baseline "
                    f"of {limited_by:,} games or more would lift that limit)")
     why = (f" (the decision reads a stricter bound than this metric's own unadjusted 95% "
-           f"interval: the error held at alpha {alpha if alpha is not None else 0.05:g} over all "
-           f"{n_metrics} metrics and every look)" if n_metrics else "")
+           f"interval: the error held at alpha {alpha if alpha is not None else 0.05:g} over "
+           f"{_all_metrics(n_metrics)} and every look)" if n_metrics else "")
     return (f"{head}; the games played cannot tell yet whether this is beyond the {tol} "
             f"accepted{zone}{why}: {remedy}.")
 
@@ -503,7 +508,9 @@ def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str
                           f"{_fmt_tol(r.tolerance)} accepted" for r in failed[:3])
         more = f"; and {len(res.failed) - 3} more" if len(res.failed) > 3 else ""
         order = ", the largest against its tolerance first" if len(res.failed) > 1 else ""
-        return (f"{head('FAIL')}{len(res.failed)} of {n} metrics moved beyond their tolerance ({at}){order}: "
+        moved_words = (f"{len(res.failed)} of {n} metrics moved beyond their tolerance" if n > 1 else
+                       "the one metric checked moved beyond its tolerance")
+        return (f"{head('FAIL')}{moved_words} ({at}){order}: "
                 f"{moved}{more}{_scores_together(res, game)}{_shares_not_failed(res)}")
     if res.verdict == "undecided":
         # which ones, as a FAIL names its metrics (s42 review A #12: the designer had to rerun with
@@ -514,7 +521,9 @@ def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str
         more = f"; and {len(open_) - 3} more" if len(open_) > 3 else ""
         # what "not decided" means beside a change already past its tolerance (-3.58 against ±2.0,
         # review K #5: "none is yet shown nearer twice …" read as a contradiction)
-        said = (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at} "
+        said = (f"{head('UNDECIDED')}"
+                + (f"{len(res.undecided)} of {n} metrics not decided" if n > 1 else "the one metric checked not decided")
+                + f" {at} "
                 f"({named}{more}); these games cannot yet tell whether each is within its "
                 f"tolerance or nearer twice it, the bar for a FAIL")
         if not cell:
@@ -657,8 +666,9 @@ def _run_line(res: CheckResult) -> str:
 def _procedure_line(res: CheckResult) -> str:
     what = "paired differences new − old rules" if res.paired else "run − baseline"
     return (f"procedure: sequential probability ratio test per metric on {what} (fail: shown nearer "
-            f"twice the tolerance than the tolerance, alpha {res.alpha:g} over {len(res.results)} "
-            f"metrics; pass: twice the tolerance ruled out, beta {res.beta:g}; a change between the "
+            f"twice the tolerance than the tolerance, alpha {res.alpha:g} over "
+            f"{_all_metrics(len(res.results))}; pass: twice the tolerance ruled out, beta {res.beta:g}; "
+            f"a change between the "
             f"two may pass or fail); stops when every metric is decided or one fails")
 
 
@@ -749,8 +759,8 @@ def _verdicts_note(res: CheckResult) -> str:
     an interval beyond the tolerance may sit beside "undecided"."""
     why = (" or was stopped by the first regression before it was decided" if stopped_early(res) else "")
     return (f"the 95% intervals are each metric's own (unadjusted); the verdict column is the "
-            f"sequential test's, which holds the error at alpha {res.alpha:g} over all "
-            f"{len(res.results)} metrics and every look: a metric whose interval lies beyond its "
+            f"sequential test's, which holds the error at alpha {res.alpha:g} over "
+            f"{_all_metrics(len(res.results))} and every look: a metric whose interval lies beyond its "
             f"tolerance is undecided when that stricter bound was not yet crossed{why}")
 
 

@@ -473,3 +473,17 @@ def test_a_junit_file_of_another_tool_is_refused_once_and_named_as_xml(tmp_path,
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err, err
     assert "an XML file that balance check did not write; it is never replaced, even with --force" in err
+
+
+@pytest.mark.parametrize("run", [(31.2, 0.4), (26.5, 0.5), (25.0, 0.1)])
+def test_a_check_of_one_metric_says_metric_once(run):
+    """"FAIL: 1 of 1 metrics moved beyond their tolerance", "over all 1 metrics and every look",
+    "alpha 0.05 over 1 metrics" (a baseline of one metric): counted words for a count of one."""
+    res = result([run])
+    said = text_report(res) + " ".join(explain(r, n_metrics=1) for r in res.results)
+    assert "1 metrics" not in said and "of 1 metric" not in said, said
+    assert ("the one metric" in said), said
+    if res.verdict == "fail":
+        assert "the one metric checked moved beyond its tolerance" in said
+    several = text_report(result([run, (25.0, 0.1)]))
+    assert "over all 2 metrics" in several, several
