@@ -293,7 +293,7 @@ def domain_pairs(rs: RunSet) -> pl.DataFrame:
     Columns: pair (e.g. "Village + Palais", board order), first, second (column suffixes, board
     order; second null for "only"), players, share_of_players, share_of_wins (Σ win share of the mix
     / Σ win share), lift (share_of_wins / share_of_players), win_share, ci_low, ci_high (Wilson).
-    Sorted by win share, best first.
+    Sorted by win share, best first (then by players, most first, then by name).
     """
     cols = list(rs.tile_columns)
     schema = {"pair": pl.String, "first": pl.String, "second": pl.String, "players": pl.Int64,
@@ -352,4 +352,5 @@ def _pairs(rs: RunSet, cols: list[str], agg: pl.DataFrame, schema: dict) -> pl.D
     out = out.with_columns((pl.col("share_of_wins") / pl.col("share_of_players")).alias("lift"),
                            pl.Series("win_share", w / n), pl.Series("ci_low", low),
                            pl.Series("ci_high", high))
-    return out.select(list(schema)).sort(["win_share", "players"], descending=True)
+    # ties (a mix of 1 player who won, …) by name: a group_by's order is not stable from run to run
+    return out.select(list(schema)).sort(["win_share", "players", "pair"], descending=[True, True, False])
