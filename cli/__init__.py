@@ -342,9 +342,10 @@ def _resumes(argv) -> bool:
     return panel and (args[0] == "simulate" or args[0].startswith("-"))
 
 
-# what the running command adds to the line an interruption prints (a sweep without rows: that
-# running it again starts from game 0); set by the command, read by _interrupted_line
-INTERRUPT_NOTE: list[str] = []
+# what the running command adds to the line an interruption prints (a sweep without rows: from
+# which game running it again goes on), a text or a function giving it when the interruption comes;
+# set by the command, read by _interrupted_line
+INTERRUPT_NOTE: list = []
 # a command that said its own interrupted line (balance skill: which parts are kept and what the
 # same command does next) appends to this: the generic line is not printed after it (its "nothing
 # was written under the final name" contradicted the command's own after an interrupted --force)
@@ -363,7 +364,9 @@ def _interrupted_line(signum: int, argv=None) -> str:
     # what was published inside a hidden temporary directory (a sweep built beside the one it
     # replaces) is discarded with it: not worth a mention
     kept = [p for p in atomic.PUBLISHED if not any(atomic.is_hidden_name(part) for part in p.parts)]
-    note = f" ({INTERRUPT_NOTE[-1]})" if INTERRUPT_NOTE else ""
+    said = INTERRUPT_NOTE[-1]() if INTERRUPT_NOTE and callable(INTERRUPT_NOTE[-1]) else \
+        (INTERRUPT_NOTE[-1] if INTERRUPT_NOTE else "")
+    note = f" ({said})" if said else ""
     if kept:
         again = "; run the same command again to resume" if _resumes(argv) else ""
         # every output published, not the last only (review C #5: a check interrupted after its

@@ -28,8 +28,21 @@ from cli.simulate import report_hint, with_game_options
 
 JOINT_FILE, VARIANTS = "paired_stats.json", "variants"     # analysis.sweep.joint / .store
 PLAYED_SO_FAR = "played_so_far"                            # analysis.sweep.play.PLAYED_SO_FAR
-RESTART_NOTE = ("a sweep without player rows keeps what its variants played every 8 chunks: "
-                "running it again goes on from there")
+RESTART_NOTE = "a sweep without player rows keeps what its variants played every 8 chunks"
+
+
+def restart_note(wheres) -> str:
+    """What an interrupted sweep without player rows keeps of its games (``played_so_far`` under
+    each of ``wheres``), said when the interruption comes: interrupted before the first checkpoint,
+    "running it again goes on from there" promised games nothing had kept."""
+    from simcore.runner import checkpoint_games
+
+    kept = [checkpoint_games(Path(w) / PLAYED_SO_FAR) for w in wheres]
+    if not any(kept):
+        return f"{RESTART_NOTE}, and none was kept yet: running it again plays them from the first game"
+    if len(set(kept)) == 1:
+        return f"{RESTART_NOTE}: running it again goes on from game {kept[0]:,}"
+    return f"{RESTART_NOTE}: running it again goes on from where each was kept"
 from simcore.games import DEFAULT_GAME
 
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
@@ -143,6 +156,9 @@ def resumed_line(where, start: int, games: int, problem: str | None) -> str:
     """What a resumed sweep without rows says once ``where``'s ``played_so_far/`` has been read:
     the game its variants go on from, or that what was kept there could not be used (a checkpoint
     of another sweep, a damaged or crafted one) and they play from game 0."""
+    if problem is None and start == 0:       # stopped before its first checkpoint: nothing kept
+        return (f"resuming {where}: none of its games was kept (it stopped before its first "
+                f"checkpoint); the variants play from the first game of {games:,}")
     if problem is None:
         return f"resuming {where}: the variants go on together from game {start:,} of {games:,}"
     return (f"resuming {where}: the games kept in {Path(where) / PLAYED_SO_FAR} could not be used "
@@ -179,7 +195,7 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
         import cli
 
         # a sweep without rows keeps nothing of its games until every variant has played them
-        cli.INTERRUPT_NOTE[:] = [RESTART_NOTE]
+        cli.INTERRUPT_NOTE[:] = [lambda: restart_note(together)]
         restart = [w for w in together if not (Path(w) / JOINT_FILE).is_file()
                    and (Path(w) / VARIANTS).is_dir()]
 

@@ -1066,6 +1066,19 @@ class _CheckpointUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
+def checkpoint_games(checkpoint) -> int:
+    """The games a checkpoint directory says it kept (``state.json``'s ``games_done``), 0 without
+    one or when it cannot be read: what an interrupted command may tell the user it will resume
+    from (whether the checkpoint is of these very games is checked only on resume)."""
+    import json
+
+    try:
+        state = json.loads((Path(checkpoint) / CHECKPOINT_STATE).read_text(encoding="utf-8"))
+        return max(0, int(state.get("games_done", 0)))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 0
+
+
 def _resume_checkpoint(checkpoint, key: dict, builds, observer_state) -> tuple[int, str | None]:
     """The first game still to play and, when a checkpoint there could not be used, why:
     (0, None) without one, (where ``checkpoint`` — of these very runs, games and seed — left off,

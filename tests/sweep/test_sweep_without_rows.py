@@ -377,7 +377,7 @@ def test_a_sweep_without_rows_stopped_mid_way_goes_on_from_what_it_kept(tmp_path
     out = tmp_path / "cut"
     first = _stopped_at_chunk(19, args, out, monkeypatch)
     assert first.returncode != 0
-    assert "resume" in first.stderr and "goes on from there" in first.stderr, first.stderr
+    assert "resume" in first.stderr and "goes on from game 1,600" in first.stderr, first.stderr
     assert (out / "played_so_far" / "state.json").is_file()
     assert not list((out / "variants").glob("*/run.json"))
     again = balance(*args, "--out", out)
@@ -387,6 +387,23 @@ def test_a_sweep_without_rows_stopped_mid_way_goes_on_from_what_it_kept(tmp_path
     for d in sorted((whole / "variants").iterdir()):
         for f in ("stats.json", "games.parquet", "summary.parquet", "events_summary.parquet"):
             assert (out / "variants" / d.name / f).read_bytes() == (d / f).read_bytes(), f
+
+
+def test_a_sweep_stopped_before_its_first_checkpoint_does_not_promise_its_games(tmp_path, monkeypatch):
+    """Review s52: stopped in its 3rd chunk (a sweep without rows keeps its games every 8 chunks),
+    the line said "running it again goes on from there" though nothing played was kept; the rerun
+    then plays from the first game, as the line now says."""
+    args = ("sweep", "--vary", "income.palais.base=2..3", "-n", "2400", "--no-raw", "--players",
+            "4", "--chunk-size", "100")
+    out = tmp_path / "cut"
+    first = _stopped_at_chunk(3, args, out, monkeypatch)
+    assert first.returncode != 0
+    assert not (out / "played_so_far" / "state.json").exists()
+    assert "goes on from" not in first.stderr, first.stderr
+    assert "none was kept yet: running it again plays them from the first game" in first.stderr, first.stderr
+    again = balance(*args, "--out", out)
+    assert "go on together from game" not in again.stderr, again.stderr
+    assert "none of its games was kept (it stopped before its first checkpoint)" in again.stderr
 
 
 def test_a_narrow_interval_is_printed_with_ends_that_differ():
