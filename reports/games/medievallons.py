@@ -547,7 +547,7 @@ def _own_games(r: dict) -> str:
 
 def ablation_left_words(rows: pl.DataFrame) -> str:
     """The types the card ablation leaves out, each with what left it out on either deck: "Étoile
-    (240 founders (3.0% of players) with the full deck; 24 founders (0.4% of players) with one copy
+    (240 founders, 3.0% of players, with the full deck; 24 founders, 0.4% of players, with one copy
     fewer)", "Bouffon (no founder with the full deck; …)" (a share of exactly 0 is "no founder",
     not "0.0%"); the share alone where the table has no founder counts."""
     parts = []
@@ -561,7 +561,7 @@ def ablation_left_words(rows: pl.DataFrame) -> str:
             if p == 0 or k == 0:
                 sides.append(f"no founder {deck}")
             elif k is not None and k == k:
-                sides.append(f"{int(k):,} founder{'' if k == 1 else 's'} ({small_share(p)}% of players) {deck}")
+                sides.append(f"{int(k):,} founder{'' if k == 1 else 's'}, {small_share(p)}% of players, {deck}")
             else:
                 sides.append(f"{small_share(p)}% of players found one {deck}")
         parts.append(f"{card_name(r['card'])} ({'; '.join(sides)})")

@@ -208,7 +208,7 @@ def test_a_type_nobody_founded_and_one_of_a_few_founders_say_so():
     share of "100.0%" with one copy fewer from a single founder."""
     ct = _card_table()
     line = M.ablation_sentences(ct, 0.01, 2.0)[0]
-    assert "Bouffon (no founder with the full deck; 4 founders (0.1% of players) with one copy fewer)" in line and "0.0% of players" not in line
+    assert "Bouffon (no founder with the full deck; 4 founders, 0.1% of players, with one copy fewer)" in line and "0.0% of players" not in line
     one = ct.with_columns(pl.when(pl.col("card") == "bouffon").then(1).otherwise(pl.col("founders_after"))
                           .alias("founders_after"))
     row = M._card_rows(one).filter(pl.col("Card type") == "Bouffon").row(0, named=True)

@@ -70,8 +70,8 @@ def test_the_sentence_says_why_a_type_is_left_out_with_its_founders():
     first, largest = M.ablation_sentences(ct, 0.01, 2.0)[:2]
     assert ("left out (founded by under 0.5% of the players or by fewer than 30 with either deck: too few "
             "players to say): ") in first, first
-    assert "Étoile (240 founders (3.0% of players) with the full deck; 24 founders (0.4% of players) " \
+    assert "Étoile (240 founders, 3.0% of players, with the full deck; 24 founders, 0.4% of players, " \
            "with one copy fewer)" in first, first
-    assert "Bouffon (no founder with the full deck; 4 founders (0.1% of players) with one copy fewer)" in first, first
+    assert "Bouffon (no founder with the full deck; 4 founders, 0.1% of players, with one copy fewer)" in first, first
     assert "0.0%" not in first
     assert "with one Magicien fewer (1 copy)," in largest, largest
