@@ -191,6 +191,32 @@ def _tolerances(tol: float | None, tol_s: float | None) -> dict[str, float]:
     return out
 
 
+def _panel_baseline_command(panel_dir: Path) -> str:
+    """The `balance baseline --panel …` command that plays a baseline of the panel run in
+    ``panel_dir`` (its panel.json: the panel's name or file, game, seed, rules and --set), for the
+    line refusing a panel given as RUN; a generic one when panel.json cannot be read."""
+    import json
+    import shlex
+
+    try:
+        meta = json.loads((panel_dir / "panel.json").read_text(encoding="utf-8"))
+        panel, game = meta["panel"], meta["game"]
+        source = Path(str(panel.get("source") or ""))
+        shipped = source.parent.parent.name == "configs" and source.name == "panels.toml"
+        name = panel["name"] if shipped or not source.is_file() else str(source)
+        # (not the panel's --games: a baseline plans its own, and a panel played for a report is
+        # often too small for a gate's tolerance)
+        words = ["balance", "baseline", "--panel", name, "--game", game, "--seed", f"{int(meta['seed'])}"]
+        rules = Path(str(meta.get("rules_name") or ""))
+        if rules.name and not (rules.parent.parent.name == "configs" and rules.name == "rules.toml"):
+            words += ["--rules", str(rules)]          # a rules file of the designer's
+        for setting in meta.get("settings") or []:
+            words += ["--set", str(setting)]
+        return " ".join(shlex.quote(w) for w in words) + " --out DIR"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "balance baseline --panel NAME (or --lineup …) --out DIR"
+
+
 def _print_tolerances(path, cells: list[str] | None = None) -> None:
     """On stderr (stdout stays the path written): the tolerances a baseline file holds, against
     the smallest difference that matters (revA #15), as a check will read them, with the caveat
@@ -475,7 +501,18 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"{', '.join(given)}: only with --panel or --lineup (a baseline of RUN "
                              "records the game, games, seed and players it was played with)")
         from analysis.check.decision import BaselineTooSmall
+        from analysis.panel import is_panel_dir
 
+        if is_panel_dir(run):
+            # a panel's cells are runs; the panel itself gets its baseline played by --panel (its
+            # games planned for a check of every cell): the shared "give a cell … or balance report"
+            # named no way to a panel baseline
+            from simcore.atomic import show
+
+            cell = next((c for c in sorted(run.glob("cell-*")) if (c / "run.json").is_file()), run / "cell-0")
+            raise UsageError(f"{show(run)}: a panel, not a run: a panel baseline is played by "
+                             f"{_panel_baseline_command(run)} (one baseline per cell, its games planned "
+                             f"for a check of every cell: docs/ci.md §6); or give one cell, e.g. {show(cell)}")
         try:
             path = make_baseline(run, out, force=force, tolerance=given_tol,
                                  alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta,
