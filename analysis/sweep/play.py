@@ -239,7 +239,9 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
         # a value of a --vary: name the --vary the designer typed, not the --set it is played as
         key = str(exc.key or "")
         vary = next((x for x in plan.varies if not x.is_players and key
-                     and (x.name == key or x.name.startswith(key + "[") or key.startswith(x.name + "."))),
+                     and (x.name == key or x.name.startswith(key + "[") or key.startswith(x.name + ".")
+                          # an unknown table of the path (nope.x: the error names "nope")
+                          or x.name.startswith(key + "."))),
                     None)
         if vary is None:
             raise

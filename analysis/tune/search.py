@@ -536,6 +536,18 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
                 # not the varied values' fault (review s48 tune #4: "--vary at
                 # income.palais.base=3: --players 7: …"): the option at fault alone
                 raise
+            msg = str(exc)
+            head = f"{src.name} with --set "
+            if msg.startswith(head) and ": " in msg[len(head):]:
+                # a varied setting the rules refuse: named as the --vary typed, without the rules
+                # file "with --set" it is played as (review s54: "--vary at nope.x=1: …rules.toml
+                # with --set nope.x=1: nope: unknown key")
+                rest = msg[len(head):].split(": ", 1)[1]
+                key = rest.split(":", 1)[0]
+                v = next((x for x in parsed if not x.is_players and (x.name == key or x.name.startswith(key + ".")
+                          or x.name.startswith(key + "[") or key.startswith(x.name + "."))), None)
+                if v is not None:
+                    raise UsageError(f"--vary {v.text}: at {plan.label(c)}: {rest}") from None
             raise UsageError(f"--vary at {plan.label(c)}: {exc}") from None
         for k, prep in enumerate(preps):
             where = f" (cell {plan.cells[k].label})" if plan.multi else ""
