@@ -413,6 +413,27 @@ def random_strategies(n_players: int) -> np.ndarray:
     return np.zeros((n_players, N_STRAT_COLS), np.float64)
 
 
+CACHE_LINE = 64      # bytes
+
+
+def record_stride(rows: int) -> int:
+    """Entries per row of the int16 records (``out_i16``) for ``rows`` player rows: at least
+    ``rows``, and an odd number of 64-byte cache lines.
+
+    Why: a game writes one int16 to each of the 36 record rows (its 4 players' values side by
+    side). With rows exactly ``rows`` entries long, as before, the chunk sizes the runner uses
+    (131,072 games, and the ramp's 256, 512, 1024, ... before it) make every row a multiple of
+    4,096 bytes long, so the 36 values of a game fall in one set of the L1 and L2 caches (which
+    pick a line's set from the address bits below 4,096, resp. 65,536), a set that holds 12-16
+    lines: every game evicted the lines of the game before and some of the workspace's. An odd
+    number of lines per row puts 36 consecutive rows in 36 different sets at any chunk size.
+    Measured (``bench_kernel_ab.py --games 131072``, one thread, decisions identical): see
+    docs/middle_ages_engine.md, "Speed work"; the records' values are the same."""
+    per_line = CACHE_LINE // np.dtype(np.int16).itemsize
+    lines = -(-rows // per_line)
+    return (lines | 1) * per_line
+
+
 def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, strat=None, *,
               debug: bool = False, trace_decisions: bool = False, rk=None,
               rotate: bool = False) -> dict:
@@ -432,14 +453,18 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
     if rk is None:
         rk = pack_rules(rules)
     rows = n_games * P
-    out_i16 = np.empty((len(PLAYER_COLS), rows), np.int16)
+    # the records' rows an odd number of cache lines apart (record_stride): the kernel writes the
+    # first ``rows`` entries of each (the array stays C-contiguous, the type it is compiled for),
+    # and the columns below are views of them
+    records = np.empty((len(PLAYER_COLS), record_stride(rows)), np.int16)
+    out_i16 = records[:, :rows]
     out_win = np.empty(rows, np.float32)
     out_events = np.empty((N_EVENTS, n_games), np.int8)
     out_game = np.empty((2, n_games), np.int16)
     trace = np.full((n_games, 2 * MAX_TRACE) if trace_decisions else (1, 0), -1, np.int16)
     play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
                np.ascontiguousarray(strat, np.float64), np.int64(P if rotate else 1), bool(debug),
-               out_i16, out_win, out_events, out_game, trace)
+               records, out_win, out_events, out_game, trace)
     out = dict(
         score=out_i16[C_SCORE].astype(np.int32), win_share=out_win,
         rank=out_i16[C_RANK].astype(np.int8),
