@@ -951,6 +951,17 @@ def _per_seat(q: dict, table: pl.DataFrame) -> str:
     return said
 
 
+def per_seat_words(q: dict, table: pl.DataFrame) -> str:
+    """The games each seat of the one-searching-seat part played, as the page's note says them:
+    "75 per seat", or where they do not add up to ``--games`` "134 per seat, rounded up: 402 in
+    all" (:func:`_per_seat`). The page put " per seat" after the whole of :func:`_per_seat`'s
+    text, "134, rounded up: 402 in all per seat", which calls the 402 games of the three seats
+    together one seat's."""
+    said = _per_seat(q, table)
+    count, sep, rest = said.partition(", rounded up: ")
+    return f"{count} per seat" + (f"{sep}{rest}" if sep else "")
+
+
 def target_html(table: pl.DataFrame, q: dict, spec) -> str:
     """The section on the targets ``balance skill --target`` was given (a tune's): per cell and
     target, met, missed or unclear at every budget with every seat searching, and the table of
@@ -1068,7 +1079,7 @@ def build_skill_page(skill_dir: str | Path) -> Path:
     title = (f"{spec.title}, {what}: {rules_label(q)} against {rules_label(q['against'])} as play "
              "gets stronger" if compared else f"{spec.title}, {what}: balance by search budget")
     note_text = (f"{q['games']:,} games per budget and part (the one-searching-seat part splits them "
-                 f"over the seats it rotates through: {_per_seat(q, table)} per seat); a searching seat "
+                 f"over the seats it rotates through: {per_seat_words(q, table)}); a searching seat "
                  f"plays its own bot in its playouts (the game's default: {q['policy']}); win shares "
                  "in percent with 95% Wilson intervals. The terms are explained at the end of the page.")
     heading, balances, shares = (balance_title(spec, budgets=budgets), balance_table(table, spec),
