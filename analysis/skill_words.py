@@ -481,13 +481,16 @@ def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | No
         one = adv if c == "" else adv.filter(pl.col("cell") == c)
         text = _verdict(one, smallest, band)
         # the part it reads, said first: the every-seat part (the page also has one searching seat)
-        text = f"{EVERY_SEAT}, {text}" if one.height >= 2 else text
+        # "(at budget 0 every seat plays its own bot)" only where budget 0 was played
+        every = EVERY_SEAT if 0 in set(one["budget"].to_list()) else EVERY_SEARCHING
+        text = f"{every}, {text}" if one.height >= 2 else text
         out.append(f"In {c}, {text[:1].lower() + text[1:]}" if c else text[:1].upper() + text[1:])
     return " ".join(out)
 
 
 # the part of the table the trend sentence reads (:func:`verdict`)
-EVERY_SEAT = "with every seat searching at the budget (at budget 0 every seat plays its own bot)"
+EVERY_SEARCHING = "with every seat searching at the budget"
+EVERY_SEAT = f"{EVERY_SEARCHING} (at budget 0 every seat plays its own bot)"
 
 
 def several_seats_role(roles) -> tuple[str, list[int]] | None:

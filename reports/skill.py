@@ -710,6 +710,14 @@ _GAIN_WORDS = {("large", 1): "clearly more, by enough to matter,", ("may", 1): "
                ("none", 0): "no difference to measure (neither wins there)"}
 
 
+#: :func:`gain_sentence` of a table without budget 0 (the bots themselves): the searching seat has
+#: nothing to be compared with, so whether the budgets measure stronger play is not read
+NO_BUDGET_ZERO = (" Budget 0 (every seat its own bot) was not played, so these games do not say "
+                  "whether one searching seat at budget {top} beats the seat's own bot, nor whether "
+                  "the budgets measure stronger play: the same balance skill command with "
+                  "--budgets 0 adds it (it plays budget 0 only and keeps the budgets played).")
+
+
 def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
     """Whether one searching seat does better than the cell's own bot in that seat, seat by seat at
     the largest budget: if it does not, the budgets do not measure stronger play. The seat's own
@@ -744,7 +752,12 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
     small = stats.DEFAULT_SMALLEST_SHARE if smallest is None else float(smallest)
     one = ct.filter(pl.col("part") == "one")
     budgets = sorted(one["budget"].unique().to_list())
-    if len(budgets) < 2 or budgets[0] != 0:
+    if budgets and budgets[0] != 0:
+        # no budget 0: nothing to hold the searching seat against. Said, with what plays it (the
+        # session 54 review: --budgets 4,16 printed no word on whether the search bot is the
+        # stronger player, and the page and skill.txt read the trend as if it were)
+        return NO_BUDGET_ZERO.format(top=budgets[-1])
+    if len(budgets) < 2:
         return ""
     top = budgets[-1]
     every0 = ct.filter((pl.col("part") == "all") & (pl.col("budget") == 0))
