@@ -856,6 +856,14 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
                     "seat by seat these games do not show it the stronger player in any seat")
     roles = {str(r["role"]) for r, _ in pairs} if "role" in ct.columns else set()
     if pooled is not None and pooled["clear"] and pooled["diff"] > 0 and len(roles) <= 1:
+        mattering = [i for i in more if verdicts[i] in (stats.LARGE, stats.MAY_MATTER)]
+        if overall_size(pooled, small) == stats.SMALL and not mattering:
+            # clear but below the difference that matters, and no seat's gain may matter: as the
+            # seats' own "barely" (session 54 review: +0.6 pp (+0.3 to +0.9) over all the games
+            # read "the budgets do measure stronger play", worded by its p-value, not its size)
+            return head + (f": over all its games it is clearly the stronger player, but by less than "
+                           f"the {100 * small:g} pp that matters, so the budgets barely measure "
+                           f"stronger play, and {seat_by_seat}.")
         return head + (f": over all its games it is clearly the stronger player, so the budgets do "
                        f"measure stronger play, though {seat_by_seat}.")
     if pooled is not None and pooled["clear"] and pooled["diff"] > 0:
@@ -928,6 +936,20 @@ def overall_gain(w, n, w0, n0, together: bool = True, level: float = OVERALL_LEV
             "high": min(d + half, 1.0), "games": int(total), "clear": bool(d - half > 0 or d + half < 0)}
 
 
+def overall_size(g: dict, small: float) -> str:
+    """The size of :func:`overall_gain`'s difference against ``small`` (the share difference that
+    matters), read on its interval as every verdict of the toolkit is
+    (:func:`analysis.stats.practical`: clear when the interval holds no 0, as ``g["clear"]``)."""
+    from analysis import stats
+
+    return str(np.atleast_1d(stats.practical(g["diff"], g["low"], g["high"], small))[0])
+
+
+#: the overall clause's words by :func:`overall_size`, after "clearly more" or "clearly less"
+_OVERALL_SIZE = {"large": ", by enough to matter", "may": ", may matter",
+                 "small": " but by less than the {small} pp that matters"}
+
+
 def _overall_words(g: dict | None, small: float) -> str:
     """The overall comparison of :func:`overall_gain` in a clause: "over all its 400 games (the
     seats in turn) it wins 33.3% against the bots' 25.0% in the same seats, +8.3 pp (95% interval
@@ -941,6 +963,13 @@ def _overall_words(g: dict | None, small: float) -> str:
     k = verdict_digits(g["low"], g["high"], small)     # no end printed as 0 without being it
     way = ("clearly more" if g["clear"] and g["diff"] > 0 else "clearly less" if g["clear"]
            else "not clearly different")
+    if g["clear"]:
+        # worded by its size against the difference that matters, as each seat's is
+        from analysis import stats
+
+        key = {stats.LARGE: "large", stats.MAY_MATTER: "may", stats.SMALL: "small"}.get(overall_size(g, small))
+        if key is not None:
+            way += _OVERALL_SIZE[key].format(small=f"{100 * small:g}")
     return (f"over all its {g['games']:,} games (the seats in turn) it wins {pct(g['share'])}% against "
             f"the bots' {pct(g['bots'])}% in the same seats, {pp(d)} ({100 * OVERALL_LEVEL:g}% "
             f"interval {pp_ci(g['low'], g['high'], k)}, Wald's for the difference of the two means, "
