@@ -1,7 +1,7 @@
 """The page of a ``balance skill`` directory (balance by search budget): reads ``skill.parquet``
 and ``skill.json``, writes ``report.html`` with the trend sentence, the figure (every seat's win
 share against the budget when every seat searches, with 95% intervals and the fair share; the
-searching seat's win share against the default bots beside it; one figure per cell of a panel) and
+searching seat's win share against the cell's own bots beside it; one figure per cell of a panel) and
 the tables (with seats alike the gap between seats, with the sentence's interval, and Ludii's
 Balance; in a game with roles the role shares and the gap within the role of several seats, no
 seat-balance index); with a ``--against`` comparison (``against.parquet``: these rules against a skill
@@ -213,7 +213,8 @@ def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
         ax.errorbar(x[at], y, yerr=error_bars(100 * t["change_low"], y, 100 * t["change_high"]),
                     label=_seat_label(s, roles), **_seat_style(s))
     ax.set_xticks(x, [str(b) for b in budgets])
-    ax.set_xlabel("playouts per option (0 = the default bot)")
+    # budget 0 is the line-up's own bots (greedy with --strategies greedy), not the game's default
+    ax.set_xlabel("playouts per option (0 = each seat's own bot)")
     ax.set_ylabel("change in win share (pp), every seat searching")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
