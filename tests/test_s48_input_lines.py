@@ -45,4 +45,6 @@ def test_tune_names_the_option_at_fault_not_the_vary(tmp_path, option, words):
 def test_a_varied_value_the_rules_refuse_still_names_the_vary(tmp_path):
     line = _refused("tune", "--vary", "income.palais.base=-3..5", "--target", "seat-balance",
                     "--out", tmp_path / "t")
-    assert line.startswith("error: --vary at income.palais.base=-3: "), line
+    # (session 54: the --vary as typed, then the value refused, without the rules file's name)
+    assert line.startswith("error: --vary income.palais.base=-3..5: at income.palais.base=-3: "), line
+    assert "with --set" not in line and "must be >= 0" in line, line
