@@ -294,9 +294,16 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d, full=True):
         mint(ws, rk, p, rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)] * ws[U(W_PL + p * PLS + X_PEAS)])
     elif t == MOULIN:
         mine = ws[U(W_FN + p * 8 + MOULIN)]
+        negative_ok = rk[U(R_PARAMS + P_ALLOW_NEGATIVE)] != 0
+        payment = rk[U(R_PARAMS + P_MOULIN_PAYMENT)]
+        # (pay written out without a branch, MA-10 floor included: which opponents owe is a coin
+        # toss to the branch predictor; bench_kernel_ab, 40 pairs: 0.976 of a random game)
         for q in range(P):
-            if q != p and ws[U(W_FN + q * 8 + MOULIN)] < mine:
-                pay(ws, rk, q, p, rk[U(R_PARAMS + P_MOULIN_PAYMENT)])
+            owes = (q != p) & (ws[U(W_FN + q * 8 + MOULIN)] < mine)
+            have = max(ws[U(W_PL + q * PLS + X_COINS)], 0)
+            paid = (payment if negative_ok else min(payment, have)) * owes
+            ws[U(W_PL + q * PLS + X_COINS)] -= paid
+            ws[U(W_PL + p * PLS + X_COINS)] += paid
     elif t == VILLAGE:
         n = ws[U(W_PL + p * PLS + X_GRAVE_N)]
         if n > 0:
