@@ -46,7 +46,9 @@ of CPU).
 Cold start (an empty cache: the first run after install compiles the kernels): Numba's IR inliner
 (``inline="always"``) repeated work at every call site that gives the same IR each time
 (:func:`lighter_ir_inlining`, installed when the first compilation starts: same machine code, a
-quarter less CPU for the default Middle-Ages run's compile), and :func:`njit_unliteral` compiles a
+quarter less CPU for the default Middle-Ages run's compile), its SSA reconstruction rewrote every
+statement of a function once per variable assigned more than once (:func:`lighter_ssa`: the
+same IR, each variable's blocks only), and :func:`njit_unliteral` compiles a
 helper called with different constants once rather than once per constant. Numba typed every call
 of a builtin or ``@overload`` function afresh (:func:`memo_function_typing`: once per function and
 argument types), and optimised and generated machine code for every callee of a kernel although
@@ -456,6 +458,7 @@ def _load_registries_without_blas_probe(self):
     out = _load_registries(self)
     _fill_deferred_env_globals()    # (the registries imported Numba's implementation modules)
     lighter_ir_inlining()     # (a compilation is starting: Numba's inliner is loaded)
+    lighter_ssa()
     return out
 
 
@@ -853,6 +856,126 @@ def lighter_ir_inlining() -> None:
     icc.InlineWorker.inline_ir = inline_ir
     icc.InlineWorker.inline_function = inline_function
     icc.copy = shim
+
+
+# The Numba versions whose ``numba.core.ssa._run_ssa`` (and the helpers it calls) this replaces
+# as it is (tests/test_numba_cache.py runs both on the same IR and compares the result, and
+# compares the LLVM IR of a function compiled both ways). A later Numba keeps its own pass.
+_SSA_TESTED = ((0, 68), (0, 69))
+
+
+def _ssa_rewrite_touched(blocks, states, handler, touched):
+    """``numba.core.ssa._run_block_rewrite`` over the blocks in ``touched`` only; the others are
+    kept as they are (the handlers return every statement of a block that neither defines nor
+    uses the variable unchanged, so Numba's rewrite of such a block is a copy of it)."""
+    from numba.core import ir, ssa
+
+    newblocks = {}
+    for label, blk in blocks.items():
+        if label not in touched:
+            newblocks[label] = blk
+            continue
+        newblk = ir.Block(scope=blk.scope, loc=blk.loc)
+        states["label"] = label
+        states["block"] = blk
+        newblk.body = list(ssa._run_ssa_block_pass(states, blk, handler))
+        newblocks[label] = newblk
+    return newblocks
+
+
+@lru_cache(maxsize=None)
+def _fix_ssa_vars_handler():
+    """Numba's ``_FixSSAVars`` (the rewrite that points each use of a variable at its reaching
+    definition), with the walk up the dominator tree from a block without a definition as a loop
+    instead of a recursion of two methods per block. Numba's recursion went as deep as the
+    dominator tree (hundreds of blocks in a large function with inlined callees), and every
+    crossing of a 16 KB chunk of Python's frame stack, down and back, allocated and freed the
+    chunk: a page fault each time (half of a cold Médiévallons compile's page faults, 3 s of
+    system time). The same blocks are visited in the same order, so the same definitions and phi
+    nodes are found; at a block where a phi node goes, Numba's own method runs."""
+    from numba.core import ssa
+
+    class FixSSAVarsLooped(ssa._FixSSAVars):
+        def _find_def_from_top(self, states, label, loc):
+            defmap = states["defmap"]
+            phi_locations = states["phi_locations"]
+            idoms = states["cfg"].immediate_dominators()
+            while label not in phi_locations:
+                idom = idoms[label]
+                if idom == label:
+                    ssa._warn_about_uninitialized_variable(states["varname"], loc)
+                    return ssa.UndefinedVariable
+                defs = defmap[idom]          # (_find_def_from_bottom's read, entry made as there)
+                if defs:
+                    return defs[-1]
+                label = idom
+            return super()._find_def_from_top(states, label, loc)
+
+    return FixSSAVarsLooped
+
+
+def _run_ssa_touched(blocks):
+    """``numba.core.ssa._run_ssa`` (SSA reconstruction of a function's IR), each violating
+    variable's two rewrites visiting only the blocks that define or use it.
+
+    Numba rewrites every statement of the function twice for each variable assigned more than
+    once, and checks each of them for that variable: a cost of (statements) x (such variables),
+    which inlining makes quadratic in a function's size (the Médiévallons ``do_action``, with
+    ``resolve_power`` and its ``ask`` sites inlined: 6,400 statements, 117 such variables, ~8 s
+    of a 35 s cold compile). Same algorithm, same calls in the same order on the blocks that hold
+    the variable, so the same fresh names, phi nodes and IR out."""
+    from numba.core import errors, ir, ssa
+    from numba.core.analysis import compute_cfg_from_blocks
+
+    if not blocks:
+        return {}
+    cfg = compute_cfg_from_blocks(blocks)
+    df_plus = ssa._iterated_domfronts(cfg)
+    violators = ssa._find_defs_violators(blocks, cfg)
+    cache_list_vars = ssa._CacheListVars()
+    fix_handler = _fix_ssa_vars_handler()
+    where: dict[str, set] = {}               # variable name -> labels of the blocks that hold it
+    for label, blk in blocks.items():
+        for stmt in blk.body:
+            for var in stmt.list_vars():     # (an assignment's target included)
+                where.setdefault(var.name, set()).add(label)
+    # own copies of the blocks: a block no rewrite visits is carried over, and phi nodes are
+    # prepended to its body in place (never to the caller's blocks)
+    blocks = {label: blk.copy() for label, blk in blocks.items()}
+    for varname in violators:
+        touched = where.get(varname, set())
+        states = ssa._make_states(blocks)
+        states["varname"] = varname
+        states["defmap"] = defmap = ssa.defaultdict(list)
+        blocks = _ssa_rewrite_touched(blocks, states, ssa._FreshVarHandler(), touched)
+        states = ssa._make_states(blocks)
+        states["varname"] = varname
+        states["defmap"] = defmap
+        states["phimap"] = phimap = ssa.defaultdict(list)
+        states["cfg"] = cfg
+        states["phi_locations"] = ssa._compute_phi_locations(df_plus, defmap)
+        blocks = _ssa_rewrite_touched(blocks, states, fix_handler(cache_list_vars), touched)
+        for label, philist in phimap.items():
+            curblk = blocks[label]
+            curblk.body = philist + curblk.body
+    if compute_cfg_from_blocks(blocks) != cfg:
+        raise errors.CompilerError("CFG mutated in SSA pass")
+    return blocks
+
+
+def lighter_ssa() -> None:
+    """Numba's SSA reconstruction visiting, for each variable it renames, only the blocks that
+    hold the variable (:func:`_run_ssa_touched`; idempotent, called when a compilation starts).
+    The same IR out; ``tests/test_numba_cache.py`` compares both passes' IR and LLVM IR."""
+    import numba
+    from numba.core import ssa
+
+    if not _SSA_TESTED[0] <= _version(numba.__version__) < _SSA_TESTED[1]:
+        return                  # another Numba's pass: left as it is (slower, never wrong)
+    if hasattr(_run_ssa_touched, "__wrapped__"):
+        return                  # installed once (Numba's own pass kept as __wrapped__)
+    _run_ssa_touched.__wrapped__ = ssa._run_ssa
+    ssa._run_ssa = _run_ssa_touched
 
 
 def njit_unliteral(**options):

@@ -325,6 +325,105 @@ def test_inlined_copies_share_one_scope_and_compile_the_same_code():
 
 
 # ---------------------------------------------------------------------------------------------
+# Cold compiles: SSA reconstruction over the blocks that hold each variable (lighter_ssa)
+# ---------------------------------------------------------------------------------------------
+def _ssa_sample(x, k, flag):
+    """Many blocks and several variables assigned more than once (as an inlined callee leaves
+    them), some used only in a few blocks, one used before any assignment on one path."""
+    s = 0
+    t = 1
+    u = x
+    for i in range(k):
+        if i % 3 == 0:
+            s += x * i
+            t = t * 2
+        elif i % 3 == 1:
+            s -= i
+        else:
+            u = u + s
+    if flag:
+        v = s + 1
+    else:
+        v = t - 1
+    w = 0
+    if v > 10:
+        w = v * 2
+    if u > 3:
+        w = w + u
+        t = 0
+    return s + t + u + v + w
+
+
+def test_ssa_over_touched_blocks_gives_numbas_ir_and_visits_fewer_statements():
+    """:func:`simcore.numba_cache._run_ssa_touched` turns the same IR into the same SSA form as
+    Numba's own pass (same fresh names, phi nodes and statements), visits fewer statements than
+    Numba's pass (which rewrites every statement of the function for every variable assigned
+    more than once), leaves the caller's blocks alone, and functions compile to the same LLVM
+    IR with it as without it; any compilation installs it."""
+    import contextlib
+    import copy
+    import io
+
+    import numba
+    from numba import njit
+    from numba.core import ssa
+    from numba.core.compiler import run_frontend
+
+    from simcore import numba_cache as nc
+
+    njit(lambda x: x + 1)(1)                 # any compilation installs it
+    lo, hi = nc._SSA_TESTED
+    if not lo <= nc._version(numba.__version__) < hi:
+        assert ssa._run_ssa is not nc._run_ssa_touched
+        return
+    assert ssa._run_ssa is nc._run_ssa_touched
+    numbas = nc._run_ssa_touched.__wrapped__
+
+    def dump(blocks) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            for label in sorted(blocks):
+                print("block", label)
+                blocks[label].dump()
+        return out.getvalue()
+
+    visits = {"n": 0}
+    real_pass = ssa._run_ssa_block_pass
+
+    def counted(states, blk, handler):
+        for stmt in real_pass(states, blk, handler):
+            visits["n"] += 1
+            yield stmt
+
+    results = {}
+    for name, run in (("numba", numbas), ("touched", nc._run_ssa_touched)):
+        blocks = run_frontend(_ssa_sample).blocks
+        before = {label: list(b.body) for label, b in blocks.items()}
+        visits["n"] = 0
+        ssa._run_ssa_block_pass = counted
+        try:
+            out = run(copy.deepcopy(blocks) if name == "numba" else blocks)
+        finally:
+            ssa._run_ssa_block_pass = real_pass
+        if name == "touched":
+            assert {label: list(b.body) for label, b in blocks.items()} == before
+        results[name] = (dump(out), visits["n"])
+    assert "phi" in results["numba"][0] and ".1" in results["numba"][0]
+    assert results["touched"][0] == results["numba"][0]
+    assert results["touched"][1] < results["numba"][1] / 2, results
+
+    with_pass = njit(_ssa_sample)
+    assert with_pass(3, 7, True) == _ssa_sample(3, 7, True)
+    ssa._run_ssa = numbas
+    try:
+        without = njit(_ssa_sample)
+        assert without(3, 7, True) == with_pass(3, 7, True)
+    finally:
+        ssa._run_ssa = nc._run_ssa_touched
+    assert _normalised_llvm(with_pass) == _normalised_llvm(without)
+
+
+# ---------------------------------------------------------------------------------------------
 # Cold compiles: builtin/@overload typing memoised (memo_function_typing)
 # ---------------------------------------------------------------------------------------------
 def _normalised_llvm(fn) -> str:
