@@ -46,3 +46,27 @@ def test_four_players_go_through_the_four_player_entries():
     assert D.entry_point(np.asarray(searching, np.float64), 4) is D.play_games_searching_4p
     _, three = resolve(["balanced"] * 3, 3)
     assert D.entry_point(np.asarray(three, np.float64), 3) is D.play_games
+
+
+def test_the_four_player_turn_is_the_turn_loop_with_its_helpers_inlined():
+    """``kernel.play_turns_4p`` (what 4-player entries run: ``kernel.play_turns`` chooses it for the
+    constant count) is the turn loop of ``play_turns_any`` compiled with the action, the power it
+    resolves and the option lists inlined: the same code, other callees; the loop for any count
+    keeps calling the module's helpers."""
+    from simcore.games.medievallons import kernel as K
+
+    def code(disp):
+        return disp.py_func.__code__.co_code
+
+    for variant, original, swapped in (
+            (K.play_turns_4p, K.play_turns_any, {"do_action": K.do_action_inlined,
+                                                  "list_actions": K.list_actions_inlined}),
+            (K.do_action_inlined, K.do_action, {"resolve_power": K.resolve_power_inlined}),
+            (K.resolve_power_inlined, K.resolve_power,
+             {"list_guild_cards": K.list_guild_cards_inlined})):
+        assert code(variant) == code(original)
+        for name, callee in swapped.items():
+            assert variant.py_func.__globals__[name] is callee
+            assert original.py_func.__globals__[name] is getattr(K, name)
+            assert callee.targetoptions.get("inline") == "always"
+            assert getattr(K, name).targetoptions.get("inline") != "always"

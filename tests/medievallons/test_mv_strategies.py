@@ -217,3 +217,33 @@ def test_strategies_command_lists_the_medievallons_bots(capsys):
     out = capsys.readouterr().out
     for name in ("random", "collector", "saboteur", "balanced", "planner"):
         assert name in out
+
+
+def _plus_one(x):
+    return x + 1
+
+
+def _times_ten(x):
+    return x * 10
+
+
+def _calls_plus_one(x):
+    return _plus_one(x) + 1
+
+
+def test_with_callees_compiles_the_same_code_with_other_helpers():
+    """``kernel.with_callees``: a copy of a jitted function's code under another name, calling
+    the helpers given instead of its own; the original keeps its own."""
+    from numba import njit
+
+    from simcore.games.medievallons.kernel import with_callees
+
+    plus, times = njit(_plus_one), njit(_times_ten)
+    original = njit(_calls_plus_one)
+    original.py_func.__globals__["_plus_one"] = plus
+    try:
+        variant = njit(with_callees(original, "calls_times_ten", _plus_one=times))
+        assert variant.py_func.__name__ == "calls_times_ten"
+        assert variant(3) == 31 and original(3) == 5
+    finally:
+        original.py_func.__globals__["_plus_one"] = _plus_one
