@@ -273,7 +273,7 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     type_values(ws, rk, p, P, W_TVAL)
     pb = p * 8
     fill_add = w_fill * fill_coins
-    for x in range(rk[U(R_NTYPES)]):
+    for x in range(N_TYPES):
         sx = strat[U(sr + S_BIAS + x)] + w_value * ws[U(W_TVAL + x)] + w_combo * wf[U(W_FEED + pb + x)]
         wf[U(W_TSCORE + x)] = sx + (fill_add if ws[U(W_FN + pb + x)] == 0 else 0.0)
     if w_defense != 0.0:
