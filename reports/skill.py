@@ -149,15 +149,16 @@ def _write_figure(d: Path, fig, name: str) -> str:
 
 
 # each seat's marker beside its colour, drawn open for every second seat, so that seats whose points
-# meet are told apart (the --against figure puts every seat's point on its budget's tick; the
-# budget figure sets them side by side, :func:`seat_offsets`)
+# meet are told apart (both figures, the budget figure and the --against one, also set the seats
+# side by side at each budget, :func:`seat_offsets`)
 SEAT_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 def seat_offsets(seats: int) -> np.ndarray:
-    """Each seat's small step beside its budget's tick in :func:`budget_figure`, in seat order
-    (seat 1 leftmost), together at most a third of the space between two budgets (review N #10:
-    every seat's error bar on the same x, seats 2 and 4 at budget 0 covering each other). The
+    """Each seat's small step beside its budget's tick in :func:`budget_figure` and
+    :func:`against_figure`, in seat order (seat 1 leftmost), together at most a third of the space
+    between two budgets (review N #10: every seat's error bar on the same x, seats 2 and 4 at
+    budget 0 covering each other; the --against figure drew them so until session 55). The
     budgets are categories at equal steps (0, 4, 16 at 0, 1, 2), not values on a scale, so a point
     beside its tick is read as its budget's: nearer its own tick than any other."""
     step = min(0.08, 0.32 / max(1, seats))
@@ -196,13 +197,17 @@ def rules_label(q: dict) -> str:
 def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
     """Every seat's change of win share (these rules minus the others, every seat searching)
     against the budget, with its interval at the family's level; the band of changes smaller than
-    the smallest difference that matters shaded around 0. Every seat on its budget's tick, told
-    apart by colour and marker (:func:`_seat_style`). One cell's rows."""
+    the smallest difference that matters shaded around 0. Each seat's point a small step beside
+    its budget's tick, in seat order (:func:`seat_offsets`, as the budget figure's: the session 55
+    review found every seat's interval drawn on the tick, Middle-Ages seats 2 and 4 at budget 0
+    covering each other), told apart by colour and marker (:func:`_seat_style`) and named in the
+    legend. One cell's rows."""
     fig = new_figure(7.5, 4.2)
     ax = subplots(fig, 1, 1)
     budgets = sorted(cmp["budget"].unique().to_list())
     x = np.arange(len(budgets))
     P = int(cmp["seat"].max()) + 1
+    beside = seat_offsets(P)
     ax.axhspan(-100 * smallest, 100 * smallest, color="0.9", lw=0,
                label=f"smaller than {100 * smallest:g} pp")
     ax.axhline(0, color="grey", lw=1)
@@ -210,7 +215,7 @@ def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
         t = cmp.filter(pl.col("seat") == s).sort("budget")
         y = 100 * t["change"].to_numpy()
         at = np.searchsorted(budgets, t["budget"].to_numpy())
-        ax.errorbar(x[at], y, yerr=error_bars(100 * t["change_low"], y, 100 * t["change_high"]),
+        ax.errorbar(x[at] + beside[s], y, yerr=error_bars(100 * t["change_low"], y, 100 * t["change_high"]),
                     label=_seat_label(s, roles), **_seat_style(s))
     ax.set_xticks(x, [str(b) for b in budgets])
     # budget 0 is the line-up's own bots (greedy with --strategies greedy), not the game's default

@@ -102,22 +102,11 @@ def test_budget_0s_one_seat_games_are_the_first_of_the_every_seat_games():
 
 # --- finding 3: points on their budgets' ticks --------------------------------------------------
 
-def _points_on_ticks(fig):
-    off = []
-    for ax in fig.axes:
-        ticks = set(np.round(ax.get_xticks(), 9))
-        for line in ax.get_lines():
-            x = np.asarray(line.get_xdata(), float)
-            if line.get_marker() in (None, "None", "") or x.size == 0:
-                continue
-            off += [v for v in np.round(x, 9) if v not in ticks]
-    return off
-
-
 def test_the_budget_figures_points_sit_on_their_budgets_ticks(tmp_path):
-    """The comparison figure's points on their budgets' ticks; the budget figure's beside them since
-    review N #10 (seats' intervals drawn over each other): each point nearer its own budget's tick
-    than any other (tests/reports/test_skill_review_n.py)."""
+    """Both figures' points beside their budgets' ticks, each nearer its own budget's tick than any
+    other: the budget figure's since review N #10 (seats' intervals drawn over each other,
+    tests/reports/test_skill_review_n.py), the comparison figure's since session 55 (the same
+    overlap there; it had every point on the tick: tests/reports/test_s55_skill_against_dodge.py)."""
     from reports.skill import against_figure, budget_figure
 
     t = pl.read_parquet(_medievallons_dir(tmp_path / "sk") / "skill.parquet")
@@ -139,7 +128,12 @@ def test_the_budget_figures_points_sit_on_their_budgets_ticks(tmp_path):
     cmp = pl.DataFrame({"cell": ["c"] * 8, "players": [4] * 8, "budget": [0] * 4 + [4] * 4,
                         "seat": list(range(4)) * 2, "change": [0.01, -0.02, 0.03, 0.0] * 2,
                         "change_low": [-0.02] * 8, "change_high": [0.05] * 8})
-    assert _points_on_ticks(against_figure(cmp, ("player",) * 4, 0.01)) == []
+    (ax,) = against_figure(cmp, ("player",) * 4, 0.01).axes
+    ticks = np.asarray(ax.get_xticks(), float)
+    points = [v for line in ax.get_lines() if line.get_marker() not in (None, "None", "", "_", "|")
+              for v in np.asarray(line.get_xdata(), float)]                 # the points, not the caps
+    assert len(points) == 8
+    assert all(np.abs(ticks - v).min() < 0.5 * np.diff(ticks).min() for v in points), points
 
 
 # --- findings 4 and 6: a game with roles --------------------------------------------------------
