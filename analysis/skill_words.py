@@ -31,7 +31,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.stats import wilson
-from simcore.numbers import rounded
+from simcore.numbers import rounded, share_digits
 
 
 def percent(x: float, digits: int = 1) -> str:
@@ -625,6 +625,29 @@ def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, 
             f"{_signed(say_hi, k)} ({_too_few(first, last)}).")
 
 
+def role_share_digits(rows: list[dict], smallest: float = SMALLEST_SHARE,
+                      band: Band | None = None) -> list[int]:
+    """The decimals each budget's row of a role's win share (one cell's rows of :func:`advantage`)
+    is printed with, its interval being the one the sentence reads (at :func:`role_level`): the
+    one rule of the skill section's sentence and the report's lead on it
+    (:func:`reports.skill.trend_headline`), so that the two print the same share alike (session 55
+    review: "0.50% (0.03–2.29)" in the lead, "0.5% (0.0 to 2.3)" in the section). At least the
+    decimals the table prints the share with (``digits``, its own 95% interval: review s42 B #5,
+    "0.25%" in the role table beside "0.3%" here); no end printed as an edge the sentence reads it
+    against (the range's, widened by ``smallest``, or the target ``band``'s: :func:`decimals`),
+    as the share or as the other end (:func:`ci_digits`, the rule of
+    :func:`reports.text.pct_ci`); and no share or end that is not 0% or 100% printed as it
+    (:func:`simcore.numbers.share_digits`, the rule of ``balance check``'s rare shares)."""
+    if not rows:
+        return []
+    a, b = role_balance_range(int(rows[0].get("players") or 2))
+    edges = (a - smallest, b + smallest) if band is None else (band.low, band.high)
+    d = decimals([x for r in rows for x in (r["low"], r["high"])], edges)
+    return [max(d, int(r.get("digits") or 1), ci_digits(r["value"], r["low"], r["high"]),
+                share_digits(*(100 * float(r[k]) for k in ("value", "low", "high"))))
+            for r in rows]
+
+
 def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | None = None) -> str:
     if adv.height < 2:
         return "only one budget was played, so there is no trend to read."
@@ -634,12 +657,7 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | N
         # then which way it moves
         role = what.replace(" win share", "'s win share")
         rows = list(adv.iter_rows(named=True))
-        a, b = role_balance_range(int(first.get("players") or 2))
-        edges = (a - smallest, b + smallest) if band is None else (band.low, band.high)
-        d = decimals([x for r in rows for x in (r["low"], r["high"])], edges)
-        # each share at least at the decimals its table prints it with (review s42 B #5: "0.25%"
-        # in the role table beside "0.3%" here)
-        ds = [max(d, int(r.get("digits") or 1)) for r in rows]
+        ds = role_share_digits(rows, smallest, band)
         at = [f"{percent(r['value'], k)}% ({percent(r['low'], k)} to {percent(r['high'], k)}) at "
               f"budget {r['budget']}" for r, k in zip(rows, ds)]
         shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} ({_role_family(rows)}).")

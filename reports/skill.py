@@ -37,7 +37,8 @@ from analysis.skill_against import bound_text, change_text, seat_text, verdict_t
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, cells as skill_cells,
-    gap_headline, has_balance, several_seats_role, shown_difference, shown_gap, verdict,
+    gap_headline, has_balance, role_share_digits, several_seats_role, shown_difference, shown_gap,
+    verdict,
 )
 from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
@@ -1218,10 +1219,18 @@ def trend_headline(d: Path, q: dict, spec, smallest: dict | None = None,
             said += (f" (Budget 0 is the study's {int(first['games']):,} games; {own}.)")
         return said
     who = str(last["figure"]).replace(" win share", "'s win share")
-    said = (f"at budget {last['budget']} the {who} is {pct_ci(last['value'], last['low'], last['high'])} "
+    # each share at the decimals the section's sentence prints it with (one rule: session 55
+    # review, "0.50% (0.03–2.29)" here beside "0.5% (0.0 to 2.3)" there for the same number)
+    rows = list(one.iter_rows(named=True))
+    ds = role_share_digits(rows, small, lead_band_of(table, q, spec))
+
+    def share(r: dict, k: int) -> str:
+        return f"{pct(r['value'], k)}% ({pct(r['low'], k)}–{pct(r['high'], k)})"
+
+    said = (f"at budget {last['budget']} the {who} is {share(last, ds[-1])} "
             f"({100 * float(last['level']):.4g}% interval)")
     bots = ((f"; with the bots (budget {first['budget']}) " if first["budget"] == 0 else
-             f"; at budget {first['budget']} ") + f"{pct_ci(first['value'], first['low'], first['high'])}")
+             f"; at budget {first['budget']} ") + share(first, ds[0]))
     return head + said + bots + " (its section, below, has every budget)."
 
 

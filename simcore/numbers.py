@@ -39,3 +39,17 @@ def verdict_digits(low: float, high: float, smallest: float, scale: float = 100.
     while d < most and any(round(x, d) == m and abs(x - m) > 1e-12 for x in ends for m in marks):
         d += 1
     return d
+
+
+def share_digits(*percents: float, digits: int = 1, most: int = 4) -> int:
+    """The decimals a win share (and its interval's ends) in percent print with: ``digits``, more
+    (up to ``most``) while one that is not 0% or 100% would print as it ("0.0% (0.0–0.0)" for a
+    Seigneur winning 3 of 20,000 games, review s53: "0.015% (0.005–0.044)"; a 97.5% interval from
+    0.04% printed "0.5% (0.0 to 2.1)" in the skill section, session 55). ``balance check``'s rule
+    for rare shares (:func:`analysis.check.presentation._share_digits`), here below every layer so
+    that the analysis's sentences and the reports' apply it alike. NaN is left out."""
+    d = digits
+    while d < most and any(x == x and x not in (0.0, 100.0) and rounded(x, d) in (0.0, 100.0)
+                           for x in percents):
+        d += 1
+    return d

@@ -34,7 +34,7 @@ from analysis.check.measure import diff_unit_of, unit_of
 from analysis.rules_diff import value_text
 from simcore.atomic import signed_file
 from simcore.errors import UsageError
-from simcore.numbers import rounded
+from simcore.numbers import rounded, share_digits
 
 
 def _fmt(x: float, unit: str) -> str:
@@ -58,11 +58,9 @@ def _all_metrics(n: int) -> str:
 
 def _share_digits(*xs: float) -> int:
     """Decimals for win shares in %: one, more (up to four) while a share that is not 0% or 100%
-    would print as it ("0.0% (0.0–0.0)" for a rare share: review s53)."""
-    d = 1
-    while d < 4 and any(x == x and x not in (0.0, 100.0) and rounded(x, d) in (0.0, 100.0) for x in xs):
-        d += 1
-    return d
+    would print as it ("0.0% (0.0–0.0)" for a rare share: review s53). The rule is
+    :func:`simcore.numbers.share_digits` (since session 55, where the skill sentences use it too)."""
+    return share_digits(*xs)
 
 
 def _signed(x: float, digits: int = 2) -> str:
