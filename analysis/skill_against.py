@@ -35,7 +35,7 @@ import polars as pl
 
 from analysis.load import with_seat_label
 from analysis.skill_words import shown_difference, shown_gap
-from simcore.numbers import rounded
+from simcore.numbers import change_digits, rounded, signed
 from analysis.stats import (
     LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, practical, score_interval,
 )
@@ -130,15 +130,31 @@ def written(cmp: pl.DataFrame) -> pl.DataFrame:
                                                                            return_dtype=pl.Utf8)))
 
 
+def change_number(r: dict, digits: int = 1) -> str:
+    """A row's change in pp with its sign, the minus typographic, as the sentence, the page's table
+    and the terminal's print it: the difference of the two shares as printed at ``digits`` (review
+    s47: 23.0% → 22.3% read −0.8 pp), "+2.5"; where the two shares print alike but differ, at the
+    decimals (up to 3) where that difference is not 0 (30.03% against 30.00%: "+0.03", not
+    "+0.0"); a change of 0, "0.0", without a sign (session 55 review: "seat 2 +0.0 pp"; the
+    toolkit's rule, :func:`simcore.numbers.signed`)."""
+    a, b = r.get("after_win_share"), r.get("before_win_share")
+    if a is None or b is None:
+        x = 100 * float(r["change"])
+        return signed(x, change_digits(x, digits))
+    k = digits
+    change = shown_difference(a, b, k)
+    while change == 0 and a != b and k < 3:
+        k += 1
+        change = shown_difference(a, b, k)
+    return signed(100 * change, k)
+
+
 def change_text(r: dict, digits: int = 1) -> str:
     """A row's change with its interval, the minus typographic: "−4.2 pp (−6.0 to −2.4)" (also the
-    report's line, :func:`reports.skill.skill_headline`)."""
+    report's line, :func:`reports.skill.skill_headline`); the change as :func:`change_number`
+    prints it."""
     n = lambda x: _pc(x, digits).replace("-", "−")  # noqa: E731
-    # the difference of the two shares as printed (review s47: 23.0% → 22.3% read −0.8 pp)
-    change = (shown_difference(r["after_win_share"], r["before_win_share"], digits)
-              if r.get("after_win_share") is not None and r.get("before_win_share") is not None else r["change"])
-    sign = _pc(change, digits, "+").replace("-", "−")
-    return f"{sign} pp ({n(r['change_low'])} to {n(r['change_high'])})"
+    return f"{change_number(r, digits)} pp ({n(r['change_low'])} to {n(r['change_high'])})"
 
 
 def seat_text(r: dict, roles_alike: bool) -> str:

@@ -31,7 +31,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.stats import wilson
-from simcore.numbers import rounded, share_digits
+from simcore.numbers import rounded, share_digits, signed
 
 
 def percent(x: float, digits: int = 1) -> str:
@@ -579,8 +579,24 @@ def _level(level: float) -> str:
 
 
 def _signed(x: float, digits: int = 1) -> str:
-    """A change in pp with its sign, the minus typographic as on every page: "+8.3", "−0.6"."""
-    return signed_percent(x, digits).replace("-", "−")
+    """A change in pp with its sign, the minus typographic as on every page: "+8.3", "−0.6"; one
+    that rounds to zero without a sign, "0.0" (:func:`simcore.numbers.signed`: "+0.0 pp" read as
+    a gain, session 55)."""
+    return signed(100 * x, digits)
+
+
+def _change_number(first: dict, last: dict, d: float, k: int) -> str:
+    """The change stated by :func:`_change_words`: ``d`` (the difference of the two figures as
+    printed) at ``k`` decimals; where the two figures print alike but differ, the difference of
+    the two printed at the decimals (up to 3) where it is not 0 (30.00% and 30.03%: "+0.03", not
+    "+0.0", session 55 review)."""
+    a, b = first.get("value"), last.get("value")
+    if rounded(100 * d, k) == 0 and a is not None and b is not None and a == a and b == b and a != b:
+        for kd in range(k + 1, 4):
+            dd = round(rounded(100 * b, kd) - rounded(100 * a, kd), kd)
+            if dd != 0:
+                return signed(dd, kd)
+    return _signed(d, k)
 
 
 def _too_few(first: dict, last: dict) -> str:
@@ -618,10 +634,10 @@ def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, 
     if hi <= -smallest:
         return f"{what} {down} by {_span(-d, -say_hi, -say_lo, k)} {between}, at least {that}."
     if -smallest < lo and hi < smallest:
-        return (f"{what} changes by less than {that} {between} ({_signed(d, k)} pp, {_signed(say_lo, k)} to "
-                f"{_signed(say_hi, k)}).")
+        return (f"{what} changes by less than {that} {between} ({_change_number(first, last, d, k)} pp, "
+                f"{_signed(say_lo, k)} to {_signed(say_hi, k)}).")
     return (f"These games cannot tell whether {what[:1].lower() + what[1:]} changes by as much as {that} {between}, "
-            f"a change of {_signed(d, k)} pp that could lie anywhere from {_signed(say_lo, k)} to "
+            f"a change of {_change_number(first, last, d, k)} pp that could lie anywhere from {_signed(say_lo, k)} to "
             f"{_signed(say_hi, k)} ({_too_few(first, last)}).")
 
 

@@ -938,11 +938,21 @@ def _against_table(cmp, other: str, spec):
                 if r is None:
                     out.append("")
                     continue
-                text = (f"{_signed(r['change'])}\n({_pct(r['change_low'])} to "
-                        f"{_pct(r['change_high'])})").replace("-", "−")
+                text = against_terminal_cell(r)
                 out.append(f"[dim]{text}[/dim]" if r["verdict"] == NOT_SHOWN else f"[bold]{text}[/bold]")
             t.add_row(*([c] if len(cells) > 1 else []), str(b), *out)
     return t
+
+
+def against_terminal_cell(r: dict) -> str:
+    """A cell of the terminal's comparison table: the change in pp as the page's table and the
+    sentence print it (:func:`analysis.skill_against.change_number`: the difference of the shares
+    as printed, a change that prints as 0 but is not at the decimals where it is not, one of 0
+    without a sign; it printed the unrounded change, "+0.0" for a change of +0.02 pp and "-0.0"
+    for one of -0.01, session 55), its interval on a line of its own."""
+    from analysis.skill_against import change_number
+
+    return f"{change_number(r)}\n({_pct(r['change_low'])} to {_pct(r['change_high'])})".replace("-", "−")
 
 
 AGAINST_FILES = ("against.csv", "against.parquet", "against.txt")
@@ -1102,13 +1112,6 @@ def _pct(x: float, digits: int = 1) -> str:
     from reports.text import pct
 
     return pct(x, digits)
-
-
-def _signed(x: float) -> str:
-    """A change in pp with its sign, rounded as :func:`_pct`: "+2.5", "-0.6"."""
-    from simcore.numbers import rounded
-
-    return f"{rounded(100 * x, 1):+.1f}"
 
 
 def _share_cell(r: dict) -> str:

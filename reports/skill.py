@@ -33,11 +33,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.skill_against import bound_text, change_text, seat_text, verdict_text
+from analysis.skill_against import bound_text, change_number, change_text, seat_text, verdict_text
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, cells as skill_cells,
-    gap_headline, has_balance, role_share_digits, several_seats_role, shown_difference, shown_gap,
+    gap_headline, has_balance, role_share_digits, several_seats_role, shown_gap,
     verdict,
 )
 from reports.figures.common import (
@@ -238,8 +238,9 @@ def against_table(cmp: pl.DataFrame, other: str = "the other rules") -> pl.DataF
                      "win share, these rules": f"{pct(r['after_win_share'])}%",
                      # the difference of the two shares as printed beside it (review s47: 23.0% and
                      # 22.3% beside −0.8)
-                     "change (pp)": f"{100 * shown_difference(r['after_win_share'], r['before_win_share']):+.1f}"
-                     .replace("-", "−"),
+                     # (a change that prints as 0 but is not gets the decimals where it is not,
+                     # one of 0 no sign: analysis.skill_against.change_number)
+                     "change (pp)": change_number(r),
                      "interval": f"{pct(r['change_low'])} to {pct(r['change_high'])}"
                      .replace("-", "−"),
                      "verdict": verdict_text(r["verdict"]),

@@ -194,11 +194,9 @@ def num_and_ci(m: float, low: float, high: float, digits: int = 2) -> str:
 def signed(x: float, digits: int = 1) -> str:
     """``+2.9`` / ``−2.9``; a value that rounds to zero is ``0.0`` (neither sign: "−0.0" reads as a
     loss). Rounded as the tables round (:func:`simcore.numbers.rounded`, halves away from zero as
-    written: +0.125 → ``+0.13``, which Python's formatting printed ``+0.12`` beside a table's 0.13)."""
-    text = f"{numbers.rounded(x, digits):+.{digits}f}"
-    if float(text) == 0:
-        return f"{0:.{digits}f}"
-    return text.replace("-", "−")
+    written: +0.125 → ``+0.13``, which Python's formatting printed ``+0.12`` beside a table's 0.13).
+    The rule is :func:`simcore.numbers.signed` (the analysis's sentences use it too)."""
+    return numbers.signed(x, digits)
 
 
 def pp(d: float, digits: int = 1) -> str:

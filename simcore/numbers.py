@@ -53,3 +53,26 @@ def share_digits(*percents: float, digits: int = 1, most: int = 4) -> int:
                            for x in percents):
         d += 1
     return d
+
+
+def signed(x: float, digits: int = 1) -> str:
+    """``+2.9`` / ``−2.9`` (the minus typographic); a value that rounds to zero is ``0.0``, with
+    neither sign ("−0.0" reads as a loss, "+0.0" as a gain: review U #15, session 55). Rounded as
+    the tables round (:func:`rounded`). :func:`reports.text.signed` is this one, here below every
+    layer so that the analysis's sentences write a change as the reports do."""
+    text = f"{rounded(x, digits):+.{digits}f}"
+    if float(text) == 0:
+        return f"{0:.{digits}f}"
+    return text.replace("-", "−")
+
+
+def change_digits(x: float, digits: int = 1, most: int = 3) -> int:
+    """The decimals a change ``x`` (in the unit it is printed in: pp for shares) prints with:
+    ``digits``, or more (up to ``most``) while it is not 0 but would print as 0, so that a change
+    that is not zero never reads as none ("+0.0 pp" for 30.03% against 30.00%: "+0.03 pp"; session
+    55), as :func:`verdict_digits` keeps an interval's ends off 0. A change that is 0 keeps
+    ``digits`` (printed without a sign by :func:`signed`)."""
+    d = digits
+    while d < most and math.isfinite(x) and x != 0 and rounded(x, d) == 0:
+        d += 1
+    return d

@@ -2,7 +2,8 @@
 whether a parameter moves every cell the same way (cells whose 95% interval is above 0, below 0, or
 holds 0), the spread of the effects, and a sentence per parameter. Reading only: the reports use it.
 
-May import polars, the standard library, :mod:`simcore.errors`, :mod:`analysis.stats` (the
+May import polars, the standard library, :mod:`simcore.errors`, :mod:`simcore.numbers` (a change's
+sign and decimals, as every page prints them), :mod:`analysis.stats` (the
 wording by size) and :mod:`analysis.sweep` (metrics, store).
 """
 
@@ -13,6 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from simcore.errors import UsageError
+from simcore.numbers import change_digits, rounded, signed
 
 from analysis.stats import LARGE, MAY_MATTER, SMALL
 
@@ -257,28 +259,47 @@ def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = Fals
         verb, a, b = ("raises", lo, hi) if r["up"] == k else ("lowers", -hi, -lo)
         least, most_in = ((r["smallest_in"], r["largest_in"]) if r["up"] == k
                           else (r["largest_in"], r["smallest_in"]))
-        by = (f"by {a:.1f}{unit} ({least})" if k == 1 else
-              f"by {a:.1f} to {b:.1f}{unit} ({least}: least; {most_in}: most)")
+        by = (f"by {_size(a)}{unit} ({least})" if k == 1 else
+              f"by {_size(a)} to {_size(b)}{unit} ({least}: least; {most_in}: most)")
         return (f"{move} {verb} {what} in every cell that measures it, {k} of {n_cells}{gone}, "
                 f"{by}{size}.")
     if r["up"] == n_cells:
         return (f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
-                f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most){size}.")
+                f"{_size(lo)} to {_size(hi)}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most){size}.")
     if r["down"] == n_cells:
         return (f"{move} lowers {what} in every cell ({n_cells} of {n_cells}), but by "
-                f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most){size}.")
+                f"{_size(-hi)} to {_size(-lo)}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most){size}.")
     ways = in_cells(_named([("up", r["up"]), ("down", r["down"]),
                             ("unchanged", r["unchanged"], "(no game's outcome moved)"),
                             ("unclear", r["unclear"])],
                            {"up": r["up_in"], "down": r["down_in"], "unchanged": r["unchanged_in"],
                             "unclear": r["unclear_in"]}), n_cells)
     ways = (ways or f"measured in none of the {n_cells} cells") + gone
-    effects_from = (f"effects from {f'{lo:+.1f}'.replace('-', '−')}{unit} ({r['smallest_in']}) to "
-                    f"{f'{hi:+.1f}'.replace('-', '−')}{unit} ({r['largest_in']})")
+    # an effect of 0 without a sign, one that is not 0 never printed as 0 (session 55 review: "+0.0
+    # pp (3p 3×greedy)" for a cell whose effect is 0): _effect
+    effects_from = (f"effects from {_effect(lo)}{unit} ({r['smallest_in']}) to "
+                    f"{_effect(hi)}{unit} ({r['largest_in']})")
     if r["up"] == r["down"] == 0 and not by_size:
         # nothing clear anywhere: "clear in none" would only repeat the opening
         return f"{move} moves {what} clearly in none of the {n_cells} cells: {ways}; {effects_from}."
     return f"{move} does not move {what} the same way in every cell: {ways}; {effects_from}{size}."
+
+
+def _effect(x: float) -> str:
+    """An effect with its sign, as the toolkit prints a change (:func:`simcore.numbers.signed`: one
+    that rounds to zero without a sign, "0.0"), at one decimal, or at the decimals (up to 3) where
+    an effect that is not 0 does not print as 0 (:func:`simcore.numbers.change_digits`: +0.03 pp
+    is "+0.03", not "+0.0")."""
+    return signed(x, change_digits(x))
+
+
+def _size(x: float) -> str:
+    """The size of a clear effect after "by" (its sign said by "raises" or "lowers"): one decimal,
+    or the decimals (up to 3) where one that is not 0 does not print as 0 ("by 0.03 to 4.5 pp",
+    not "by 0.0 to 4.5 pp": :func:`simcore.numbers.change_digits`), halves away from zero as the
+    tables round (:func:`simcore.numbers.rounded`)."""
+    d = change_digits(x)
+    return f"{abs(rounded(x, d)):.{d}f}"
 
 
 def headline_sentences(effects: pl.DataFrame, labels: list[str]) -> list[str]:

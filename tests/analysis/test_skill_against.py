@@ -89,7 +89,7 @@ def test_a_change_that_holds_reverses_or_fades_is_said_so():
     assert r["verdict"] == LARGE and r["change_low"] >= 0.01
     assert held.startswith("These rules (best_rules.toml) against the shipped rules (skill-shipped)")
     assert "At budget 64 the change of seat 1 holds: +8.0 pp" in held
-    assert "At budget 64 these games cannot tell whether the change of seat 2 holds: seat 2 +0.0 pp" in held
+    assert "At budget 64 these games cannot tell whether the change of seat 2 holds: seat 2 0.0 pp" in held
     last2 = t.filter((pl.col("budget") == 64) & (pl.col("seat") == 1)).row(0, named=True)
     assert f"at most {-100 * last2['change_low']:.1f} pp in the same direction" in held   # seat 2 fell
     assert "at 99.38%" in held and "8 seat and budget comparisons" in held
