@@ -291,10 +291,9 @@ def write_answer(out: Path, table, bs, spec, question: dict, about_rules: dict, 
     _write_table(out, "skill", table)
     adv = K.advantage(table, spec.roles_alike)
     cells = list(dict.fromkeys(table["cell"].to_list()))
-    from reports.skill import gain_sentence, gap_level_words
+    from reports.skill import gap_level_words
 
     small = smallest_difference(spec.name, "share")
-    gains = []
     for label in cells:
         ct = table.filter(table["cell"] == label)
         players = int(ct["players"][0])
@@ -342,9 +341,7 @@ def write_answer(out: Path, table, bs, spec, question: dict, about_rules: dict, 
             tables.print(t)
         else:       # a narrow terminal: one row per budget and seat (review K #9: 7 columns folded mid-number)
             tables.print(_long_table(t.title, ct, bs, roles, spec, several, who, has_gap))
-        gain = gain_sentence(ct, small).strip()
-        if gain:
-            gains.append(gain if len(cells) == 1 or not label else f"In {label}: {gain}")
+    gains = gain_lines(table, small)
     from analysis.skill_target import lead_band, role_labels
 
     # judged against the designer's --target where one measures the first role's share (review
@@ -364,6 +361,22 @@ def write_answer(out: Path, table, bs, spec, question: dict, about_rules: dict, 
 
     build_skill_page(out)
     return sorted(p.name for p in out.iterdir())
+
+
+def gain_lines(table, small: float) -> list[str]:
+    """The gain sentences of the terminal and ``skill.txt``, one per cell ("In 4p 4×greedy: …"
+    for a panel), as the page gives them (:func:`reports.skill.gain_sentence`): every cell's
+    seats one family, ``table`` the whole table (session 55 review: each cell was a family of its
+    own)."""
+    from reports import skill as page
+
+    cells = list(dict.fromkeys(table["cell"].to_list()))
+    out = []
+    for label in cells:
+        gain = page.gain_sentence(table.filter(table["cell"] == label), small, family=table).strip()
+        if gain:
+            out.append(gain if len(cells) == 1 or not label else f"In {label}: {gain}")
+    return out
 
 
 def _budget0_note(ct) -> str | None:

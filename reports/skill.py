@@ -682,7 +682,7 @@ def _list(seats: list[int]) -> str:
 
 def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low: float, high: float,
                flo: float, fhi: float, family: int, smallest: float, named: bool,
-               digits: tuple[int, int] = (1, 1)) -> str:
+               digits: tuple[int, int] = (1, 1), at_once: str | None = None) -> str:
     """One seat of :func:`gain_sentence`: the two shares with the games each is from, the
     difference, its own 95% interval (Newcombe's) and the range its size was read on (Bonferroni
     over the seats compared, cut at 0 on the difference's side for a clear one,
@@ -690,7 +690,8 @@ def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low
     of 0 and of the smallest difference (:func:`reports.text.verdict_digits`). ``digits``: the
     decimals the table prints each share with (:func:`analysis.skill_words.ci_digits`); the
     difference stated is that of the two shares as printed (review s42 B #5: "50.0% … vs … 33.3%,
-    +16.8 pp"), its intervals from the unrounded ones."""
+    +16.8 pp"), its intervals from the unrounded ones. ``at_once``: the words naming the family the
+    range is over when it is not the cell's seats ("all 11 seats of the 3 cells at once")."""
     from reports.text import pp, pp_ci, verdict_digits
 
     dw, dw0 = digits
@@ -704,7 +705,7 @@ def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low
         text += f", 95% interval {pp_ci(low, high)}"
     if np.isfinite(flo) and np.isfinite(fhi):
         d = verdict_digits(flo, fhi, smallest)
-        at_once = {1: "tested alone", 2: "both seats at once"}.get(family, f"all {family} seats at once")
+        at_once = at_once or {1: "tested alone", 2: "both seats at once"}.get(family, f"all {family} seats at once")
         text += f", {at_once} {pp_ci(flo, fhi, d)}"
     return text
 
@@ -726,7 +727,8 @@ NO_BUDGET_ZERO = (" Budget 0 (every seat its own bot) was not played, so these g
                   "--budgets 0 adds it (it plays budget 0 only and keeps the budgets played).")
 
 
-def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
+def gain_sentence(ct: pl.DataFrame, smallest: float | None = None,
+                  family: pl.DataFrame | None = None) -> str:
     """Whether one searching seat does better than the cell's own bot in that seat, seat by seat at
     the largest budget: if it does not, the budgets do not measure stronger play. The seat's own
     bot is read at budget 0 with every seat its own bot (the every-seat part: all its games; the
@@ -753,11 +755,84 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
     a test at 5% whose false-positive rate tests/test_s42_F_skill.py measures): where the seats
     alone cannot tell (too few games each), a clear overall gain says the budgets do measure
     stronger play (review s42 B #6), with the seats it could not show it in; in a game with roles
-    (its seats of different roles) it does not stand for the seats it could not show it in."""
+    (its seats of different roles) it does not stand for the seats it could not show it in.
+
+    ``family``: the whole table of the page (every cell of a panel), whose every (cell, seat)
+    comparison the page states in its cells' gain sentences: Holm's step-down and the Bonferroni
+    size ranges then run over all of them, so that the gain sentences of the page hold together
+    at 95%, as its trend sentence's claims over the cells do, and the sentence names that family
+    ("Holm over the 11 seats compared in the panel's 3 cells (every gain sentence of the page)";
+    session 55 review: each cell's sentence was a family of its own seats, 4k claims at 5% each
+    cell on a page of k cells). None, or a table of one cell: the cell's own seats, as before."""
     from analysis import stats
     from reports.text import size_range
 
     small = stats.DEFAULT_SMALLEST_SHARE if smallest is None else float(smallest)
+    got = _gain_comparisons(ct)
+    if isinstance(got, str):
+        return got
+    top, own, every0, pairs = got["top"], got["own"], got["every0"], got["pairs"]
+    w, n, w0, n0s = got["w"], got["n"], got["w0"], got["n0s"]
+    low, high, diff, neither, tested = got["low"], got["high"], got["diff"], got["neither"], got["tested"]
+    p_values = got["p_values"]
+    # Holm over the seats compared: this cell's, or every cell's of ``family`` (the page's)
+    p_adjusted, family_size, family_cells = _gain_family(ct, p_values, tested, family)
+    # the size read on Newcombe's interval at the Bonferroni level over the comparisons of the
+    # family, as the seat's own 95% one is Newcombe's (review S #10: a Wald interval at 38 games
+    # near 0% or 100% has an error near 0, and the family's range could fall inside the seat's own
+    # interval); clear by Holm's step-down over the same comparisons
+    level = 1.0 - 0.05 / max(family_size, 1)
+    flo, fhi = stats.newcombe(w, *stats.score_interval(w * n, n, level),
+                              w0, *stats.score_interval(w0 * n0s, n0s, level))
+    flo, fhi = np.where(tested, flo, np.nan), np.where(tested, fhi, np.nan)
+    verdicts = np.atleast_1d(stats.practical(diff, flo, fhi, small,
+                                             clear=np.nan_to_num(p_adjusted, nan=1.0) < 0.05))
+    size = {stats.LARGE: "large", stats.MAY_MATTER: "may", stats.SMALL: "small"}
+    groups: dict[tuple[str, int], list[int]] = {k: [] for k in _GAIN_WORDS}
+    for i in range(len(pairs)):
+        key = (("none", 0) if neither[i] else ("not", 0) if verdicts[i] == stats.NOT_SHOWN
+               else (size[str(verdicts[i])], 1 if diff[i] > 0 else -1))
+        groups[key].append(i)
+    if family_cells > 1:
+        over = f"the {family_size} seats compared in the panel's {family_cells} cells"
+        at_once = f"all {family_size} seats of the {family_cells} cells at once"
+        why_not = f"over the seats of the panel's {family_cells} cells"
+        holm = f"; Holm over {over} (every gain sentence of the page), {100 * small:g} pp matters"
+    else:
+        at_once = None
+        why_not = "over the seats"
+        holm = (f"; Holm over the {family_size} seat{'s' if family_size != 1 else ''} compared, "
+                f"{100 * small:g} pp matters" if family_size else "")
+    clauses = []
+    for key, idx in groups.items():
+        if not idx:
+            continue
+        items = []
+        for i in idx:
+            lo, hi = size_range(float(diff[i]), float(flo[i]), float(fhi[i]), verdicts[i] != stats.NOT_SHOWN)
+            item = _gain_item(pairs[i][0]["seat"], w[i], int(n[i]), w0[i], int(n0s[i]),
+                              np.nan if neither[i] else float(diff[i]),
+                              float(low[i]), float(high[i]), lo, hi, family_size, small, len(idx) > 1,
+                              (_row_digits(pairs[i][0]), _row_digits(pairs[i][1])), at_once)
+            if key == ("not", 0) and family_size > 1 and (low[i] > 0 or high[i] < 0):
+                # why "not clearly" beside an interval that excludes 0 (review S #10)
+                item += f": its own 95% interval excludes 0, but not after Holm's correction {why_not}"
+            items.append(item)
+        words = _GAIN_WORDS[key].format(small=f"{100 * small:g} pp")
+        clauses.append(f"{words} in {_list([pairs[i][0]['seat'] for i in idx])} ({'; '.join(items)})")
+    return _gain_ending(ct, got, verdicts, groups, clauses, holm, small)
+
+
+def _gain_comparisons(ct: pl.DataFrame):
+    """The comparisons of :func:`gain_sentence` in one cell's table ``ct``: at the largest budget,
+    each searching seat against the seat's own bot (budget 0), as arrays (``w``, ``n``: the
+    searching seat's share and games; ``w0``, ``n0s``: the bot's; ``low``, ``high``: Newcombe's
+    95% interval of the difference; ``neither``: no seat wins on either side, out of the family;
+    ``tested``; ``p_values``: Newcombe's interval inverted, nan where not tested), with ``top``,
+    ``own`` (what the bot's share is read from), ``every0`` and ``pairs`` (the rows). Or the
+    sentence itself, where there is nothing to compare: :data:`NO_BUDGET_ZERO`, or ''."""
+    from analysis import stats
+
     one = ct.filter(pl.col("part") == "one")
     budgets = sorted(one["budget"].unique().to_list())
     if budgets and budgets[0] != 0:
@@ -784,55 +859,62 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
     n0s = np.array([int(b["games"]) for _, b in pairs], dtype=float)
     # the shares as win counts (a shared win counts 1/k, so a count may be fractional); z is
     # infinite only where every game of both went one way and the two ways differ
-    _, _, _, _, _, _, low, high, z = stats.two_proportions(w * n, n, w0 * n0s, n0s, np.inf)
+    _, _, _, _, _, _, low, high, _ = stats.two_proportions(w * n, n, w0 * n0s, n0s, np.inf)
     diff = w - w0
     # a seat where neither wins (a Seigneurial seat the bots never win from) has no difference to
     # measure: out of the family, so "Holm over the N seats compared" counts the seats it words
     neither = (w == 0) & (w0 == 0)
-    z = np.where(neither, np.nan, z)
     # every other seat is compared, a seat whose games all went one way on both sides (infinite
     # z) included: its p is Newcombe's, which is finite (review s49 skill #4: such a seat was left
     # out of Holm, yet worded "not clear after Holm's correction over the seats")
     tested = ~neither
-    family = int(tested.sum())
-    # the size read on Newcombe's interval at the Bonferroni level over the seats compared, as the
-    # seat's own 95% one is Newcombe's (review S #10: a Wald interval at 38 games near 0% or 100%
-    # has an error near 0, and the family's range could fall inside the seat's own interval);
-    # clear by Holm's step-down over the same seats
-    level = 1.0 - 0.05 / max(family, 1)
-    flo, fhi = stats.newcombe(w, *stats.score_interval(w * n, n, level),
-                              w0, *stats.score_interval(w0 * n0s, n0s, level))
-    flo, fhi = np.where(tested, flo, np.nan), np.where(tested, fhi, np.nan)
-    # the test that agrees with those intervals (Newcombe's, inverted): the unpooled Wald z said
-    # "not clear" of 3 wins in 75 against 0 in 300 beside a Bonferroni interval of +0.4 to +14.0
-    # pp (review s46 #3)
+    # the test that agrees with the size intervals (Newcombe's, inverted): the unpooled Wald z
+    # said "not clear" of 3 wins in 75 against 0 in 300 beside a Bonferroni interval of +0.4 to
+    # +14.0 pp (review s46 #3)
     p_values = np.where(tested, stats.newcombe_p(w * n, n, w0 * n0s, n0s), np.nan)
-    verdicts = np.atleast_1d(stats.practical(diff, flo, fhi, small, clear=stats.holm_reject(p_values)))
-    size = {stats.LARGE: "large", stats.MAY_MATTER: "may", stats.SMALL: "small"}
-    groups: dict[tuple[str, int], list[int]] = {k: [] for k in _GAIN_WORDS}
-    for i in range(len(pairs)):
-        key = (("none", 0) if neither[i] else ("not", 0) if verdicts[i] == stats.NOT_SHOWN
-               else (size[str(verdicts[i])], 1 if diff[i] > 0 else -1))
-        groups[key].append(i)
-    clauses = []
-    for key, idx in groups.items():
-        if not idx:
+    return {"top": top, "own": own, "every0": every0, "pairs": pairs, "w": w, "n": n, "w0": w0,
+            "n0s": n0s, "low": low, "high": high, "diff": diff, "neither": neither, "tested": tested,
+            "p_values": p_values}
+
+
+def _gain_family(ct: pl.DataFrame, p_values: np.ndarray, tested: np.ndarray,
+                 family: pl.DataFrame | None) -> tuple[np.ndarray, int, int]:
+    """(Holm-adjusted p-values of ``ct``'s seats, nan where not tested; the number of comparisons
+    in the family; the number of cells they are of): over ``ct``'s own seats, or, given
+    ``family`` (the page's whole table) of several cells, over every tested (cell, seat)
+    comparison of all its cells (:func:`gain_sentence`), ``ct``'s cell among them."""
+    from analysis import stats
+
+    mine = ct["cell"][0] if "cell" in ct.columns and ct.height else ""
+    cells = _cells(family) if family is not None else [mine]
+    if len(cells) <= 1 or mine not in cells:
+        return stats.holm(p_values), int(tested.sum()), 1
+    pooled, at, counted = [], None, 0
+    for c in cells:
+        got = _gain_comparisons(_cell_table(family, c))
+        if c == mine:
+            at = len(pooled)
+            p = p_values[tested]
+        elif isinstance(got, dict):
+            p = got["p_values"][got["tested"]]
+        else:
             continue
-        items = []
-        for i in idx:
-            lo, hi = size_range(float(diff[i]), float(flo[i]), float(fhi[i]), verdicts[i] != stats.NOT_SHOWN)
-            item = _gain_item(pairs[i][0]["seat"], w[i], int(n[i]), w0[i], int(n0s[i]),
-                              np.nan if neither[i] else float(diff[i]),
-                              float(low[i]), float(high[i]), lo, hi, family, small, len(idx) > 1,
-                              (_row_digits(pairs[i][0]), _row_digits(pairs[i][1])))
-            if key == ("not", 0) and family > 1 and (low[i] > 0 or high[i] < 0):
-                # why "not clearly" beside an interval that excludes 0 (review S #10)
-                item += ": its own 95% interval excludes 0, but not after Holm's correction over the seats"
-            items.append(item)
-        words = _GAIN_WORDS[key].format(small=f"{100 * small:g} pp")
-        clauses.append(f"{words} in {_list([pairs[i][0]['seat'] for i in idx])} ({'; '.join(items)})")
-    holm = (f"; Holm over the {family} seat{'s' if family != 1 else ''} compared, {100 * small:g} pp matters"
-            if family else "")
+        counted += 1 if len(p) else 0
+        pooled += [float(x) for x in p]
+    adjusted = stats.holm(np.asarray(pooled, dtype=float))
+    out = np.full(len(p_values), np.nan)
+    out[tested] = adjusted[at:at + int(tested.sum())]
+    return out, len(pooled), counted
+
+
+def _gain_ending(ct: pl.DataFrame, got: dict, verdicts, groups: dict, clauses: list[str], holm: str,
+                 small: float) -> str:
+    """:func:`gain_sentence` from its seats' clauses on: the head, the searching seat over all its
+    games (:func:`overall_gain`) and what the two say of the budgets."""
+    from analysis import stats
+
+    top, own, every0, pairs = got["top"], got["own"], got["every0"], got["pairs"]
+    w, n, w0, n0s, diff = got["w"], got["n"], got["w0"], got["n0s"], got["diff"]
     head = (f" At budget {top}, one searching seat's win share against the seat's own bot's there ({own}{holm}) "
             "is " + "; ".join(clauses))
     # over all the searching seat's games, against the bots' shares in the same seats: read when
@@ -1114,7 +1196,8 @@ def build_skill_page(skill_dir: str | Path) -> Path:
         P = _players_of(ct, q)
         fig = budget_figure(ct, spec.seat_roles(P), spec.fair_share(P))
         png = _write_figure(d, fig, "budget" if k == 0 else f"budget-{k + 1}")
-        imgs.append((cell, png, gain_sentence(ct, small).strip(), budget_caption(ct)))
+        # every cell's gain sentence in one family (Holm over every cell's seats: the page's)
+        imgs.append((cell, png, gain_sentence(ct, small, family=table).strip(), budget_caption(ct)))
     sentence = verdict(advantage(table, spec.roles_alike), small, lead_band_of(table, q, spec))
     budgets = sorted(table["budget"].unique().to_list())
     figures = "".join((f"<h2>{html.escape(cell)}</h2>" if cell else "")
@@ -1298,7 +1381,9 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     small = smallest_difference(q["game"], "share", smallest)
     sentence = verdict(advantage(table, spec.roles_alike), small, lead_band_of(table, q, spec))
     budgets = sorted(table["budget"].unique().to_list())
-    gain = gain_sentence(ct, small)
+    # read in the family of the skill page's gain sentences (every cell's seats), so that the
+    # section says of this cell what the page says of it
+    gain = gain_sentence(ct, small, family=table)
     # a caption of its own: the sentence is the section's first bullet, not repeated under the figure
     names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),
                      "Each seat's win share by search budget. " + budget_caption(ct))
