@@ -417,15 +417,21 @@ def _value_runs(picked: list[str], order: list[str]) -> str:
 
 def _pct_text(x: float, lo: float, hi: float) -> str:
     """"0.17% (0.12 to 0.23)": a share and its interval, with up to two more decimals while the
-    share would print as an end it lies inside of (review s51: "0.2% (0.1 to 0.2)")."""
-    d = _places(100 * lo, 100 * hi, 1)
+    share would print as an end it lies inside of (review s51: "0.2% (0.1 to 0.2)"), and while a
+    share or an end that is not 0% or 100% would print as it (:func:`simcore.numbers.share_digits`,
+    the toolkit's rule for rare shares: "0.2% (0.0 to 1.4)" for 1 Seigneur win in 400 games,
+    0.25% (0.01–1.40) in the page's table, session 55); halves away from zero as the tables round
+    (:func:`simcore.numbers.rounded`: 0.25 printed "0.2")."""
+    from simcore.numbers import rounded as half_away, share_digits
 
-    def same(a: float, b: float, k: int) -> bool:
-        return f"{100 * a:.{k}f}" == f"{100 * b:.{k}f}"
+    d = max(_places(100 * lo, 100 * hi, 1), share_digits(100 * x, 100 * lo, 100 * hi))
 
-    while d < 3 and ((x > lo and same(x, lo, d)) or (x < hi and same(x, hi, d))):
+    def text(a: float, k: int) -> str:
+        return f"{half_away(100 * a, k):.{k}f}"
+
+    while d < 3 and ((x > lo and text(x, d) == text(lo, d)) or (x < hi and text(x, d) == text(hi, d))):
         d += 1
-    return f"{100 * x:.{d}f}% ({100 * lo:.{d}f} to {100 * hi:.{d}f})"
+    return f"{text(x, d)}% ({text(lo, d)} to {text(hi, d)})"
 
 
 def _distance_amount(r: dict, kind: str) -> str:
