@@ -1708,9 +1708,40 @@ def played_with(tune_dir: Path, tune: dict, result: dict) -> str:
 def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
     """The confirmation, one row per metric of every target: estimate, interval (with more decimals
     where an end would round onto the band's edge: :func:`analysis.tune.targets.edge_digits`), the
-    band the target asks for, whether this metric's interval lies inside it, and whether its
-    estimate lies inside the band or how far outside (the size of the miss); 'Target met' is the
-    whole target's (every metric)."""
+    band the target asks for, where this metric's interval lies against it (:func:`_interval_place`:
+    inside, straddling an edge, wholly outside), and whether its estimate lies inside the band or
+    how far outside (the size of the miss). Every cell is the row's own: the whole target's verdict
+    is stated once, in the table's title (:func:`confirm_verdicts`; review fx04 #1: a 'Target met'
+    column repeated "unclear" on a seat whose interval lay inside the band)."""
+    return pl.DataFrame([row for _, _, rows in _confirmation(result, tune_dir, game) for row, _ in rows])
+
+
+def _interval_place(low: float, high: float, lo: float, hi: float) -> str:
+    """Where an interval [low, high] lies against the band [lo, hi] (lo may be −inf), in the
+    judgement's own terms (:func:`analysis.tune.targets._within`, ``_outside``): "inside" (both ends
+    in the band), "above" / "below" (wholly outside it: the target is then not met), "upper" /
+    "lower" (straddling that edge) or "both" (wider than the band: across both edges)."""
+    if lo <= low and high <= hi:
+        return "inside"
+    if low > hi:
+        return "above"
+    if high < lo:
+        return "below"
+    if low < lo and high > hi:
+        return "both"
+    return "upper" if high > hi else "lower"
+
+
+#: the confirmation table's 'Interval inside the band', per :func:`_interval_place`
+_PLACE_WORDS = {"inside": "yes", "above": "no: wholly above it", "below": "no: wholly below it",
+                "upper": "partly: straddles its upper edge", "lower": "partly: straddles its lower edge",
+                "both": "partly: wider than the band, across both its edges"}
+
+
+def _confirmation(result: dict, tune_dir: Path, game: str) -> list[tuple[dict, dict | None, list]]:
+    """Per judged target of the confirmation: the target's part of result.json, its row of
+    tune.json (None when unreadable) and its table rows, each with where its interval lies
+    against the band (:func:`_interval_place`; None without a band)."""
     run = _confirm_run(tune_dir, result)
     players = run.get("players")
     confirm = (result or {}).get("confirm") or {}
@@ -1725,8 +1756,9 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
         specs = {t["text"]: t for t in tune.get("targets") or []}
     except Exception:       # noqa: BLE001 - a table without bands is still the confirmation
         pass
-    rows = []
+    out = []
     for p in (result.get("confirm") or {}).get("targets") or []:
+        rows = []
         t = specs.get(p["target"]) or {}
         n = len(p["metrics"])
         fair = (1.0 / players) if players else (1.0 / n if t.get("kind") == "seat-balance" else None)
@@ -1750,6 +1782,7 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
             row |= {"Target": p["target"], "Metric": _metric_name(m["metric"], game),
                    "Estimate": f"{sc * m['estimate']:.{d}f}{'%' if share else ''}",
                    CONFIRM_INTERVAL: f"{sc * m['low']:.{d}f} to {sc * m['high']:.{d}f}"}
+            place = None
             if band is not None:
                 lo, hi = band
                 # the band the target is judged on, printed whole (review s46 #7: seat-balance:1.25
@@ -1758,15 +1791,76 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
                 b = band_digits(ends, d)
                 row["Band"] = (f"up to {sc * hi:.{b}f}" if lo == float("-inf")
                                else f"{sc * lo:.{b}f} to {sc * hi:.{b}f}")
-                inside = lo <= m["low"] and m["high"] <= hi
-                row["Interval inside the band"] = "yes" if inside else "no"
+                place = _interval_place(m["low"], m["high"], lo, hi)
+                row["Interval inside the band"] = _PLACE_WORDS[place]
                 e = m["estimate"]
                 row["Estimate: inside or outside the band"] = (
                     f"{amount(f'{sc * (e - hi):.{d}f}', unit)} above" if e > hi else
                     f"{amount(f'{sc * (lo - e):.{d}f}', unit)} below" if e < lo else "inside")
-            row["Target met"] = _outcome(p)
-            rows.append(row)
-    return pl.DataFrame(rows)
+            rows.append((row, place))
+        out.append((p, t or None, rows))
+    return out
+
+
+def _row_subject(cols: list[str], game: str) -> str:
+    """The rows ``cols`` (trial metric columns) as a sentence's subject: "seat 2", "seats 2, 3 and
+    4", "the Seigneur side", "balanced and greedy", "the mean length"."""
+    seats = [c.removeprefix("seat_win_share_") for c in cols if c.startswith("seat_win_share_")]
+    names = [f"seat{'s' if len(seats) > 1 else ''} {_and_list(seats)}"] if seats else []
+    for c in cols:
+        if c == "game_length":
+            names.append("the mean length")
+        elif not c.startswith("seat_win_share_"):
+            name = _metric_name(c, game).rsplit(" win share", 1)[0]
+            names.append(f"the {name}" if c.startswith("role_win_share_") else name)
+    return _and_list(names)
+
+
+def _and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _intervals_of(cols: list[str], game: str) -> str:
+    """ "seat 2's interval" / "the intervals of seats 3 and 4" (the grammatical number follows)."""
+    who = _row_subject(cols, game)
+    if len(cols) == 1:
+        return f"{who}'s interval" if not who.startswith("the ") else f"the interval of {who}"
+    return f"the intervals of {who}"
+
+
+def confirm_verdicts(result: dict, tune_dir: Path, game: str) -> list[str]:
+    """Each judged target's verdict on the confirmation, once, with the rows of the confirmation
+    table that decide it (review fx04 #1): "seat-balance: unclear (the intervals of seats 2, 3 and
+    4 straddle the band's edge; seat 1's lies inside it)", "seat-balance: not met (seat 3's
+    interval lies wholly outside the band; …)", "seat-balance: met (every interval lies inside the
+    band)". The word is the recorded outcome (:func:`analysis.tune.targets.outcome`: met when every
+    interval lies inside the band, not met when one lies wholly outside it, unclear otherwise); the
+    reason is given only when the rows' places agree with it (a target without a readable band:
+    the word alone)."""
+    out = []
+    for p, _, rows in _confirmation(result, tune_dir, game):
+        word = {"yes": "met", "no": "not met"}.get(_outcome(p), _outcome(p))
+        places = [place for _, place in rows]
+        cols = [m["metric"] for m in p["metrics"]]
+        by = {k: [c for c, x in zip(cols, places) if x in ks] for k, ks in
+              (("in", ("inside",)), ("out", ("above", "below")), ("across", ("upper", "lower", "both")))}
+        why = ""
+        if None not in places and places:
+            n_in, n_out, n_across = (len(by[k]) for k in ("in", "out", "across"))
+            straddle = (f"{_intervals_of(by['across'], game)} "
+                        f"{'straddles' if n_across == 1 else 'straddle'} the band's edge") if n_across else ""
+            inside = (f"{_intervals_of(by['in'], game) if n_in == 1 else 'those of ' + _row_subject(by['in'], game)} "
+                      f"{'lies' if n_in == 1 else 'lie'} inside it") if n_in else ""
+            if word == "met" and n_in == len(places):
+                why = "every interval lies inside the band" if n_in > 1 else "its interval lies inside the band"
+            elif word == "not met" and n_out:
+                why = "; ".join(x for x in (f"{_intervals_of(by['out'], game)} "
+                                            f"{'lies' if n_out == 1 else 'lie'} wholly outside the band",
+                                            straddle.replace("the band's edge", "its edge")) if x)
+            elif word == "unclear" and n_across and not n_out:
+                why = "; ".join(x for x in (straddle, inside) if x)
+        out.append(f"{p['target']}: {word}" + (f" ({why})" if why else ""))
+    return out
 
 
 #: the confirmation table's interval column: simultaneous over every row of every target (review
@@ -2056,7 +2150,9 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     binding = ((result or {}).get("confirm") or {}).get("binding") or []
     whose = (f" of the cell furthest from the target, {binding[0]} (every cell: the next table)"
              if len(((result or {}).get("confirm") or {}).get("cells") or []) > 1 and binding else "")
-    conf_tables = [(f"Confirmation{whose}", conf)] if conf_rows else []
+    # the target's verdict once, above the rows that decide it (review fx04 #1)
+    said = "; ".join(f"target {v}" for v in confirm_verdicts(result, tune_dir, game)) if conf_rows else ""
+    conf_tables = [(f"Confirmation{whose}" + (f" — {said}" if said else ""), conf)] if conf_rows else []
     if len(attempts) > 1:        # a candidate that missed on fresh games was set aside
         conf_tables.append((f"Every confirmation attempt (the verdict is the last of {len(attempts)}; "
                             "a candidate that missed was set aside and the search went on)",
@@ -2068,10 +2164,12 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                                            "Met": "yes" if a["met"] else "no"}
                                           for i, a in enumerate(attempts)])))
     secs.append(Section("verdict", "Verdict", "The best candidate of the search, played again on fresh "
-                        f"games ({family or '95% intervals'}). 'Interval inside the band' is each metric's own; "
-                        "'Target met' needs every metric of the target inside the band: no when one "
-                        "lies wholly outside it, unclear when one straddles its edge (these games "
-                        "cannot tell; more would).",
+                        f"games ({family or '95% intervals'}). Each row is one metric's own: 'Interval inside "
+                        "the band' says yes, partly (it straddles an edge of the band) or no (wholly "
+                        "outside it). A target is met when every one of its intervals lies inside the "
+                        "band, not met when one lies wholly outside it, unclear when none does but one "
+                        "straddles its edge (these games cannot tell; more would): the table's title "
+                        "states each target's verdict once, with the rows that decide it.",
                         sentences=verdict,
                         tables=conf_tables))
     cells = ((result or {}).get("confirm") or {}).get("cells") or []

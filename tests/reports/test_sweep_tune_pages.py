@@ -250,7 +250,7 @@ def test_tune_confirmation_rows_say_each_metric_own_band_and_the_miss_by_size(tm
     simultaneous family of its intervals."""
     import json
 
-    from reports.sweep import confirm_table
+    from reports.sweep import confirm_table, confirm_verdicts
 
     (tmp_path / "tune.json").write_text(json.dumps({"kind": "tune", "targets": [
         {"text": "seat-balance:2", "kind": "seat-balance", "tol": 0.02, "role": "", "aim": 0.0,
@@ -262,8 +262,10 @@ def test_tune_confirmation_rows_say_each_metric_own_band_and_the_miss_by_size(tm
     result = {"confirm": {"dir": "c", "targets": [{"target": "seat-balance:2", "met": False, "metrics": ms,
                                                     "intervals": "simultaneous 95% over every column"}]}}
     t = confirm_table(result, tmp_path, "middle-ages")
-    assert t["Interval inside the band"].to_list() == ["yes", "no"]
-    assert t["Target met"].to_list() == ["no", "no"]
+    assert t["Interval inside the band"].to_list() == ["yes", "no: wholly above it"]
+    assert "Target met" not in t.columns          # the target's verdict is the title's, once
+    assert confirm_verdicts(result, tmp_path, "middle-ages") == [
+        "seat-balance:2: not met (seat 2's interval lies wholly outside the band)"]
     assert t["Band"][0] == "48.0 to 52.0"
     assert t["Estimate: inside or outside the band"].to_list() == ["inside", "3.0 pp above"]
 

@@ -77,7 +77,7 @@ def test_the_confirmation_table_shows_the_side_of_the_edge(tmp_path):
                                                     "missed": False, "metrics": ms}]}}
     t = confirm_table(result, tmp_path, "middle-ages")
     assert t["Simultaneous 95% interval"].to_list() == ["25.48 to 27.02", "24.0 to 25.5"]
-    assert t["Interval inside the band"].to_list() == ["no", "yes"]
+    assert t["Interval inside the band"].to_list() == ["partly: straddles its upper edge", "yes"]
     assert t["Estimate: inside or outside the band"].to_list() == ["inside", "inside"]
     assert "Estimate beyond the band" not in t.columns
 

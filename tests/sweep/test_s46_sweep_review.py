@@ -423,7 +423,7 @@ def test_the_confirmation_band_printed_is_the_band_judged(confirmation):
         lo, hi = (float(x) for x in r["Band"].split(" to "))
         assert (lo, hi) == (pytest.approx(100 * (0.25 - 0.1225)), pytest.approx(100 * (0.25 + 0.1225)))
         a, b = (float(x) for x in r[interval].split(" to "))
-        assert r["Interval inside the band"] == ("yes" if lo <= a and b <= hi else "no"), r
+        assert (r["Interval inside the band"] == "yes") == (lo <= a and b <= hi), r
 
 
 def test_the_confirmation_interval_column_says_it_is_simultaneous(confirmation):
