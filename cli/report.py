@@ -344,3 +344,5 @@ def register(app: typer.Typer) -> None:
         if answers and (path.parent / "comparison.csv").is_file():
             typer.echo(f"every compared metric: {path.parent / 'comparison.csv'}")
         typer.echo(f"report: {path}")
+        if pdf and (path.parent / "report.pdf").is_file():   # never named before (review fx04 #2)
+            typer.echo(f"pdf: {path.parent / 'report.pdf'}")
