@@ -6,8 +6,10 @@ with the break-even contours, and writes it as a PNG. The contours are steps on 
 whole points (the 6 → 7 and 12 → 13 jumps), so an interpolated line put the 50 % border at "5.8
 attackers" where the break-even table says 6 (revA #18). Each level is a solid line in its own
 colour, drawn in the levels' order and each narrower than the one before, so two borders on the
-same edge both show (:func:`level_styles`); the legend sits under the axes, the colour bar reads in
-%, and the wrapped title names each side's Lords (review G). ``balance fief-odds`` (``cli/tables.py``,
+same edge both show (:func:`level_styles`), each edged in black and/or white (:func:`rim_colours`)
+so that it shows on every colour of the map (review fx04 #3); the legend sits under the axes in
+type the size of the tick labels, the colour bar reads in %, and the wrapped title names each
+side's Lords (review G). ``balance fief-odds`` (``cli/tables.py``,
 through :mod:`reports.games.fief`) calls
 it for every terrain of the grid. Built without pyplot (a :class:`matplotlib.figure.Figure` on the
 Agg canvas), like every report figure.
@@ -24,6 +26,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.colors as mcolors  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
@@ -57,11 +60,26 @@ def level_edges(grid: np.ndarray, level: float, x_edges: np.ndarray, y_edges: np
 # colour and narrower than the one before: where two levels' borders fall on the same cell edge
 # (open ground, defender 1: the 75 % and 90 % borders both under 4 attackers) the later one is
 # drawn inside the earlier, so both show (a black line with a white core is both 50 % and 75 %).
-# Black, white and vermillion stand out from every colour of cividis (blue to grey to yellow)
-# and from each other, in colour-blind vision too (they differ in lightness).
+# Black, white, vermillion and sky blue tell the levels apart, in colour-blind vision too.
 LEVEL_COLOURS = ("black", "white", "#D55E00", "#56B4E9")
-THINNEST = 1.2          # points: the last level's width; each earlier level is 1.8 wider
-WIDTH_STEP = 1.8
+THINNEST = 2.0          # points: the last level's core; each earlier level's is 1.5 wider
+WIDTH_STEP = 1.5
+# Every border is edged, under every level's core, in the extreme of lightness furthest from its
+# colour, RIM points a side (rim_colours): a black core gets a white halo, a white one a black
+# ring, a colour of middle lightness (vermillion: cividis's middle grey's) a black ring and a white
+# halo outside it. A core alone is lost on some cells of cividis (black on its darkest blue is
+# 1.3:1; review fx04 #3: the 90 % border, then a 1.2 pt vermillion line, vanished on the yellow
+# cells it runs between). Two layers at least 9:1 apart leave one of them at least 3:1 from any
+# cell's colour (WCAG 2's minimum for graphics; black and white: 4.6:1). Under every core, not
+# around each: where borders coincide the inner core lies on the outer one (their colours differ),
+# not on its own rim, so the step between levels' cores stays 1.5 pt (0.75 pt each side shows).
+RIM_DARK, RIM_LIGHT = "black", "white"
+RIM = 0.9
+APART = 9.0             # the contrast a core and its rim, or two rings, keep between them
+
+# The legend's type: the size of the axes' tick labels (it was 7 pt, the smallest text of a figure
+# shown at its own size: review fx04 #3).
+LEGEND_SIZE = 10.0
 
 
 def merged(segs: list[tuple[tuple[float, float], tuple[float, float]]]
@@ -84,9 +102,37 @@ def merged(segs: list[tuple[tuple[float, float], tuple[float, float]]]
 
 
 def level_styles(n: int) -> list[tuple[str, float]]:
-    """(colour, line width) of each of ``n`` levels, in drawing order: the first the widest."""
+    """(colour, core width) of each of ``n`` levels, in drawing order: the first the widest."""
     return [(LEVEL_COLOURS[k % len(LEVEL_COLOURS)], THINNEST + WIDTH_STEP * (n - 1 - k))
             for k in range(n)]
+
+
+def contrast(a, b) -> float:
+    """WCAG 2's contrast ratio of two colours (1 to 21), from their relative luminance."""
+    def lum(c) -> float:
+        rgb = np.asarray(mcolors.to_rgb(c))
+        lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+        return float(lin @ [0.2126, 0.7152, 0.0722])
+    lo, hi = sorted((lum(a), lum(b)))
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def rim_colours(colour) -> tuple[str, ...]:
+    """The rings that edge a border of ``colour``, outermost first (see :data:`RIM`): black or
+    white, whichever lies :data:`APART` from it, else a white halo around a black ring."""
+    for ring in (RIM_DARK, RIM_LIGHT):
+        if contrast(colour, ring) >= APART:
+            return (ring,)
+    return (RIM_LIGHT, RIM_DARK)
+
+
+def rim_effects(core: float, colour) -> list:
+    """The path effects that edge a border of ``colour`` whose core is ``core`` points wide: its
+    rings (:func:`rim_colours`), the outermost first, :data:`RIM` a side each; drawn by the rim
+    artist, under every core (and by the legend's sample, under its own core)."""
+    rings = rim_colours(colour)
+    return [patheffects.Stroke(linewidth=core + 2 * RIM * (len(rings) - k), foreground=ring)
+            for k, ring in enumerate(rings)]
 
 
 def _lords(sub: pl.DataFrame, side: str) -> str:
@@ -162,8 +208,8 @@ def _every_point(values) -> list[int]:
 def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
                    rules: str | None = None) -> Figure:
     """The heat map's figure (:func:`heatmap` saves it): the cells in cividis with a colour bar in
-    %, the levels' borders on the cell edges (:func:`level_styles`), their legend under the axes
-    (never on a cell) and a wrapped title naming the terrain, each side's Lords, d'Arc, mercy and
+    %, the levels' borders on the cell edges (:func:`level_styles`, edged: :func:`rim_effects`),
+    their legend under the axes (never on a cell) and a wrapped title naming the terrain, each side's Lords, d'Arc, mercy and
     the method (:func:`heatmap_title`). Constrained layout keeps every text inside the figure.
     Exact odds within ``LEVEL_TOL`` of a level reach it (a certain win computed as
     0.9999999999999999 is inside the 100 % border), as in the break-even table."""
@@ -199,13 +245,18 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
         # most the grid's smallest attacker, '≤' in the table: Fief review 45 #1)
         known = ~np.isnan(grid)
         every = bool(known.any() and (grid[known] >= level - (LEVEL_TOL if method == "exact" else 0.0)).all())
-        ax.add_collection(LineCollection(merged(segs), colors=colour, linewidths=lw, linestyles="solid",
-                                         capstyle="projecting"))
-        # the legend's sample: the line on a grey middle of cividis (white on a white legend
-        # would vanish), 0.999 is 99.9%, not 100%
+        lines = merged(segs)
+        # the rim under every core: zorder below the cores' (see RIM); the artist draws only its
+        # path effects' strokes
+        ax.add_collection(LineCollection(lines, colors=rim_colours(colour)[-1], linewidths=lw + 2 * RIM,
+                                         linestyles="solid", capstyle="projecting", zorder=2.4,
+                                         path_effects=rim_effects(lw, colour), gid=f"rim {level:g}"))
+        ax.add_collection(LineCollection(lines, colors=colour, linewidths=lw, linestyles="solid",
+                                         capstyle="projecting", zorder=2.5, gid=f"level {level:g}"))
+        # the legend's sample: the line as the map draws it, with its rim (a white core shows on
+        # the white legend through its dark ring); 0.999 is 99.9%, not 100%
         handles.append(Line2D([], [], color=colour, linewidth=lw,
-                              path_effects=[patheffects.withStroke(linewidth=lw + 1.2,
-                                                                   foreground="0.45")],
+                              path_effects=[*rim_effects(lw, colour), patheffects.Normal()],
                               label=f"P ≥ {level * 100:.6g}%" + ("" if segs else " (every cell)" if every
                                                                    else " (not in the grid)")))
     if np.isnan(grid).any():       # points the grid skips: say what a blank cell is
@@ -213,11 +264,12 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
                              label="blank: not in the grid"))
     if handles:
         # under the axes, off every cell: as many entries a row as the figure's width holds
+        # (about 0.6 of the type size a character, and the sample's 2.6 type sizes and gaps)
         chars = max(len(h.get_label()) for h in handles)
-        per_row = max(1, min(len(handles), int((width * 72 - 20) // (chars * 4.4 + 40))))
+        per_row = max(1, min(len(handles), int((width * 72 - 20) // ((chars * 0.63 + 4.2) * LEGEND_SIZE))))
         # (matplotlib fills a legend's columns first: reordered, it reads left to right, then down)
         handles = [h for j in range(per_row) for h in handles[j::per_row]]
-        fig.legend(handles=handles, loc="outside lower center", ncols=per_row, fontsize=7,
+        fig.legend(handles=handles, loc="outside lower center", ncols=per_row, fontsize=LEGEND_SIZE,
                    frameon=False, handlelength=2.6)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))

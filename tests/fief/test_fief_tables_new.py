@@ -51,7 +51,7 @@ def test_heat_map_contours_are_steps_on_the_cell_edges(tmp_path, monkeypatch):
     points = np.concatenate([path.vertices for c in ax.collections for path in c.get_paths()])
     assert len(points) and np.allclose(points % 1.0, 0.5), points      # cell edges only
     # the 50 % border at defender 1 (x from 0.5 to 1.5): the edge under attacker 6
-    fifty = ax.collections[0]
+    fifty = next(c for c in ax.collections if c.get_gid() == "level 0.5")     # (its rim: "rim 0.5")
     assert isinstance(fifty, LineCollection)
     under = [s[0, 1] for s in fifty.get_segments()
              if np.allclose(s[:, 1], s[0, 1]) and np.allclose(sorted(s[:, 0]), [0.5, 1.5])]

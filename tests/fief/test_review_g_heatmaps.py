@@ -30,8 +30,10 @@ def mercy_city(rules):
 
 
 def _levels(fig):
+    """Each level's core line (its rim, drawn under every core, is another artist: review fx04
+    #3, tests/fief/test_fx04_heatmap_borders.py)."""
     ax = fig.axes[0]
-    return [c for c in ax.collections if c.get_segments() is not None]
+    return [c for c in ax.collections if c.get_segments() is not None and str(c.get_gid()).startswith("level ")]
 
 
 def _unit_edges(coll) -> set[tuple]:
