@@ -308,13 +308,14 @@ def print_summary(console, result) -> None:
     """The closing table of a run (:class:`simcore.runner.RunResult`): win share per seat (and per
     strategy when several play seats alike) with its 95% Wilson interval (a rotated-seat run's read
     over its deals, the intervals of ``balance report``: :func:`_deal_intervals`), the distance to the fair
-    share where every seat is alike (the printed share minus the printed fair share), the mean
+    share where every seat is alike (the printed share minus the printed fair share,
+    :func:`simcore.numbers.fair_gap`, as the before/after prints its largest gap), the mean
     score in the game's unit (all from the run's statistics, :func:`simcore.accumulate.results_by`),
     every number rounded as ``balance report`` rounds it (:func:`simcore.numbers.rounded`), with a line
     saying how a shared win counts when the run had any; then the lines the game adds."""
     from rich.table import Table
 
-    from simcore.numbers import rounded
+    from simcore.numbers import fair_gap, rounded
     from simcore.accumulate import results_by
     from simcore.stats import wilson_interval
 
@@ -369,8 +370,9 @@ def print_summary(console, result) -> None:
             cells += [f"{two(100 * w)}%", f"{two(100 * lo)}–{two(100 * hi)}%"]
             if fair is not None:
                 # the printed share minus the printed fair share (30.11% beside +5.10 pp read as a
-                # slip), never "-0.00" (a loss)
-                gap = round(rounded(100 * w, 2) - rounded(100 * fair, 2), 2)
+                # slip), never "-0.00" (a loss); one helper with the before/after's largest gap
+                # (review s55 #1: −0.47 here, 0.48 there, for a share of 24.525%)
+                gap = fair_gap(100 * w, 100 * fair, 2)
                 cells.append(f"{'0.00' if gap == 0 else format(gap, '+.2f')} pp")
             cells.append(two(float(r['mean_score'][i])))
             t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)

@@ -39,7 +39,7 @@ from reports.text import (_seat_numbers_named, bends, panel_games, sentence_text
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
-    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, fair_gap_digits,
+    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, gap_beside, fair_gap_pp,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
 )
@@ -248,15 +248,20 @@ def strategy_rows(t: dict) -> pl.DataFrame:
             "Strategy": s["strategy"], "Role": s["role_label"], "Player-games": s["units"],
             "Win share (95% interval, unadjusted)": shares,
             "Its role's average seat": [f"{pct(x, k)}%" for x, k in zip(s["fair_share"], places)],
-            "Difference (pp)": [pp(d) if p == p else "" for d, p in zip(s["diff"], s["p_value"])],
+            # the printed share minus the printed average seat (review s55 #1)
+            "Difference (pp)": [gap_beside(c, w, f) if p == p else "" for c, w, f, p in
+                                zip(shares, s["win_share"], s["fair_share"], s["p_value"])],
             f"Verdict (Holm over the {tested} bots that share a role; {smallest_pp(s)} matters)": [
                 verdict_words(v) if p == p else "not tested (its role's only bot)"
                 for v, p in zip(s["verdict"], s["p_value"])],
             "Seat advantage included": ["yes (keeps its seats)"] * s.height})
+    shares = pct_column(s, "win_share", "ci_low", "ci_high")
     return pl.DataFrame({
         "Strategy": s["strategy"], ("Deals" if paired else "Player-games"): s["units"],
-        "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
-        "vs fair share (pp)": [pp(d) for d in s["diff"]],
+        "Win share (95% interval, unadjusted)": shares,
+        # the printed share minus the fair share, at the share's decimals (review s55 #1: a gap
+        # rounded on its own read −0.6 pp beside 24.5% for 24.45%)
+        "vs fair share (pp)": [gap_beside(c, w, f) for c, w, f in zip(shares, s["win_share"], s["fair_share"])],
         **({f"Verdict (Holm over the {s.height} strategies; {smallest_pp(s)} matters)": [verdict_words(v) for v in s["verdict"]]}
            if "verdict" in s.columns else
            {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
@@ -375,9 +380,14 @@ def _seat_caption(t: dict) -> str:
     joint = "; " if ": " in verdict else ": "
     # (one precision for the caption, where both seats' share minus the fair share is their printed
     # gap: reports.text.fair_gap_digits, as the headlines and the seat table)
-    d = max(fair_gap_digits(r["win_share"], r["fair_share"], r["diff"]) for r in (best, worst))
-    return (f"{best['seat_label']} wins most ({pct(best['win_share'], d)}%, {pp(best['diff'], d)}) and "
-            f"{worst['seat_label']} least ({pct(worst['win_share'], d)}%, {pp(worst['diff'], d)}) against a fair "
+    # (the fewest at which both agree, and each gap the printed share minus the printed fair share:
+    # review s55 #1)
+    d = seats_fair_digits([{k: r[k] for k in ("win_share", "fair_share", "diff")} for r in (best, worst)])
+
+    def gap(r: dict) -> str:
+        return fair_gap_pp(r["win_share"], r["fair_share"], d)
+    return (f"{best['seat_label']} wins most ({pct(best['win_share'], d)}%, {gap(best)}) and "
+            f"{worst['seat_label']} least ({pct(worst['win_share'], d)}%, {gap(worst)}) against a fair "
             f"{pct(best['fair_share'], d)}%{joint}{verdict}.")
 
 
@@ -841,14 +851,18 @@ def side_by_side_rows(side: list[tuple[str, RunSet, dict]], unit: str = "points"
                              "Win share (95% interval, unadjusted)": [], "Fair share": [], "vs fair share (pp)": [],
                              "Significant (Holm over the seats)": [], f"Mean final score ({unit})": []}
     for label, rs, t in side:
+        # each seat's share, the fair share and the gap at the decimals where they add up, as the
+        # seat table prints them (reports.text.seat_vs_fair; review s55 #1)
+        d = seats_fair_digits(t["seats"])
         for r in t["seats"].iter_rows(named=True):
+            share, fair, gap = seat_vs_fair(r, d)
             cols["Configuration"].append(label)
             cols["Players"].append(rs.n_players)
             cols["Games"].append(rs.n_games)
             cols["Seat"].append(r["seat_label"])
-            cols["Win share (95% interval, unadjusted)"].append(pct_ci(r["win_share"], r["ci_low"], r["ci_high"]))
-            cols["Fair share"].append(f"{pct(r['fair_share'])}%")
-            cols["vs fair share (pp)"].append(pp(r["diff"]))
+            cols["Win share (95% interval, unadjusted)"].append(share)
+            cols["Fair share"].append(f"{fair}%")
+            cols["vs fair share (pp)"].append(gap)
             cols["Significant (Holm over the seats)"].append("yes" if r["significant"] else "no")
             cols[f"Mean final score ({unit})"].append(num(r["mean_score"]))
     return pl.DataFrame(cols)

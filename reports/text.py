@@ -99,6 +99,17 @@ def pct_ci(p: float, low: float, high: float, least: int = 1) -> str:
     return f"{pct(p, digits)}% ({pct(low, digits)}–{top})"
 
 
+def _fair_gap_agrees(share: float, fair: float, diff: float, d: int, low: float | None = None,
+                     high: float | None = None) -> bool:
+    """Whether at ``d`` decimals the printed share minus the printed fair share is the printed gap
+    and each end of the share's interval prints on its side of the fair share
+    (:func:`fair_gap_digits`)."""
+    f = float(pct(fair, d))
+    sides = all(x is None or not np.isfinite(x) or np.sign(round(float(pct(x, d)) - f, 9))
+                == np.sign(round(100 * (x - fair), 9)) for x in (low, high))
+    return sides and abs(float(pct(share, d)) - f - float(signed(100 * diff, d).replace("−", "-"))) <= 10.0 ** -(d + 3)
+
+
 def fair_gap_digits(share: float, fair: float, diff: float, most: int = 3,
                     low: float | None = None, high: float | None = None) -> int:
     """The decimals at which a seat's win share, the fair share and the gap between them print so
@@ -108,14 +119,8 @@ def fair_gap_digits(share: float, fair: float, diff: float, most: int = 3,
     interval (``low``, ``high``), each end prints on its side of the fair share (review s51: an
     interval starting at 25.002% printed "(25.0–28.9)" beside a fair 25.0%, read as touching it):
     1, or more up to ``most``."""
-    def sides_shown(d: int) -> bool:
-        f = float(pct(fair, d))
-        return all(x is None or not np.isfinite(x) or np.sign(round(float(pct(x, d)) - f, 9))
-                   == np.sign(round(100 * (x - fair), 9)) for x in (low, high))
-
     d = 1
-    while d < most and (abs(float(pct(share, d)) - float(pct(fair, d)) - float(signed(100 * diff, d).replace("−", "-")))
-                        > 10.0 ** -(d + 3) or not sides_shown(d)):
+    while d < most and not _fair_gap_agrees(share, fair, diff, d, low, high):
         d += 1
     return d
 
@@ -123,17 +128,45 @@ def fair_gap_digits(share: float, fair: float, diff: float, most: int = 3,
 def seat_vs_fair(r: dict, d: int | None = None) -> tuple[str, str, str]:
     """(share with its interval, fair share, gap in pp) of a seat row as one sentence prints them,
     at the decimals that agree (:func:`fair_gap_digits`; ``d``: the seats' common ones,
-    :func:`seats_fair_digits`)."""
+    :func:`seats_fair_digits`); the gap is the printed share minus the printed fair share
+    (:func:`simcore.numbers.fair_gap`), so that the three add up at any ``d`` (review s55 #1)."""
     d = fair_gap_digits(r["win_share"], r["fair_share"], r["diff"], low=r.get("ci_low"),
                         high=r.get("ci_high")) if d is None else d
-    return pct_ci(r["win_share"], r["ci_low"], r["ci_high"], d), pct(r["fair_share"], d), pp(r["diff"], d)
+    share = pct_ci(r["win_share"], r["ci_low"], r["ci_high"], d)
+    shown = share.split("%")[0]
+    k = len(shown.split(".")[1]) if "." in shown else 0      # (pct_ci may add decimals to its interval)
+    return share, pct(r["fair_share"], k), fair_gap_pp(r["win_share"], r["fair_share"], k)
 
 
-def seats_fair_digits(seats: pl.DataFrame) -> int:
+def seats_fair_digits(seats: pl.DataFrame | list[dict], most: int = 3) -> int:
     """The decimals every seat of a table prints its share, the fair share and its gap with (one
-    precision for a column or a list of sentences): the most any seat needs (:func:`fair_gap_digits`)."""
-    return max((fair_gap_digits(r["win_share"], r["fair_share"], r["diff"], low=r.get("ci_low"),
-                                high=r.get("ci_high")) for r in seats.iter_rows(named=True)), default=1)
+    precision for a column or a list of sentences): the fewest at which every seat's agree
+    (:func:`fair_gap_digits`; not the most any seat needs alone: a seat that agrees at one decimal
+    need not at two, 35.535% against a fair 33.33% printing "35.54%" and "+2.20 pp"), else
+    ``most``."""
+    rows = list(seats.iter_rows(named=True)) if isinstance(seats, pl.DataFrame) else list(seats)
+    for d in range(1, most + 1):
+        if all(_fair_gap_agrees(r["win_share"], r["fair_share"], r["diff"], d, r.get("ci_low"), r.get("ci_high"))
+               for r in rows):
+            return d
+    return most
+
+
+def gap_beside(share_text: str, share: float, fair: float) -> str:
+    """The gap in pp of a share from the fair share, beside the share's printed text (``"24.5%
+    (23.2–25.9)"``): the printed share minus the fair share at the share's decimals
+    (:func:`simcore.numbers.fair_gap`), so that the two add up ("24.5%" beside "−0.6 pp" for
+    24.45%, each rounded half away from zero, read as a slip: review s55 #1); '' without a share."""
+    if not share_text or share is None or share != share or fair is None or fair != fair:
+        return ""
+    number = share_text.split("%")[0].lstrip("<>")
+    return fair_gap_pp(share, fair, len(number.split(".")[1]) if "." in number else 0)
+
+
+def fair_gap_pp(share: float, fair: float, d: int) -> str:
+    """``−0.47 pp``: a share's gap from the fair share (fractions) beside the share printed at ``d``
+    decimals: the printed share minus the printed fair share (:func:`simcore.numbers.fair_gap`)."""
+    return f"{signed(numbers.fair_gap(100 * share, 100 * fair, d), d)} pp"
 
 
 def amount(text: str, unit: str) -> str:
@@ -1933,19 +1966,34 @@ def _split_answer(cmp: pl.DataFrame, rows: pl.DataFrame, role: str, ask: str) ->
             + " (Each seat's win share of all games also carries its role's change: read the split here.)")
 
 
-def gap_digits(r: dict, smallest: float | None = None, most: int = 3) -> int:
+def gap_digits(r: dict, smallest: float | None = None, most: int = 3, from_shares: bool = False) -> int:
     """The decimals of a largest gap from the fair share before and after and its change (pp; a
     :func:`analysis.panel_compare.seat_balance` row): as many as the change's range needs for no
     end to print as 0 or as the smallest difference that matters without being it
     (:func:`verdict_digits`), and more (up to ``most``) while the printed before and after would
-    not give the printed change. ``smallest``: the row's own when not given. The two-run and the
-    panel before/after print their balance rows so."""
+    not give the printed change. ``smallest``: the row's own when not given. ``from_shares``: the
+    gaps as :func:`shown_gap` prints them (each seat's printed share minus the printed fair share),
+    else each gap rounded. The two-run and the panel before/after print their balance rows so."""
     small = float(r.get("smallest") or 0.0) if smallest is None else smallest
     d = verdict_digits(r["change_low"], r["change_high"], small)
-    while d < most and rounded(rounded(100 * r["after"], d) - rounded(100 * r["before"], d), d) != rounded(
-            100 * r["change"], d):
+
+    def gap(when: str, k: int) -> float:
+        return shown_gap(r, when, k) if from_shares else rounded(100 * r[when], k)
+    while d < most and rounded(gap("after", d) - gap("before", d), d) != rounded(100 * r["change"], d):
         d += 1
     return d
+
+
+def shown_gap(r: dict, when: str, d: int) -> float:
+    """The size of a balance row's largest gap ``when`` ("before", "after"), in pp at ``d``
+    decimals, as the seat's printed share minus the printed fair share
+    (:func:`simcore.numbers.fair_gap`, as ``simulate``'s closing table prints it: review s55 #1,
+    "24.53%" and "−0.47 pp" there, "0.48 pp" here, for a share of 24.525%); the gap rounded where
+    the row has no signed gap or fair share."""
+    signed_gap, fair = r.get(f"{when}_signed_gap"), r.get("fair")
+    if signed_gap is None or fair is None or not (np.isfinite(signed_gap) and np.isfinite(fair)):
+        return rounded(100 * r[when], d)
+    return abs(numbers.fair_gap(100 * (fair + signed_gap), 100 * fair, d))
 
 
 def untold_gap_words(r: dict, d: int, where: str = "", fair: str = "the fair share") -> str:
@@ -1984,7 +2032,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     r = balance.row(0, named=True)
     small = cmp.filter(pl.col("metric") == "seat_win_share")["smallest"]
     r["smallest"] = float(small[0]) if small.len() else 0.0
-    d = gap_digits(r)
+    d = gap_digits(r, from_shares=True)
     fair = f"{pct(r['fair'], 1)}%"
     ask = f"Toward or away from a fair seat share (1/P = {fair})?"
     def side(key: str) -> str:
@@ -1997,10 +2045,13 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     # how it is read (a designer took it for a plain 95% interval, the page's note saying "each on
     # its own, unless marked as adjusted")
     at_once = f"all {int(r['family'])} at once: " if r.get("family") else ""
-    gap = (f"the largest gap of a seat's win share from {fair} {{verb}} {pct(r['before'], d)} pp "
-           f"(Seat {r['before_seat']}{side('before')}) {{to}} {pct(r['after'], d)} pp "
+    # each gap as its seat's printed share minus the printed fair share (review s55 #1), the change
+    # their difference as printed (gap_digits: the change rounded, but at its cap)
+    before, after = shown_gap(r, "before", d), shown_gap(r, "after", d)
+    gap = (f"the largest gap of a seat's win share from {fair} {{verb}} {before:.{d}f} pp "
+           f"(Seat {r['before_seat']}{side('before')}) {{to}} {after:.{d}f} pp "
            f"(Seat {r['after_seat']}{side('after')}), a change of "
-           f"{pp(r['change'], d)} ({at_once}{pp_ci(r['change_low'], r['change_high'], d)}), "
+           f"{pp((after - before) / 100, d)} ({at_once}{pp_ci(r['change_low'], r['change_high'], d)}), "
            f"{verdict_words(r['verdict'])}")
     paired = bool(r.get("paired"))
     same = paired and "same_games" in cmp.columns and cmp.filter(pl.col("metric") == "seat_win_share")[
@@ -2009,7 +2060,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
         # no game differs: nothing can have moved (designer review: "cannot tell" beside "no game
         # differs" read as a contradiction)
         words = (f"Unchanged: no game differs between the runs, so the largest gap of a seat's win share "
-                 f"from {fair} stays {pct(r['before'], d)} pp (Seat {r['before_seat']}{side('before')})")
+                 f"from {fair} stays {before:.{d}f} pp (Seat {r['before_seat']}{side('before')})")
     elif r["verdict"] == stats.NOT_SHOWN and paired and r["smallest"] > 0 \
             and max(abs(r["change_low"]), abs(r["change_high"])) < r["smallest"]:
         words = (f"Neither by a change that matters: {gap.format(verb='goes from', to='to')}; these games "

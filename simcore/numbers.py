@@ -24,6 +24,19 @@ def rounded(x: float, d: int) -> float:
     return float(Decimal(f"{x:.12g}").quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_UP))
 
 
+def fair_gap(share: float, fair: float, d: int) -> float:
+    """The gap of a win share from the fair share as a page prints it beside the share at ``d``
+    decimals (both in percent, the gap in pp): the printed share minus the printed fair share, so
+    that the three printed numbers add up. A share of exactly 24.525% against a fair 25% is
+    "24.53%" and "−0.47 pp" (review s55 #1: the closing table printed −0.47 beside 24.53%, the
+    before/after "0.48 pp", the exact gap of 0.475 rounded away from zero: one read as an arithmetic
+    error of the other). ``simulate``'s closing table and the before/after's largest gap both print
+    their gaps so; a gap printed where its share is not printed rounds the same way."""
+    if not (math.isfinite(share) and math.isfinite(fair)):
+        return share - fair
+    return rounded(rounded(share, d) - rounded(fair, d), d)
+
+
 def verdict_digits(low: float, high: float, smallest: float, scale: float = 100.0, digits: int = 1,
                    most: int = 3) -> int:
     """The decimals an interval printed beside its verdict needs: ``digits``, or more (up to
