@@ -1823,10 +1823,18 @@ def largest_other_changes(cmp: pl.DataFrame, unit: str = "points", exclude=(), m
         # a share at the decimals where its before, after and change printed agree; a mean, whose
         # values are not printed here, as its change rounded to its own decimals (−0.33, not −0.3263;
         # +5.38 for +5.3755, not the +5.37 between its values rounded apart)
+        slope = r["metric"] == "tile_slope"
         d = metric_digits(r)
-        change, _ = metric_change(r, u, d) if r["kind"] == "proportion" else metric_change(r, u)
+        change, _ = metric_change(r, u, d) if r["kind"] == "proportion" or slope else metric_change(r, u)
         rel = relative_change(r)
-        if r["kind"] == "proportion":
+        if slope:
+            # the slope before and after, as the list below gives it, and its change named as one
+            # (review s55 #2: "win share per extra Palais tile +3.5 pp per tile" for a slope of
+            # −1.7 → +1.8 read as the slope itself)
+            tail = f" (the slope's change {change})"
+            change = (f"{metric_value(r['base'], r['metric'], r['kind'], d)} → "
+                      f"{metric_value(r['variant'], r['metric'], r['kind'], d)} {u}")
+        elif r["kind"] == "proportion":
             tail = f" ({metric_value(r['base'], r['metric'], r['kind'], d)} → {metric_value(r['variant'], r['metric'], r['kind'], d)})"
         elif rel is not None:
             tail = f" ({_relative_words(rel)})"
