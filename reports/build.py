@@ -42,7 +42,7 @@ from reports.html import NOTES, meta_table, page
 from reports.pdf import write_pdf
 from reports.questions import check_matches, compared, read_questions
 from reports.sections import build_sections
-from reports.text import game_title, with_start_scores
+from reports.text import game_title, score_unit, with_page_digits, with_start_scores
 from simcore.errors import UsageError
 from simcore.atomic import check_output_dir, publish_dir, temporary_dir
 
@@ -173,10 +173,13 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             # each seat's start, where the changed rules moved it (its final score then moves
             # partly by construction: reports.text.start_words says so beside the change)
             c.table = with_start_scores(c.table, base_rs, groups[i + 1])
+            # the decimals the page prints each row with, decided once for the table, the list, the
+            # first answer and the figure (reports.text.with_page_digits; review s55 #3)
+            c.table = with_page_digits(c.table, score_unit(base_rs))
         cmps = [(labels[i], comparisons[i - 1].table, tables[i]) for i in range(1, len(groups))]
         side = None
         if answers is not None:
-            from reports.text import comparison_headlines, comparison_turn_limit_lines, score_unit
+            from reports.text import comparison_headlines, comparison_turn_limit_lines
 
             from reports.sections import holds_for
 

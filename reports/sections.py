@@ -39,7 +39,7 @@ from reports.text import (_seat_numbers_named, bends, panel_games, sentence_text
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
-    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, gap_beside, fair_gap_pp,
+    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, gap_beside, fair_gap_pp, PAGE_DIGITS, PAGE_DIGITS_WORDS,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
 )
@@ -661,6 +661,8 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: s
             "side of 0: where Holm shows the sign but the wider interval still holds 0, it is cut at 0; "
             "a change within noise whose own 95% interval excludes 0 says so. Changes within "
             "noise are listed by the strength of their evidence (|z|), not by their size."
+            # the one rule of the page's decimals, said once (reports.text.with_page_digits)
+            + (f" {PAGE_DIGITS_WORDS}" if PAGE_DIGITS in cmp.columns else "")
             + (" The first answer ends with the largest other changes, when there are any: up to 3 of the other family that "
                "are clear and large enough to matter, one per kind of metric, largest first by relative size "
                "(a mean's change against its value before, a share's change in pp as it is)." if len(fams) > 1 else "")

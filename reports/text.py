@@ -1279,7 +1279,10 @@ def metric_digits(r: dict) -> int:
     after − before is the change rounded ("24.7% → 24.9% (+0.3 pp)" becomes "24.71% → 24.95%
     (+0.24 pp)"; "30.05% → 31.07% (+1.02 pp)" for a change of 1.028 pp becomes "30.046% → 31.074%
     (+1.028 pp)"). At that cap the change printed is the difference of the printed values
-    (:func:`shown_change`), so the three always agree."""
+    (:func:`shown_change`), so the three always agree. A row of a page's comparison
+    (:func:`with_page_digits`) prints at the page's precision for it."""
+    if r.get(PAGE_DIGITS) is not None:
+        return int(r[PAGE_DIGITS])
     return common_digits([r])
 
 
@@ -1307,11 +1310,93 @@ def common_digits(rows: list[dict], more: int = MORE_DIGITS) -> int:
     unit of the last decimal of the change)."""
     if not rows:
         return 1
+    if all(r.get(PAGE_DIGITS) is not None for r in rows):
+        # rows of a page's comparison: the page's precision (with_page_digits), one per unit
+        return max(int(r[PAGE_DIGITS]) for r in rows)
     d = max(_base_digits(r["metric"], r["kind"])[1] for r in rows)
     for k in range(d, d + more + 1):
         if all(_agrees(r, k) for r in rows):
             return k
     return d + more
+
+
+PAGE_DIGITS = "page_digits"
+"""The column :func:`with_page_digits` adds to a comparison: the decimals its page prints the row
+with (not in comparison.csv, whose columns are listed: reports.build.COMPARISON_COLUMNS)."""
+
+#: the metrics of a comparison's first answer, printed at the precision that answer gives them
+FIRST_ANSWER_METRICS = ("seat_win_share", "role_win_share", "seat_share_of_role_wins")
+
+#: the most decimals :func:`with_page_digits` gives a unit's rows (a metric whose own are more, the
+#: Balance indices' three, keeps its own)
+PAGE_MOST_DIGITS = 2
+
+PAGE_DIGITS_WORDS = ("Decimals: each unit's rows print at one precision, in the table, the list and the "
+                     "first answer alike (the seats' win shares as the first answer prints them; every other "
+                     "unit at the fewest decimals at which its rows' before, after and change agree, at most "
+                     "two, three for the Balance indices); a row that does not agree there gives as its change "
+                     "the difference of its printed before and after (comparison.csv has the change "
+                     "unrounded), and a share or a change that would print as 0 without being it gets the "
+                     "decimals it needs.")
+"""The one rule of :func:`with_page_digits`, said once on the page (the comparison's "How this is
+measured")."""
+
+
+def _page_floor(r: dict, d: int) -> int:
+    """``d``, or more (up to the metric's own plus :data:`MORE_DIGITS`) while a share that is not 0%
+    or 100% would print as one, or a change that is not 0 would print as 0 from the printed values
+    (:func:`shown_change`); a Balance index keeps ``d`` (untested; the first answer says when it is
+    "the same at three decimals")."""
+    scale, own = _base_digits(r["metric"], r["kind"])
+    if r["kind"] == "index":
+        return d          # (an index untested, at its three decimals: the first answer reads it so)
+    b, v, c = (float(r[k]) if r.get(k) is not None else float("nan") for k in ("base", "variant", "diff"))
+    while d < own + MORE_DIGITS and (
+            (r["kind"] == "proportion" and any(np.isfinite(x) and 0.0 < scale * x < scale
+                                               and rounded(scale * x, d) in (0.0, scale) for x in (b, v)))
+            or (np.isfinite(c) and c != 0 and np.isfinite(b) and np.isfinite(v)
+                and rounded(scale * shown_change(r, d), d) == 0)):
+        d += 1
+    return d
+
+
+def with_page_digits(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
+    """A comparison with the decimals its page prints each row with (column :data:`PAGE_DIGITS`),
+    so that the table, the list of changes, the first answer and the figure's labels print a row
+    alike and the rows of a unit alike (review s55 #3: "25.0% → 24.9%, −0.1 pp" beside "25.05% →
+    25.38%" in one table, the figure labelling the first −0.12 pp, and "41.255% → 42.417%" among
+    rows of one decimal). The rule (:data:`PAGE_DIGITS_WORDS`): the first answer's win shares
+    (:data:`FIRST_ANSWER_METRICS`, each metric apart) at the decimals where all of theirs agree
+    (:func:`common_digits`, as that answer prints them), raised for all of them where one would
+    print as 0 without being it (:func:`_page_floor`); every other unit (:func:`metric_unit`) at
+    :func:`common_digits` of its rows, at most :data:`PAGE_MOST_DIGITS` decimals (or its own, where
+    more), a row raised alone where it would print as 0. Every change printed is the difference of its printed values
+    (:func:`shown_change`: :func:`metric_change` prints so)."""
+    if cmp.height == 0 or not {"metric", "kind", "base", "variant", "diff"} <= set(cmp.columns):
+        return cmp
+    plain = cmp.drop(PAGE_DIGITS) if PAGE_DIGITS in cmp.columns else cmp
+    rows = list(plain.iter_rows(named=True))
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, r in enumerate(rows):
+        key = (("first", r["metric"]) if r["metric"] in FIRST_ANSWER_METRICS else
+               ("unit", metric_unit(r["metric"], r["kind"], unit, r.get("key"))))
+        groups.setdefault(key, []).append(i)
+    digits = [0] * len(rows)
+    for (what, _), idx in groups.items():
+        members = [rows[i] for i in idx]
+        if what == "first":
+            d = common_digits(members)
+            d = max([d] + [_page_floor(r, d) for r in members])
+            for i in idx:
+                digits[i] = d
+        else:
+            # at most two decimals (the Balance indices' own three): shares and slopes one past
+            # their own, means at their own ("113.547 coins" at three read as noise)
+            own = max(_base_digits(r["metric"], r["kind"])[1] for r in members)
+            d = common_digits(members, more=max(0, PAGE_MOST_DIGITS - own))
+            for i in idx:
+                digits[i] = _page_floor(rows[i], d)
+    return plain.with_columns(pl.Series(PAGE_DIGITS, digits, dtype=pl.Int64))
 
 
 def shown_change(r: dict, digits: int) -> float:
@@ -1825,7 +1910,8 @@ def largest_other_changes(cmp: pl.DataFrame, unit: str = "points", exclude=(), m
         # +5.38 for +5.3755, not the +5.37 between its values rounded apart)
         slope = r["metric"] == "tile_slope"
         d = metric_digits(r)
-        change, _ = metric_change(r, u, d) if r["kind"] == "proportion" or slope else metric_change(r, u)
+        change, _ = (metric_change(r, u, d) if r["kind"] == "proportion" or slope or r.get(PAGE_DIGITS) is not None
+                     else metric_change(r, u))
         rel = relative_change(r)
         if slope:
             # the slope before and after, as the list below gives it, and its change named as one
@@ -2788,7 +2874,10 @@ def line_digits(r: dict, digits: int) -> int:
     :data:`MORE_DIGITS`), else the decimals of its row in the table,
     so that the change printed is the measured one rounded, as the table's and comparison.csv's,
     never the difference of values rounded apart (review O #9: "54.63% → 60.28%, +5.65 pp" beside
-    the table's +5.644)."""
+    the table's +5.644). A row of a page's comparison prints as its table row
+    (:func:`with_page_digits`)."""
+    if r.get(PAGE_DIGITS) is not None:
+        return int(r[PAGE_DIGITS])
     if _agrees(r, digits):
         return digits
     own = metric_digits(r)

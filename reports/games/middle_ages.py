@@ -26,7 +26,7 @@ from analysis.tiles import LINE_FITS
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, fair_gap_digits, num, num_ci, pct, pct_ci, pp, pp_ci, pvalue,
+from reports.text import (best_and_worst, fair_gap_digits, metric_digits, metric_value, num, num_ci, pct, pct_ci, pp, pp_ci, pvalue,
                           room_for_a_swing, row_pct_ci, signed, size_range, verdict_digits, verdict_words)
 
 SECTIONS_AFTER = "seats"
@@ -549,7 +549,10 @@ def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, va
         return []
     shown = moved.head(TILE_CURVES_SHOWN)
     names = shown["key"].to_list()
-    parts = [f"{r['key']}, {signed(100 * r['base'])} → {signed(100 * r['variant'])} pp per tile "
+    # each slope at the decimals its table row prints (reports.text.metric_digits: the page's,
+    # review s55 #3: "−1.7 → +1.8" here beside "−1.68 → +1.83" in the table)
+    parts = [f"{r['key']}, {metric_value(r['base'], r['metric'], r['kind'], metric_digits(r))} → "
+             f"{metric_value(r['variant'], r['metric'], r['kind'], metric_digits(r))} pp per tile "
              f"({verdict_words(r['verdict'])})"
              for r in shown.iter_rows(named=True)]
     rest = moved.height - shown.height
