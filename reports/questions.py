@@ -213,13 +213,24 @@ def _value(r: dict, side: str, digits: int) -> str:
     return metric_value(x, "win_share", "proportion", digits)
 
 
+def _decks(r: dict, side: str, joint: str = ", ") -> str:
+    """A card ablation's founders on ``side`` with each deck: "0 with the full deck, 2 with one copy
+    fewer"; '' for another answer or a row without them."""
+    full, fewer = r.get(f"{side}_n_full"), r.get(f"{side}_n_fewer")
+    if r.get("question") != "card_ablation" or full is None or fewer is None:
+        return ""
+    return f"{int(full):,} with the full deck{joint}{int(fewer):,} with one copy fewer"
+
+
 def _shown(r: dict, side: str, digits: int, least: int) -> str:
     """A side's answer in the table: its value, or, read on too few games, matches or founders to
-    tell, their number instead (one founder's win prints as 100%)."""
+    tell, their number instead (one founder's win prints as 100%); a card ablation's with each
+    deck's (:func:`_decks`)."""
     if r["why"] == "too_few":
         n = int(r[f"{side}_n"])
         noun = {"first_player": "games", "best_of_three": "matches"}.get(r["question"], "founders")
-        return f"too few {noun} ({n:,})" if n < least else _value(r, side, digits)
+        decks = _decks(r, side)
+        return (f"too few {noun} ({decks or format(n, ',')})" if n < least else _value(r, side, digits))
     return _value(r, side, digits)
 
 
@@ -249,6 +260,12 @@ def _why(r: dict, base: str, var: str, meta: dict) -> str:
         return f"not played for {base}"
     if why == "not_played_after":
         return f"not played for {var}"
+    if why == "too_few" and _decks(r, "before") and _decks(r, "after"):
+        # the card ablation is read on two decks a side: each count with its deck (review s55 #4:
+        # "0 with mv's rules" beside the baseline's "no founder with the full deck; 2 founders …
+        # with one copy fewer")
+        return (f"too few {noun} to tell (with {base}'s rules, {_decks(r, 'before', ' and ')}; with "
+                f"{var}'s, {_decks(r, 'after', ' and ')}; {least} needed with each deck)")
     if why == "too_few":
         return (f"too few {noun} to tell ({int(r['before_n']):,} with {base}'s rules, "
                 f"{int(r['after_n']):,} with {var}'s; {least} needed on each side)")

@@ -591,7 +591,8 @@ COMPARISON_COLUMNS = ("question", "question_title", "item", "measure", "before",
                       "before_n", "after", "after_se", "after_n", "change", "std_error", "z", "low",
                       "high", "family_size", "smallest", "verdict", "why", "before_verdict",
                       "after_verdict", "players", "key", "founded_before", "founded_after",
-                      "founded_change", "founded_verdict")
+                      "founded_change", "founded_verdict", "before_n_full", "before_n_fewer",
+                      "after_n_full", "after_n_fewer")
 
 
 def _num(x) -> float:
@@ -626,6 +627,8 @@ def _side_rows(question: str, tables: dict) -> dict[str, dict]:
                 after_n = r.get("founders_after")
                 out[name] = dict(value=_num(r["delta_founders_win_share"]), se=_num(r["delta_std_error"]),
                                  n=min(founders, int(after_n if after_n is not None else 0)),
+                                 # each deck's founders (review s55 #4: a count said without its deck)
+                                 n_full=founders, n_fewer=int(after_n if after_n is not None else 0),
                                  support=min(_num(r["founded_share"]), _num(r.get("founded_share_after"))),
                                  tested=r["card"] in family, verdict=str(r.get("verdict") or ""),
                                  digest=_digest(r, "ablation_digest"), **where)
@@ -689,7 +692,10 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
     (MV-2), each card type's founders' win share with the full deck, each type's ablation effect
     (the change of its founders' win share with one copy fewer, MV-1 deck: ``before_verdict`` and
     ``after_verdict`` are each side's own verdict on it) and each pairing's best-of-3 match win
-    rate (MV-7); ``before_n``/``after_n`` the games, matches or founders each is read on.
+    rate (MV-7); ``before_n``/``after_n`` the games, matches or founders each is read on (for the
+    card ablation the fewer of its two decks'; ``before_n_full``/``before_n_fewer`` and
+    ``after_n_full``/``after_n_fewer`` each deck's founders, the full deck and one copy fewer, so
+    that a page can say which deck a count is for).
 
     ``change`` = after − before, its ``std_error`` that of two independent samples (the two sides'
     standard errors in quadrature; both sides play the same seed, so where their games coincide in
@@ -736,6 +742,8 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
                        before_n=rb["n"] if rb else 0, after=ra["value"] if ra else float("nan"),
                        after_se=ra["se"] if ra else float("nan"), after_n=ra["n"] if ra else 0,
                        before_verdict=(rb or {}).get("verdict", ""), after_verdict=(ra or {}).get("verdict", ""),
+                       before_n_full=(rb or {}).get("n_full"), before_n_fewer=(rb or {}).get("n_fewer"),
+                       after_n_full=(ra or {}).get("n_full"), after_n_fewer=(ra or {}).get("n_fewer"),
                        why="", players=(rb or ra or {}).get("players"), key=(rb or ra or {}).get("key"),
                        **(founded.get(item, {}) if qid in ("card_types", "card_ablation") else {}))
             if rb is not None and ra is not None and qid in own and rb.get("players") == ra.get("players") == own[qid]:
@@ -781,6 +789,7 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
     schema = {c: (pl.Float64 if c in ("before", "before_se", "after", "after_se", "change", "std_error",
                                       "z", "low", "high", "smallest", "founded_before", "founded_after",
                                       "founded_change")
-                  else pl.Int64 if c in ("before_n", "after_n", "family_size", "players") else pl.String)
+                  else pl.Int64 if c in ("before_n", "after_n", "family_size", "players", "before_n_full",
+                                         "before_n_fewer", "after_n_full", "after_n_fewer") else pl.String)
               for c in COMPARISON_COLUMNS}
     return pl.DataFrame([{c: r.get(c) for c in COMPARISON_COLUMNS} for r in rows], schema=schema)
