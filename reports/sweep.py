@@ -49,7 +49,7 @@ import polars as pl
 from analysis import stats
 from analysis.length import length_unit
 from analysis.load import smallest_difference
-from analysis.sweep.metrics import anchors, condition_text, sensitivity
+from analysis.sweep.metrics import FIRST_VS_LAST, VALUE_BY_VALUE, anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
 from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, is_start_rules,
                                   objective_text, same_value, search_path, seat_of, start_settings,
@@ -243,6 +243,37 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
              "repeats").rename({"at": "others at", "label": "metric", "delta": "change"})
 
 
+#: the value tables' column naming each row's family (session 55 review #1)
+FAMILY_COLUMN = "interval of"
+FAMILY_CELLS = {FIRST_VS_LAST: "the first-vs-last family (as 'Every effect')",
+                VALUE_BY_VALUE: "the value-by-value family"}
+
+
+def _pairs_table(rows: pl.DataFrame) -> pl.DataFrame:
+    """The tables "Each value against the base value" and "Every two values": :func:`effects_table`
+    with a last column naming each row's family (:data:`FAMILY_COLUMN`): a pair the first-vs-last
+    family states carries that family's row, as the sentences and the table "Every effect" give it."""
+    table = effects_table(rows)
+    if table.height == 0 or "family" not in rows.columns:
+        return table
+    return table.with_columns(pl.Series(FAMILY_COLUMN, [FAMILY_CELLS.get(f, f or "") for f in rows["family"]],
+                                        pl.String))
+
+
+def _stated_rows_words(rows: list[dict]) -> str:
+    """A value table's caption, when it holds a pair the first-vs-last family states: which rows,
+    and that their intervals and words are that family's (session 55 review #1)."""
+    stated = sorted({f"{r['parameter']} {r['from']} → {r['to']}" for r in rows
+                     if r.get("family") == FIRST_VS_LAST})
+    if not stated:
+        return ""
+    these = " and ".join(stated)
+    one = len(stated) == 1
+    return (f" The row{'' if one else 's'} of {these} {'is' if one else 'are'} the first-vs-last "
+            f"effect{'' if one else 's'} of the sentences, with the interval and words of the table "
+            f"'{EFFECTS_TABLE}' (column '{FAMILY_COLUMN}'): one comparison, one verdict on this page.")
+
+
 def _table_number(x, decimals: int):
     """``x`` rounded to ``decimals`` for a table (:func:`rounded`: a value that rounds to zero is
     written 0, never "-0")."""
@@ -259,8 +290,9 @@ LISTED_VALUES = 6        # a value sentence lists at most this many values, then
 
 
 def _value_list(rows: list[dict]) -> str:
-    """"1 by +2.4 pp (+0.3 to +4.3), clear, may matter; 2 by …": each value's change against the
-    reference in value order, at most :data:`LISTED_VALUES` (the clear ones first, largest first,
+    """"0 → 1 by +2.4 pp (+0.3 to +4.3), clear, may matter; 0 → 2 by …": each value's change
+    against the reference in value order, each read from the earlier value to the later
+    (:func:`_pair_item`), at most :data:`LISTED_VALUES` (the clear ones first, largest first,
     when there are more), then "… and N more (the table …)"."""
     if len(rows) > LISTED_VALUES:
         rank = {v: k for k, v in enumerate(stats.VERDICT_ORDER)}
@@ -269,10 +301,42 @@ def _value_list(rows: list[dict]) -> str:
         shown = [r for r in rows if id(r) in keep]
     else:
         shown = rows
-    text = "; ".join(f"{r['to']} by {_pair_amount(r)}, {verdict_words(r['verdict'])}" for r in shown)
+    text = "; ".join(f"{_pair_item(r)}, {verdict_words(r['verdict'])}" for r in shown)
     rest = len(rows) - len(shown)
     return text + (f"; … and {rest} more value{'s' if rest != 1 else ''} (the table "
                    f"\"{VALUES_TABLE}\")" if rest else "")
+
+
+#: how every change on a sweep's page reads, said once on the page (its header table, row
+#: :data:`DIRECTION_KEY`): session 55 designer review #2, the lead's "3 by +0.1 pp" (3 − 5) beside
+#: the next sentence's "5 by −0.1 pp" (5 − 3)
+DIRECTION_KEY = "a change a → b"
+DIRECTION = ("b's value minus a's, game by game, a the earlier value in the order tried (a range: "
+             "the lower): every change on this page reads that way, the base value's too")
+
+
+def _pair_item(r: dict) -> str:
+    """"3 → 5 by −0.1 pp (−3.1 to +3.1)": a comparison of two values of a parameter, in the page's
+    one direction (:func:`analysis.sweep.metrics.as_page_reads`: from the earlier value to the
+    later, whichever is the base value or the best), with its amount (:func:`_family_amount`)."""
+    from analysis.sweep.metrics import as_page_reads
+
+    p = as_page_reads(r)
+    return f"{p['from']} → {p['to']} by {_family_amount(p)}"
+
+
+def _family_amount(r: dict) -> str:
+    """A change between two values as the page prints it everywhere: a pair the first-vs-last
+    family states (``family``, :data:`analysis.sweep.metrics.FIRST_VS_LAST`) exactly as its
+    sentence below and the table "Every effect" print it (:func:`_amount`; more decimals only
+    where a sentence needs them beside a level, ``digits_at_least``), any other pair as the
+    value-by-value sentences do (:func:`_pair_amount`)."""
+    if r.get("family") != FIRST_VS_LAST:
+        return _pair_amount(r)
+    more = int(r.get("digits_at_least", 0))
+    if r["share"]:
+        return _share_text(r["delta"], r["low"], r["high"], max(_verdict_places(r, 1), more))
+    return _unit_text(r["delta"], r["low"], r["high"], r["unit"], max(_verdict_places(r, 2), more))
 
 
 def _pair_amount(r: dict) -> str:
@@ -370,10 +434,9 @@ def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, agai
                 f"The value of {name} tried{where} with the smallest seat imbalance is not shown fairer "
                 f"than {value} ({why})")
         # (the designer review read this beside "Raising … from 0 to 6 … clear, may matter" as a
-        # contradiction: two families, the value-by-value one over every pair of values at once)
-        family = (" (each interval holds over every pair of values at once, so it is wider than one "
-                  "comparison's: the first-to-last effect below is read in a family of its own and may "
-                  "be clear where these are not)" if len(bal) > 1 else "")
+        # contradiction: two families, the value-by-value one over every pair of values at once;
+        # session 55: the first → last pair is now the first-vs-last family's row, here too)
+        family = f" ({_families_clause(bal)})" if len(bal) > 1 else ""
         return (f"{lead}: {_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value}, "
                 f"the smallest estimate {_balance_text(best['estimate'], best['low'], best['high'])} "
                 f"at {best['value']}; {tail}{family}")
@@ -390,6 +453,34 @@ def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, agai
             f"{_balance_text(best['estimate'], best['low'], best['high'], k)}, against "
             f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'], k)} at {value} ({why}); "
             f"{tail}")
+
+
+def _families_clause(rows: list[dict]) -> str:
+    """How the intervals of a list of value comparisons are adjusted, in words (session 55 review
+    #1): a pair the first-vs-last family states (first → last; a list of words: each value against
+    the first) is that family's row, with the interval and words of the sentences below; every
+    other pair's interval holds over the value-by-value family's pairs at once. "each interval
+    holds over the 3 pairs of values at once, so it is wider than one comparison's"; "3 → 5 is the
+    first-vs-last effect of the sentences below, adjusted over the page's 1 first-vs-last
+    comparison; the other intervals hold over the 2 other pairs of values at once, so they are
+    wider than one comparison's"."""
+    from analysis.sweep.metrics import as_page_reads
+
+    stated = [as_page_reads(r) for r in rows if r.get("family") == FIRST_VS_LAST]
+    rest = [r for r in rows if r.get("family") != FIRST_VS_LAST]
+    m_v = next((int(r.get("family_size") or r.get("pairs") or 0) for r in rest), 0)
+    if not stated:
+        return (f"each interval holds over the {m_v} pairs of values at once, so it is wider than one "
+                "comparison's")
+    m_f = int(stated[0].get("family_size") or 1)
+    names = sorted({f"{r['from']} → {r['to']}" for r in stated})
+    said = (f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} the first-vs-last effect"
+            f"{'s' if len(names) > 1 else ''} of the sentences below, adjusted over the page's {m_f} "
+            f"first-vs-last comparison{'s' if m_f != 1 else ''}")
+    if not rest:
+        return said
+    return (f"{said}; the other intervals hold over the {m_v} other pair{'s' if m_v != 1 else ''} of "
+            "values at once, so they are wider than one comparison's")
 
 
 def _value_runs(picked: list[str], order: list[str]) -> str:
@@ -434,10 +525,32 @@ def _pct_text(x: float, lo: float, hi: float) -> str:
     return f"{text(x, d)}% ({text(lo, d)} to {text(hi, d)})"
 
 
-def _distance_amount(r: dict, kind: str) -> str:
-    """A change of the distance from fair (the seat imbalance, or a role's share from its even
-    share) with its interval, as the value sentences print a change: "+3.0 pp (−0.2 to +6.2)"."""
-    return _pair_amount({**r, "share": True, "unit": "pp"})
+def _distance_item(r: dict) -> str:
+    """A change of the distance from fair (the seat imbalance, a role's split gap) or of a side's
+    share between two values, with its interval, in the page's direction as the value sentences
+    print a change (:func:`_pair_item`): "0 → 3 by −3.0 pp (−6.2 to +0.2)"."""
+    return _pair_item({**r, "share": True, "unit": "pp"})
+
+
+def _adjusted_words(rows: list[dict]) -> str:
+    """How the intervals of a lead's list of value comparisons are adjusted: "adjusted over the 3
+    pairs of values" (the value-by-value family), "adjusted over the page's 1 first-vs-last
+    comparison" (a parameter of two values), or both, naming the pair of the first-vs-last family
+    (session 55 review #1: a pair that family states keeps its row everywhere)."""
+    from analysis.sweep.metrics import as_page_reads
+
+    stated = [as_page_reads(r) for r in rows if r.get("family") == FIRST_VS_LAST]
+    rest = [r for r in rows if r.get("family") != FIRST_VS_LAST]
+    m_f = int(next((r.get("family_size") or 0 for r in stated), 0))
+    m_v = int(next((r.get("family_size") or r.get("pairs") or 0 for r in rest), 0))
+    first_last = f"adjusted over the page's {m_f} first-vs-last comparison{'s' if m_f != 1 else ''}"
+    if not stated:
+        return f"adjusted over the {m_v} pairs of values"
+    if not rest:
+        return first_last
+    names = " and ".join(sorted({f"{r['from']} → {r['to']}" for r in stated}))
+    return (f"{names} as the first-vs-last effect below, {first_last}; the others adjusted over "
+            f"the {m_v} other pair{'s' if m_v != 1 else ''} of values")
 
 
 def which_value_sentence(w: dict) -> str:
@@ -482,28 +595,26 @@ def which_value_sentence(w: dict) -> str:
         rows = sorted(rows, key=lambda o: order.index(o["value"]))
         words = {verdict_words(o["verdict"]) for o in rows}
         if len(rows) > 1 and len(words) == 1:
-            return ("; ".join(f"{o['value']} by {_distance_amount(o, kind)}" for o in rows)
-                    + f", each {words.pop()}")
-        return "; ".join(f"{o['value']} by {_distance_amount(o, kind)}, {verdict_words(o['verdict'])}"
-                         for o in rows)
+            return ("; ".join(_distance_item(o) for o in rows) + f", each {words.pop()}")
+        return "; ".join(f"{_distance_item(o)}, {verdict_words(o['verdict'])}" for o in rows)
 
     def apart_words(rows: list[dict]) -> str:
         """Values that cannot be told apart from the best: one that differs by the smallest
-        difference that matters or more by its estimate with its interval, the rest together."""
+        difference that matters or more by its estimate with its interval, the rest together
+        (by the size of their estimates' difference from the best: in the page's direction
+        some read up and some down, session 55 review #2)."""
         big = [o for o in rows if abs(o["delta"]) >= w["smallest"]]
         near = [o for o in rows if abs(o["delta"]) < w["smallest"]]
         if len(near) <= 1:
             return listed(rows)
         bits = [listed(big)] if big else []
         if near:
-            top = max(o["delta"] for o in near)
-            bits.append(f"{_value_runs([o['value'] for o in near], order)} by "
-                        f"{_minus(f'{100 * top:+.1f}')} pp or less")
+            top = max(abs(o["delta"]) for o in near)
+            bits.append(f"{_value_runs([o['value'] for o in near], order)} differ from {best[0]} by "
+                        f"{100 * top:.1f} pp or less")
         return "; ".join(bits)
 
-    m = w.get("pairs") or 0
-    adjusted = (f"adjusted over the {m} pairs of values" if w.get("family") == "value by value" else
-                f"adjusted over the page's {m} first-vs-last comparison{'s' if m != 1 else ''}")
+    adjusted = _adjusted_words(w["others"])
     if not further:
         parts = [f"{head}: these games cannot tell. {lowest} {who}, {number}, but no other value is "
                  f"clearly {worse}: {apart_words(apart)} (the intervals hold 0, {adjusted})"]
@@ -516,8 +627,7 @@ def which_value_sentence(w: dict) -> str:
             said = f"every other value is clearly {worse}: {listed(further)}"
         elif len(further) == 1:
             o = further[0]
-            said = (f"{o['value']} is clearly {worse}, by {_distance_amount(o, kind)}, "
-                    f"{verdict_words(o['verdict'])}")
+            said = f"{o['value']} is clearly {worse}: {_distance_item(o)}, {verdict_words(o['verdict'])}"
         else:
             said = (f"{_value_runs([o['value'] for o in further], order)} are clearly {worse}: "
                     f"{listed(further)}")
@@ -588,14 +698,10 @@ def sides_sentence(w: dict) -> str:
 
     def listed() -> str:
         if len(rows) > 1 and len(words) == 1:
-            return ("; ".join(f"{o['value']} by {_distance_amount(o, 'sides')}" for o in rows)
-                    + f", each {words.pop()}")
-        return "; ".join(f"{o['value']} by {_distance_amount(o, 'sides')}, {verdict_words(o['verdict'])}"
-                         for o in rows)
+            return ("; ".join(_distance_item(o) for o in rows) + f", each {words.pop()}")
+        return "; ".join(f"{_distance_item(o)}, {verdict_words(o['verdict'])}" for o in rows)
 
-    m = w.get("pairs") or 0
-    adjusted = (f"adjusted over the {m} pairs of values" if w.get("family") == "value by value" else
-                f"adjusted over the page's {m} first-vs-last comparison{'s' if m != 1 else ''}")
+    adjusted = _adjusted_words(rows)
     clear = [o for o in rows if o["call"] == "clear"]
     if clear:
         moves = (f"against {ref}, it moves clearly at {len(clear)} of {len(rows)} other "
@@ -636,7 +742,7 @@ def role_values_sentence(name: str, ref: tuple[str, str], against: list[dict]) -
     rows = _ordered([r for r in roles if r["metric"] == first])
     value, why = ref
     where = f" with {rows[0]['at']}" if rows[0].get("at") else ""
-    return (f"Against {name} = {value} ({why}){where}, {rows[0]['label']} changes at "
+    return (f"Against {name} = {value} ({why}){where}, {rows[0]['label']} changes: "
             f"{_value_list(rows)}")
 
 
@@ -746,6 +852,40 @@ def turning_points(s, shares: bool | None = None, named: dict[str, str] | None =
             "hides it, and the bar's label says so; the sentences of 'What moves what' give each step.")
 
 
+def share_bars_words(effects: pl.DataFrame) -> str:
+    """What the tornado chart of shares draws, for its caption (session 55 designer review #3: it
+    began "Win shares: …" above a bar of the seat imbalance, which is no win share): the kinds of
+    bar :func:`reports.figures.sweep.tornado_bars` draws, in the order "Seats' win shares, the
+    seat imbalance (…) and …"."""
+    drawn = [m for _, m in sorted(FS.tornado_bars(effects, True))]
+    labels = dict(zip(effects["metric"], effects["label"])) if effects.height else {}
+    kinds = []
+
+    def add(words: str) -> None:
+        if words not in kinds:
+            kinds.append(words)
+
+    for prefix, words in (("seat_win_share_", "seats' win shares"),
+                          ("role_win_share_", "sides' win shares"),
+                          ("strategy_win_share_", "strategies' win shares")):
+        hits = [m for m in drawn if m.startswith(prefix)]
+        if hits:
+            # between player counts a seat's share is read as its advantage (win share − fair share)
+            add(words.replace("win shares", "advantages (win share − fair share)")
+                if any("advantage" in str(labels.get(m, "")) for m in hits) else words)
+    if "balance" in drawn:
+        add("the seat imbalance (the largest distance of a seat's win share from the fair share)")
+    if any(m.startswith("role_split_") for m in drawn):
+        add("how evenly a role's seats split its wins (the largest gap from an equal split)")
+    if any(not m.startswith(("seat_win_share_", "role_win_share_", "strategy_win_share_",
+                              "role_split_")) and m != "balance" for m in drawn):
+        add("other shares")
+    if not kinds:
+        return "Shares"
+    text = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
+    return text[0].upper() + text[1:]
+
+
 def turn_sentence(name: str, t: dict) -> str:
     """A metric whose response to ``name`` turns (:func:`analysis.sweep.metrics.turns`): both steps
     with their intervals, and the first-vs-last effect (the page's, :func:`_ends_clause`): it
@@ -846,7 +986,10 @@ def _with_ends(t: dict, sub: pl.DataFrame, effects: pl.DataFrame | None) -> dict
     if e.height != 1:
         return t
     ends = e.row(0, named=True)
-    return {**t, "ends": ends, "ends_family": "value-by-value",
+    # a sensitivity that states that pair in the first-vs-last family carries that family's row
+    # (session 55 review #1): it is the first-vs-last effect, and named so
+    own = ends.get("family") == FIRST_VS_LAST
+    return {**t, "ends": ends, "ends_family": None if own else "value-by-value",
             "hidden": hidden_by(ends, (t["first"], t["second"]))}
 
 
@@ -856,10 +999,16 @@ def value_family_words(value_effects: pl.DataFrame) -> str:
         return ""
     n = int(value_effects["pairs"][0])
     params = value_effects["parameter"].n_unique()
+    # session 55 review #1: the pairs the first-vs-last sentences state are theirs alone
+    stated = ("family" in value_effects.columns
+              and value_effects.filter(pl.col("family") == FIRST_VS_LAST).height > 0)
+    but = (", except the pairs the other sentences compare: the first and the last value, or each "
+           "word of a list against the first; such a pair is in their family only and has their "
+           "interval and words wherever this page shows it" if stated else "")
     return (f"Each value against another is a paired change with an interval of a family of its "
             f"own: simultaneous over a pair's metrics, Bonferroni over the {n} pairs of values of "
             f"the {params} parameter{'s' if params != 1 else ''} with 3 values or more (every two "
-            "values, the others held as the other sentences hold them), so all of them hold "
+            f"values, the others held as the other sentences hold them{but}), so all of them hold "
             "together with 95% probability; a response is said to turn when one step is clearly up "
             "and a later one clearly down (or the reverse) in that family, each interval reaching "
             "the smallest difference that matters; a later step back that is clear but small "
@@ -1211,6 +1360,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
             f"games 0 to {sw['games'] - 1:,} of the same seed in every variant: "
             if over_players else "the same games in every variant: ") + f"{short_seed(sw['seed'])})"),
         ("paired game by game", pairing_words(sw, s.source)),
+        *([(DIRECTION_KEY, DIRECTION)] if s.effects.height else []),
         ("strategies", strategies_text(sw, spec)),
         ("base rules", sw["rules_name"]), ("also set", ", ".join(sw.get("settings") or []) or "nothing"),
         *([("measured on", measured)] if (measured := _measured_on(sweep_dir, sw)) else []),
@@ -1286,8 +1436,9 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         turning, turned = turning_points(s, True, named)
         names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit, turning=turning,
                                                       names=named),
-                         with_seats(f"Win shares: the paired change from each setting's first to last "
-                                    f"value, in pp{held}.{repeats}{turned}", named))
+                         with_seats(f"{share_bars_words(s.effects)}: the paired change from each "
+                                    f"setting's first to last value, in pp{held}.{repeats}{turned}",
+                                    named))
         turning, turned = turning_points(s, False, named)
         names += figs.add("tornado_other", FS.tornado(s.effects, False, s.score_unit, turning=turning,
                                                       names=named),
@@ -1313,16 +1464,20 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             "that is the same number as another, or its mirror.",
                             tables=[(EFFECTS_TABLE, _seat_column(effects_table(s.effects), named))]))
     if s.value_effects.height:
-        from analysis.sweep.metrics import against_reference
+        from analysis.sweep.metrics import against_reference, as_page_reads
 
-        vs = [r for name, (ref, _) in s.references.items()
+        # every row read from the earlier value to the later, the base value's too (session 55
+        # review #2), and a pair the first-vs-last family states with that family's row and a
+        # column saying so (review #1)
+        vs = [as_page_reads(r) for name, (ref, _) in s.references.items()
               for r in against_reference(s.value_effects, name, ref)]
         why = "; ".join(f"{name}: {ref} ({w})" for name, (ref, w) in s.references.items())
         secs.append(Section("values", VALUES_TABLE,
                             "Each value of a parameter of 3 values or more against the value it is "
-                            f"compared with ('from': {why}), every metric, game by game. "
-                            + value_family_words(s.value_effects),
-                            tables=[(VALUES_TABLE, _seat_column(effects_table(pl.DataFrame(vs)), named))]))
+                            f"compared with ({why}), every metric, game by game, from the earlier "
+                            "value to the later (the base value is 'from' or 'to'). "
+                            + value_family_words(s.value_effects) + _stated_rows_words(vs),
+                            tables=[(VALUES_TABLE, _seat_column(_pairs_table(pl.DataFrame(vs)), named))]))
         # the pairs the table above does not hold (review V #6: it repeated the base value's rows
         # word for word)
         refs = {name: str(ref) for name, (ref, _) in s.references.items()}
@@ -1332,8 +1487,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
             secs.append(Section("pairs", PAIRS_TABLE,
                                 "Every two values of those parameters (from → to) but the base value's "
                                 "(in the table above), every metric, with the same family's intervals: "
-                                "where a response turns.",
-                                tables=[(PAIRS_TABLE, _seat_column(effects_table(others), named))]))
+                                "where a response turns." + _stated_rows_words(list(others.iter_rows(named=True))),
+                                tables=[(PAIRS_TABLE, _seat_column(_pairs_table(others), named))]))
     if n_slice:
         secs.append(Section("slices", SLICES_TABLE,
                             "In a grid, each parameter's same comparisons at every other combination "
@@ -1454,8 +1609,9 @@ def sweep_files(s, sweep_dir: Path) -> tuple[dict[str, str], list[str]]:
             f"{EFFECTS_FILE}: one row per comparison and metric the page makes ({len(eff):,} rows): "
             f"the family it is adjusted in ({'; '.join(fams)}), the family's number of comparisons "
             "and the level each comparison's intervals are read at (1 − 0.05/m, simultaneous over its "
-            "metrics), whether it is a value against the base value (the table "
-            f"'{VALUES_TABLE}', from the base value), the parameter, from, to, where the others "
+            "metrics; each comparison is in one family only), whether it is a value against the "
+            f"base value (the table '{VALUES_TABLE}'), the parameter, from and to (the earlier value "
+            "and the later, in the order tried: the base value may be either), where the others "
             "were held, the metric, its unit, the change (to − from, game by game), its adjusted "
             "interval (low, high) and its own unadjusted one (low_unadjusted, high_unadjusted: the "
             "same paired interval without the family's adjustment, never wider; for the seat "

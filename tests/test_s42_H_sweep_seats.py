@@ -128,7 +128,8 @@ def test_the_fairest_values_levels_differ_by_the_change_printed(swept):
                   r"\([^)]*\), against ([0-9.]+) pp from fair \([^)]*\) at (\S+) .*?: (.*?)</li>", page)
     assert m, "the fairest value here (7) is not the base value (6): two levels are printed"
     best, a, b, ref, listed = m.groups()
-    change = re.search(rf"(?:^|; ){re.escape(best)} by ([+−][0-9.]+) pp", listed)
+    # read from the earlier value to the later (session 55 review #2): here the base 6 → 7
+    change = re.search(rf"(?:^|; ){re.escape(ref)} → {re.escape(best)} by ([+−][0-9.]+) pp", listed)
     assert change, listed
     value = float(change.group(1).replace("−", "-"))
     assert value == pytest.approx(float(a) - float(b), abs=1e-9), m.group(0)
@@ -158,7 +159,7 @@ def test_the_reviewers_levels_and_change_agree(swept, tmp_path, monkeypatch):
                for r in against]
     text = real(NAME, ref, curves, against)
     m = re.search(r"tried is 7, its seat imbalance ([0-9.]+) pp from fair \([^)]*\), against ([0-9.]+) pp "
-                  r"from fair \([^)]*\) at 6 .*?(?:: |; )7 by ([+−][0-9.]+) pp", text)
+                  r"from fair \([^)]*\) at 6 .*?(?:: |; )6 → 7 by ([+−][0-9.]+) pp", text)
     assert m, text
     a, b, change = float(m.group(1)), float(m.group(2)), float(m.group(3).replace("−", "-"))
     assert change == pytest.approx(a - b, abs=1e-9), text

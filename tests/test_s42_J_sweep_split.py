@@ -129,7 +129,12 @@ def test_page_and_terminal_say_which_value_splits_the_censitaires_wins_most_even
         assert "is clearly less even" in line or "are clearly less even" in line, line
     else:
         assert "these games cannot tell" in line and "no other value is clearly less even" in line, line
-    assert "adjusted over the 3 pairs of values" in line
+    # "seat" against each other value is the first-vs-last family's comparison (a list of words:
+    # each against the first; session 55: in that family only), "simultaneous" → "rotating" the
+    # value-by-value family's one pair
+    assert "adjusted over the page's 2 first-vs-last comparisons" in line, line
+    if best != "seat":
+        assert "the others adjusted over the 1 other pair of values" in line, line
     assert "33.3% each" in line
     # the page leads with the same sentence
     import html as H
@@ -220,9 +225,10 @@ def test_the_split_line_is_worded_by_size_and_says_which_values_are_clearly_less
     text = which_value_sentence(which_value(_hand_made([3.0, 0.5, 0.8], 1.0), "p", metric=SPLIT))
     assert text.startswith("Most even split of the Censitaires' wins over p: 1, largest gap 0.5 pp "
                            "(0.0 to 2.0)"), text
-    assert "2 cannot be told apart from it (2 by +0.3 pp (−0.7 to +1.3), within noise" in text, text
-    assert ("0 is clearly less even, by +2.5 pp (+1.5 to +3.5), clear and large enough to matter "
-            "(intervals adjusted over the 3 pairs of values)") in text, text
+    # every change reads from the earlier value to the later (session 55 review #2)
+    assert "2 cannot be told apart from it (1 → 2 by +0.3 pp (−0.7 to +1.3), within noise" in text, text
+    assert ("0 is clearly less even: 0 → 1 by −2.5 pp (−3.5 to −1.5), clear and large enough to "
+            "matter (intervals adjusted over the 3 pairs of values)") in text, text
     # no value clearly apart: said so, not a pick
     text = which_value_sentence(which_value(_hand_made([1.2, 0.5, 0.8], 1.0), "p", metric=SPLIT))
     assert text.startswith("Most even split of the Censitaires' wins over p: these games cannot tell. "

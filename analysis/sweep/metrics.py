@@ -31,7 +31,9 @@ the other parameters' values (:func:`other_slices`; ``Sensitivity.slice_effects`
 family (Bonferroni over those comparisons), so an effect that differs where the others sit
 elsewhere is measured, and the anchored family keeps its width. A parameter of 3 values or more is
 also compared value by value (every two of its values, the others at their anchors:
-``Sensitivity.value_effects``, a third family, Bonferroni over those pairs), so that each value can
+``Sensitivity.value_effects``, a third family, Bonferroni over those pairs but the ones the
+first-vs-last family states, which keep that family's row there: one comparison, one family and one
+verdict on the page, column ``family``), so that each value can
 be set against the base rules' value (:func:`reference`, :func:`against_reference`) and a response
 that turns between the first and the last value is found (:func:`turns`): first → last alone
 hides it (review L #2); a clear but small step back is said to level off (:func:`levels_off`), and
@@ -78,6 +80,12 @@ from analysis import stats
 from analysis.length import length_unit
 from analysis.load import int_moments, open_runs, score_unit, smallest_difference, value_sums
 from analysis.sweep.store import check_variant, finished_variants, read_sweep, variant_dir
+
+#: the page's families of comparisons, as effects.csv and each value-by-value row (column
+#: ``family``) name them (:mod:`analysis.sweep.tables` re-exports them)
+FIRST_VS_LAST = "first vs last value"
+VALUE_BY_VALUE = "value by value"
+OTHER_SLICES = "other values of the other parameters"
 
 JOINT_FILE = "paired_stats.json"        # analysis.sweep.joint.JOINT_FILE (not imported: no cycle)
 
@@ -951,8 +959,10 @@ class Sensitivity:
     slice_effects: pl.DataFrame = field(default_factory=pl.DataFrame)
     source: str = "rows"          # "stats": read from paired_stats.json (a sweep without rows)
     # every two values of a parameter of 3 values or more, the others at their anchors
-    # (:func:`value_pairs`): a family of its own; ``references``: per such parameter, the value
-    # each value is compared with (:func:`reference`) and why
+    # (:func:`value_pairs`): a family of its own (``family`` "value by value", ``pairs`` its
+    # size), but for the pairs ``effects`` states, whose rows are ``effects``' own (``family``
+    # "first vs last value"); ``references``: per such parameter, the value each value is
+    # compared with (:func:`reference`) and why
     value_effects: pl.DataFrame = field(default_factory=pl.DataFrame)
     references: dict = field(default_factory=dict)
 
@@ -1210,10 +1220,17 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
                     cache.clear()
     # Every two values of a parameter's anchored chain (3 values or more): first → last alone
     # hides a response that turns (review L #2). A third family: simultaneous over a pair's
-    # metrics, Bonferroni over every pair of every such parameter.
+    # metrics, Bonferroni over every pair of every such parameter **but the pairs the first-vs-last
+    # family above already states** (first → last; a list of words: each value against the
+    # first). Those keep the first-vs-last family's row wherever the page shows them (session 55
+    # designer review #1: 3 → 5 printed "clear, may matter" in the sentences and "within noise" in
+    # the table "Each value against the base value", one comparison in two families): the page's
+    # comparisons are split between the families, each pair in one, each family adjusted over its own.
     chains = {name: [c for c in chain if c["id"] in done] for name, chain in slices(sweep).items()}
+    stated = {name: {(a["id"], b["id"]) for a, b in measured(_compared(name, chain))}
+              for name, chain in chains.items()}
     pairs = {name: measured(value_pairs(chain)) for name, chain in chains.items() if len(chain) >= 3}
-    n_pairs = sum(len(p) for p in pairs.values())
+    n_pairs = sum(1 for name, p in pairs.items() for a, b in p if (a["id"], b["id"]) not in stated[name])
     pair_level = 1 - (1 - stats.LEVEL) / max(n_pairs, 1)
     value_rows, references = [], {}
     for name, todo in pairs.items():
@@ -1222,15 +1239,24 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
         references[name] = reference(sweep, name, chains[name])
         at = condition_text(sweep, name)
         for first, last in todo:
-            a, b = get(first["id"]), get(last["id"])
             x, y = first["values"][name], last["values"][name]
             numeric = _is_number(x) and _is_number(y)
+            where = {"from_x": float(x) if numeric else None, "to_x": float(y) if numeric else None,
+                     "pairs": n_pairs}
+            if (first["id"], last["id"]) in stated[name]:
+                # the first-vs-last family's own row (the sentences', the tornado chart's, the
+                # table "Every effect"'s): the same numbers and words on every line of the page
+                value_rows += [{**r, **where, "family": FIRST_VS_LAST, "family_size": n_effects}
+                               for r in effect_rows
+                               if r["parameter"] == name and r["from"] == _text(x) and r["to"] == _text(y)]
+                continue
+            a, b = get(first["id"]), get(last["id"])
             for r in parameter_effects(a, b, level=pair_level, overrides=overrides):
                 value_rows.append({
                     "parameter": name, "from": _text(x), "to": _text(y), "at": at,
                     "numeric": numeric, "rising": numeric and y > x,
-                    "from_x": float(x) if numeric else None, "to_x": float(y) if numeric else None,
-                    **r, "pairs": n_pairs, "games": a.n_games})
+                    **r, **where, "family": VALUE_BY_VALUE, "family_size": n_pairs,
+                    "games": a.n_games})
         cache.clear()
     missing = [v["id"] for v in sweep["variants"] if v["id"] not in done]
     return Sensitivity(sweep, variants, pl.DataFrame(curve_rows), pl.DataFrame(effect_rows),
@@ -1260,21 +1286,34 @@ def reference(sweep: dict, name: str, chain: list[dict]) -> tuple[str, str]:
 
 
 def _oriented(r: dict, flip: bool) -> dict:
-    """A pair's row read the other way round (to − from becomes from − to)."""
+    """A pair's row read the other way round (to − from becomes from − to); ``reversed`` says
+    whether it is now read against the page's direction (:func:`as_page_reads`)."""
     if not flip:
         return dict(r)
     return {**r, "from": r["to"], "to": r["from"], "from_x": r.get("to_x"), "to_x": r.get("from_x"),
             "delta": -r["delta"], "low": -r["high"], "high": -r["low"],
             "low_unadjusted": -r["high_unadjusted"], "high_unadjusted": -r["low_unadjusted"],
-            "rising": not r["rising"] if r.get("numeric") else r.get("rising")}
+            "rising": not r["rising"] if r.get("numeric") else r.get("rising"),
+            "reversed": not r.get("reversed", False)}
+
+
+def as_page_reads(r: dict) -> dict:
+    """A pair's row in the page's one direction (session 55 designer review #2: the lead printed
+    "3 by +0.1 pp", 3 − 5, beside "5 by −0.1 pp", 5 − 3): from the earlier value to the later, in
+    the order the values were tried (a range: the lower first), ``delta`` = the later's metric −
+    the earlier's, as the sweep's sentences, tables and files print every change. A row read the
+    other way round for a computation (:func:`against_reference`, a value against the best) is
+    turned back."""
+    return _oriented(r, bool(r.get("reversed")))
 
 
 def against_reference(value_effects: pl.DataFrame, name: str, ref: str) -> list[dict]:
     """Parameter ``name``'s every other value against its reference ``ref`` (:func:`reference`),
     one row per value and metric from :attr:`Sensitivity.value_effects`: ``from`` the reference,
     ``to`` the value, ``delta`` = the value's metric − the reference's, with the pair's interval of
-    that family (the verdict is the pair's: the size of a difference does not depend on its
-    sign)."""
+    its family (the verdict is the pair's: the size of a difference does not depend on its
+    sign). A row turned round for this (the value comes before the reference) has ``reversed``;
+    the page prints it as :func:`as_page_reads` turns it back, earlier → later."""
     if value_effects.height == 0:
         return []
     out = []

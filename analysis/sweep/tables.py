@@ -39,13 +39,12 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.sweep.metrics import MATTERING, against_reference
+from analysis.sweep.metrics import (FIRST_VS_LAST, MATTERING, OTHER_SLICES, VALUE_BY_VALUE,
+                                    against_reference, as_page_reads)
 from simcore.config import format_value
 
-#: the page's families of comparisons, as effects.csv names them
-FIRST_VS_LAST = "first vs last value"
-VALUE_BY_VALUE = "value by value"
-OTHER_SLICES = "other values of the other parameters"
+# (the page's families of comparisons, FIRST_VS_LAST …, are defined beside the rows, in
+# analysis.sweep.metrics, and exported here as effects.csv names them)
 
 
 def _interval_kind(metric: str, share: bool) -> str:
@@ -120,10 +119,12 @@ def effect_rows(s) -> pl.DataFrame:
     """One row per comparison and metric of sweep ``s``'s page, every family in one table:
     ``family`` (:data:`FIRST_VS_LAST`, :data:`VALUE_BY_VALUE`, :data:`OTHER_SLICES`),
     ``comparisons_in_family`` (the m of its Bonferroni), ``level`` (each comparison's simultaneous
-    level over its metrics, 1 − 0.05/m), ``against_base`` (a value-by-value row comparing a value
-    with the parameter's reference value, :func:`analysis.sweep.metrics.reference`: the page's
-    table "Each value against the base value", oriented from the reference), ``parameter``,
-    ``from``, ``to``, ``others_at`` (where the other parameters were held), ``metric``, ``label``,
+    level over its metrics, 1 − 0.05/m), ``against_base`` (a row comparing a value with a parameter's
+    reference value, :func:`analysis.sweep.metrics.reference`, in the page's table "Each value
+    against the base value": a value-by-value row, or the first-vs-last row of a pair that family
+    states, which is in no other family), ``parameter``, ``from``, ``to`` (the earlier value and the
+    later, in the order tried, as the page reads every change: the reference may be either),
+    ``others_at`` (where the other parameters were held), ``metric``, ``label``,
     ``unit`` ("fraction" for shares), ``change`` (to − from, game by game), ``low``/``high`` (the
     family's adjusted interval), ``low_unadjusted``/``high_unadjusted`` (the metric's own 95%),
     ``smallest`` (the smallest difference that matters), ``verdict`` (the page's code:
@@ -132,23 +133,24 @@ def effect_rows(s) -> pl.DataFrame:
     parts = []
     keys = ["parameter", "from", "to", "at"]
     refs = {name: str(ref) for name, (ref, _) in (s.references or {}).items()}
+
+    def on_base_table(r: dict) -> bool:
+        """A row the page's table "Each value against the base value" shows."""
+        return refs.get(r["parameter"]) in (str(r["from"]), str(r["to"]))
+
     for fam, d in ((FIRST_VS_LAST, s.effects), (VALUE_BY_VALUE, s.value_effects),
                    (OTHER_SLICES, s.slice_effects)):
+        if d is not None and d.height and fam == VALUE_BY_VALUE and "family" in d.columns:
+            # a pair the first-vs-last family states is that family's row (listed above), once
+            d = d.filter(pl.col("family") == VALUE_BY_VALUE)
         if d is None or d.height == 0:
             continue
         m = _family_size(d, keys)
-        rows = []
-        if fam == VALUE_BY_VALUE:
-            done = set()
-            for name, ref in refs.items():
-                for r in against_reference(d, name, ref):
-                    rows.append({**r, "against_base": True})
-                    done.add((r["parameter"], r["from"], r["to"]))
-                    done.add((r["parameter"], r["to"], r["from"]))
-            rows += [{**r, "against_base": False} for r in d.iter_rows(named=True)
-                     if (r["parameter"], r["from"], r["to"]) not in done]
-        else:
-            rows = [{**r, "against_base": False} for r in d.iter_rows(named=True)]
+        # every row as the page reads it, earlier value → later (a value against the base
+        # value too: session 55 review #2); ``against_base``: a row of the table "Each value
+        # against the base value" (a stated first → last pair there is the first-vs-last row)
+        rows = [{**as_page_reads(r), "against_base": fam != OTHER_SLICES and on_base_table(r)}
+                for r in d.iter_rows(named=True)]
         for r in rows:
             parts.append({
                 "family": fam, "comparisons_in_family": m, "level": 1 - (1 - stats.LEVEL) / max(m, 1),
@@ -179,15 +181,17 @@ def _chain_values(curves: pl.DataFrame, name: str, metric: str) -> list[dict]:
 
 def _against(s, name: str, metric: str, ref, values: list, call_of) -> tuple:
     """Each of ``values`` against ``ref`` on the page's paired rows (:func:`_pair_row`), with
-    ``call_of(row)`` its call: (those rows with value and call, the family they are adjusted in,
-    its size, the interval's level words); values the page has no row for are left out."""
+    ``call_of(row)`` its call: (those rows with value and call, the family of the last row, the
+    size of that family, where the others were held); values the page has no row for are left
+    out. Each row keeps its own ``family`` and ``family_size``: a parameter of 3 values or more
+    compares its first and last value in the first-vs-last family and every other two values in
+    the value-by-value family (session 55 review #1), so one list can hold both."""
     others, family, pairs, at = [], None, None, ""
     for v in values:
         r = _pair_row(s, name, metric, ref, v)
         if r is None:
             continue
-        family = r["family"]
-        pairs = r.get("pairs") if family == VALUE_BY_VALUE else _family_size(s.effects, ["parameter", "from", "to"])
+        family, pairs = r["family"], r["family_size"]
         at = r.get("at") or ""
         others.append({**r, "value": v, "call": call_of(r)})
     return others, family, pairs, at
@@ -195,19 +199,26 @@ def _against(s, name: str, metric: str, ref, values: list, call_of) -> tuple:
 
 def _pair_row(s, name: str, metric: str, a: str, b: str) -> dict | None:
     """The page's paired comparison of ``metric`` between values ``a`` and ``b`` of ``name``,
-    oriented b − a: the value-by-value family's row (3 values or more), else the first-vs-last
-    family's (a parameter of two values); None when the page makes none."""
+    oriented b − a (``reversed`` when that is against the page's direction,
+    :func:`analysis.sweep.metrics.as_page_reads`): the row of :attr:`Sensitivity.value_effects`
+    (3 values or more; a pair the first-vs-last family states is that family's row there),
+    else the first-vs-last family's (a parameter of two values); None when the page makes none.
+    ``family`` names its family and ``family_size`` the number of comparisons it is adjusted
+    over."""
     for d, fam in ((s.value_effects, VALUE_BY_VALUE), (s.effects, FIRST_VS_LAST)):
         if d is None or d.height == 0:
             continue
         sub = d.filter((pl.col("parameter") == name) & (pl.col("metric") == metric))
         for r in sub.iter_rows(named=True):
-            if (str(r["from"]), str(r["to"])) == (a, b):
-                return {**r, "family": fam}
-            if (str(r["from"]), str(r["to"])) == (b, a):
-                return {**against_reference(sub.filter((pl.col("from") == r["from"]) &
-                                                       (pl.col("to") == r["to"])), name, a)[0],
-                        "family": fam}
+            if (str(r["from"]), str(r["to"])) not in ((a, b), (b, a)):
+                continue
+            row = r if (str(r["from"]), str(r["to"])) == (a, b) else \
+                against_reference(sub.filter((pl.col("from") == r["from"]) & (pl.col("to") == r["to"])),
+                                  name, a)[0]
+            kind = r.get("family") or fam
+            size = r.get("family_size") or (r.get("pairs") if kind == VALUE_BY_VALUE else
+                                             _family_size(s.effects, ["parameter", "from", "to"]))
+            return {**row, "family": kind, "family_size": size}
     return None
 
 

@@ -58,7 +58,7 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
             panels.append(("split", [m], f"largest gap from an equal split\nof {role}' wins (pp)"))
     # the game length in the game's own unit (turns, rounds: the curve rows carry it)
     length_unit = next(iter(d.filter(pl.col("metric") == "game_length")["unit"].to_list()), "turns")
-    for m, title in (("balance", "seat imbalance (pp from the fair share; lower is fairer)"),
+    for m, title in (("balance", "seat imbalance (pp from fair; lower is fairer)"),
                      ("winner_margin", f"winner's margin ({unit})"),
                      ("game_length", f"game length ({length_unit})"), ("event_swing", f"event swing ({unit})")):
         if m in d["metric"].to_list():
@@ -91,7 +91,7 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
                         drawstyle="steps-mid", label="fair share (1/P)")
             else:
                 ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
-        ax.set_title(title)
+        ax.set_title(panel_title(title, fig.get_figwidth() / min(len(panels), 3)))
         ax.set_xlabel(label or parameter)
         if kind == "role_one":                 # one side's share, zoomed on its own values
             ax.set_ylabel("win share (%)")
@@ -114,6 +114,33 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     return fig
+
+
+def panel_title(title: str, panel_width: float, size: float | None = None) -> str:
+    """``title`` broken into lines that fit a panel ``panel_width`` inches wide at the axes' title
+    size (session 55 designer review #3: "seat imbalance (pp from the fair share; lower is
+    fairer)" ran past its panel into its neighbours' titles): as it is when it fits; else broken
+    before its parenthesis when both parts fit; else wrapped at the words. A line fits when its
+    characters at 0.6 em each (wider than the report font's average) take at most 80% of the
+    panel (the rest is the y axis's labels)."""
+    import textwrap
+
+    import matplotlib
+
+    size = size or float(matplotlib.rcParams["axes.titlesize"]
+                         if not isinstance(matplotlib.rcParams["axes.titlesize"], str) else 13)
+    budget = max(12, int(0.8 * panel_width * 72 / (0.6 * size)))
+    lines = []
+    for line in title.split("\n"):
+        if len(line) <= budget:
+            lines.append(line)
+            continue
+        head, paren, tail = line.partition(" (")
+        if paren and len(head) <= budget and len(tail) + 1 <= budget:
+            lines += [head, "(" + tail]
+        else:
+            lines += textwrap.wrap(line, budget)
+    return "\n".join(lines)
 
 
 TOP_BARS = 16      # bars a tornado panel draws at most

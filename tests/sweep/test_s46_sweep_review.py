@@ -148,7 +148,9 @@ def test_the_unadjusted_imbalance_interval_is_paired_and_never_wider_than_the_ad
     _report(sweep, tmp_path / "rep")
     eff = pl.read_csv(tmp_path / "rep" / "effects.csv", infer_schema_length=None)
     bal = eff.filter(pl.col("metric") == "balance")
-    assert bal.height >= 4
+    # 1 → 3 once (the first-vs-last family's row; session 55: each comparison in one family),
+    # 1 → 2 and 2 → 3 in the value-by-value family
+    assert bal.height >= 3
     ids = {str(v["values"][COINS]): v["id"] for v in json.loads((sweep / "sweep.json").read_text())["variants"]}
 
     def seat1(vid):

@@ -63,7 +63,9 @@ def test_the_fairest_value_is_named_with_those_it_cannot_be_told_from_and_those_
     text = _say(s)
     assert text.startswith("Fairest value of p: 1, seat imbalance 2.0 pp from fair (0.9 to 3.1)"), text
     assert "2–4 cannot be told apart from it" in text
-    assert "0 is clearly less fair, by +3.0 pp (+2.0 to +4.0), clear and large enough to matter" in text
+    # every change reads from the earlier value to the later (session 55 review #2): 0 → 1, 1 − 0
+    assert ("0 is clearly less fair: 0 → 1 by −3.0 pp (−4.0 to −2.0), clear and large enough to "
+            "matter") in text, text
     assert "adjusted over the 10 pairs of values" in text
     # the tail is flat by the intervals (every pair among 1..4 within ±1 pp): said in words
     assert "From 1 to 4 the seat imbalance no longer changes by more than the 1 pp that matters" in text
@@ -81,7 +83,7 @@ def test_when_no_value_is_clearly_less_fair_the_answer_says_these_games_cannot_t
     text = _say(s)
     assert text.startswith("Fairest value of p: these games cannot tell. The smallest seat imbalance "
                            "is at 1, 2.0 pp from fair"), text
-    assert "no other value is clearly less fair: 0 by +3.0 pp (−0.2 to +6.2), within noise" in text
+    assert "no other value is clearly less fair: 0 → 1 by −3.0 pp (−6.2 to +0.2), within noise" in text, text
     assert "clearly less fair," not in text
 
 
@@ -89,7 +91,7 @@ def test_a_best_value_at_the_end_of_the_range_with_a_clear_step_into_it_says_go_
     s = _sweep([6.0, 4.0, 2.0], lambda a, b: 0.8)
     text = _say(s)
     assert text.startswith("Fairest value of p: 2, "), text
-    assert "every other value is clearly less fair: 0 by +4.0 pp" in text
+    assert "every other value is clearly less fair: 0 → 2 by −4.0 pp" in text, text
     assert "2 is the highest value tried and the step into it from 1 is clear, so a higher value may be fairer" in text
 
 
@@ -152,15 +154,17 @@ def test_the_middle_ages_answer_names_the_smallest_imbalance_computed_from_the_r
                   r"(?:seat imbalance )?(\d+\.\d) pp from fair", lead)
     assert m, lead
     assert m.group(1) == best and float(m.group(2)) == pytest.approx(100 * imbalance[best], abs=0.051)
-    # each other value is called clearly less fair exactly when the page's own interval (the
-    # value-by-value family, in effects.csv) excludes 0
+    # each other value is called clearly less fair exactly when the page's own interval (in
+    # effects.csv: the value-by-value family's, or 0 → 3's, the first-vs-last family's, the one
+    # family that pair is in) excludes 0
     eff = pl.read_csv(rep / "effects.csv", infer_schema_length=None).with_columns(
         pl.col("from").cast(pl.String), pl.col("to").cast(pl.String))
     clearly = []
     for value in imbalance:
         if value == best:
             continue
-        r = eff.filter((pl.col("family") == "value by value") & (pl.col("metric") == "balance")
+        r = eff.filter(pl.col("family").is_in(["value by value", "first vs last value"])
+                       & (pl.col("metric") == "balance")
                        & (((pl.col("from") == best) & (pl.col("to") == value))
                           | ((pl.col("from") == value) & (pl.col("to") == best)))).row(0, named=True)
         sign = 1 if r["to"] == value else -1
@@ -173,7 +177,9 @@ def test_the_middle_ages_answer_names_the_smallest_imbalance_computed_from_the_r
         assert "cannot tell" not in lead
         worse = lead.split("clearly less fair")[1].split("(intervals adjusted")[0]
         for value in clearly:
-            assert re.search(rf"(?:^|[ ;:]){value} by \+", worse), (value, lead)
+            # read from the earlier value to the later: "0 → 2 by +…" or "2 → 3 by −…" (best 3)
+            assert re.search(rf"(?:^|[ ;:(]){value} → {best} by −|(?:^|[ ;:(]){best} → {value} by \+",
+                             worse), (value, lead)
     else:
         assert "these games cannot tell" in lead and "no other value is clearly less fair" in lead
 
