@@ -916,7 +916,8 @@ def _other_seats_clear(cells: pl.DataFrame, key: str, smallest: float, most: int
              .with_columns(pl.col("gap").abs().alias("_a")).sort("_a", descending=True))
     if calls.height == 0:
         return "No other seat is clearly off 1/P in any cell either."
-    said = "; ".join(f"Seat {r['metric'].rsplit('_', 1)[1]} in {r['label']}, {_pp(r['gap'], signed=False)} "
+    said = "; ".join(f"Seat {r['metric'].rsplit('_', 1)[1]} in {r['label']}, "
+                     f"{_fair_pp(r['estimate'], r['fair'], signed=False)} "
                      f"{r['side']} 1/P ({r['size']})" for r in calls.head(most).iter_rows(named=True))
     more = f"; and {calls.height - most} more" if calls.height > most else ""
     if calls.height == 1:
@@ -938,7 +939,7 @@ def _spread(s: pl.DataFrame) -> str:
     by_gap = s.with_columns((pl.col("estimate") - pl.col("fair")).alias("_gap")).sort("_gap")
 
     def end(r) -> str:
-        return (f"{_pp(r['_gap'])} ({r['label']}: {_pct(r['estimate'])}% against 1/P = "
+        return (f"{_fair_pp(r['estimate'], r['fair'])} ({r['label']}: {_pct(r['estimate'])}% against 1/P = "
                 f"{100 * r['fair']:.3g}%)")
 
     return (f"its gap from 1/P (win share minus the cell's own 1/P) runs from "
@@ -995,7 +996,8 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
     n = s.height
     # the numbers behind "furthest on average" are gaps from each cell's own 1/P, never raw win
     # shares: those are not comparable across player counts (review G, panel #2)
-    gaps = ", ".join(f"{_pp(g)} in {c}" for g, c in zip((s["estimate"] - s["fair"]).to_list(), s["label"]))
+    # (each the cell table's printed share minus the printed 1/P: _fair_pp)
+    gaps = ", ".join(f"{_fair_pp(x, f)} in {c}" for x, f, c in zip(s["estimate"], s["fair"], s["label"]))
     ranked = _mean_gaps(adjusted)
     runner = (f"the next, Seat {ranked['metric'][1].rsplit('_', 1)[1]}: {_pp(float(ranked['d'][1]))}"
               if ranked.height > 1 else "")
@@ -1008,7 +1010,7 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
     if above.height and below.height:
         def where(rows: pl.DataFrame, word: str) -> str:
             labels = rows["label"].to_list()
-            gaps = ", ".join(_pp(g) for g in (rows["estimate"] - rows["fair"]).to_list())
+            gaps = ", ".join(_fair_pp(x, f) for x, f in zip(rows["estimate"], rows["fair"]))
             named = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
             return f"{word} in {named} ({gaps})"
         noise = s.filter((pl.col("adj_low") <= pl.col("fair")) & (pl.col("adj_high") >= pl.col("fair")))
@@ -1044,6 +1046,14 @@ def _pp(d: float, signed: bool = True, digits: int = 1) -> str:
     x = numbers.rounded(abs(100 * d), digits)           # (halves as the tables round them)
     text = f"{x:.{digits}f} pp"
     return (("+" if d > 0 else "−") + text) if signed and x != 0 else text
+
+
+def _fair_pp(share: float, fair: float, signed: bool = True, digits: int = 1) -> str:
+    """A seat's gap from 1/P in pp as :func:`_pp` prints it, but as the share printed at ``digits``
+    decimals minus 1/P so printed (:func:`simcore.numbers.fair_gap`), so that a gap beside its share
+    ("24.6%, 0.4 pp below 1/P", not "0.5 pp" for 24.55%) or beside the cell table's share adds up, as
+    ``simulate``'s closing table and the before/after print it (review s55 #1, session 56)."""
+    return _pp(numbers.fair_gap(100 * share, 100 * fair, digits) / 100, signed, digits)
 
 
 def _interval_digits(low: float, high: float, smallest: float, most: int = 3) -> int:
@@ -1093,16 +1103,20 @@ def cell_calls(cells: pl.DataFrame, smallest: float = 0.01) -> tuple[dict, str]:
 def largest_gaps(cells: pl.DataFrame, smallest: float = 0.01) -> str:
     """One sentence per cell: the finding's seat there and the largest gap from 1/P among the
     cell's other seats (seats tied on it named together), each with its win share and the cell's
-    own 95% Wilson interval (unadjusted), the gap in pp and its size read on the interval adjusted
-    over the panel (:func:`seat_calls`: the finding's family, every seat of every cell, so the
-    wording of a gap picked from the data holds with the panel's other calls)."""
+    own 95% Wilson interval (unadjusted), the gap in pp (the printed share minus the printed 1/P, at
+    the share's decimals: :func:`_fair_pp`) and its size read on the interval adjusted over the
+    panel (:func:`seat_calls`: the finding's family, every seat of every cell, so the wording of a
+    gap picked from the data holds with the panel's other calls)."""
     calls = seat_calls(cells, smallest).with_columns(pl.col("gap").abs().alias("_a"))
     key, _ = picked_seat(calls)
 
     def said(r) -> str:
         where = "above" if r["gap"] > 0 else "below" if r["gap"] < 0 else "at"
         d = _interval_digits(r["gap_low"], r["gap_high"], smallest)
-        return (f"{_pct_ci(r['estimate'], r['low'], r['high'])}, {_pp(r['gap'], signed=False)} {where} "
+        share = _pct_ci(r["estimate"], r["low"], r["high"])
+        k = len(share.split("%")[0].split(".")[1])       # (the share's decimals: the gap's)
+        gap = _fair_pp(r["estimate"], r["fair"], signed=False, digits=k)
+        return (f"{share}, {gap} {where} "
                 f"1/P: {r['size']} (adjusted interval {_pp(r['gap_low'], digits=d)} to "
                 f"{_pp(r['gap_high'], digits=d)})")
 

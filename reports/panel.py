@@ -658,7 +658,8 @@ def _balance_heading(balance: pl.DataFrame) -> str:
 
 def _gap_digits(r: dict, smallest: float) -> int:
     """The decimals of a cell's largest gaps, their ranges and their change (:func:`reports.text.
-    gap_digits`, at most 2 decimals, where a last digit may still differ by rounding: 1.8 → 0.4 pp
+    gap_digits`, each gap as its seat's printed share minus the printed fair share, :func:`_shown`;
+    at most 2 decimals, where a last digit may still differ by rounding: 1.8 → 0.4 pp
     beside a change of −1.5 pp). Where the change's range is the difference of the two ranges' ends
     (:func:`_range_of_ends`), :func:`_gap_change` prints it from the ends as printed (review s42 K
     #6: "size 0.0 to 5.2" before, "size 0.0 to 4.3" after, beside a change of "−5.2 to +4.2 pp");
@@ -666,7 +667,7 @@ def _gap_digits(r: dict, smallest: float) -> int:
     smallest difference that matters than the range its verdict was read on."""
     from reports.text import gap_digits
 
-    d = gap_digits(r, smallest, most=2)
+    d = gap_digits(r, smallest, most=2, from_shares=True)
     if not _range_of_ends(r):
         return d
     s = 100 * smallest
@@ -708,6 +709,16 @@ def _gap(x: float, d: int) -> str:
     return pct(x, d)           # (halves as the tables round them: the change beside it is rounded so)
 
 
+def _shown(r: dict, when: str, d: int) -> str:
+    """A cell's largest gap ``when`` ("before", "after") in pp at ``d`` decimals, as its seat's
+    printed share minus the printed fair share (:func:`reports.text.shown_gap`, as the two-run
+    before/after and ``simulate``'s closing table print it: "0.5 pp" for a share of 24.55% printed
+    24.6% beside a 1/P of 25%, session 56's review of the panel before/after)."""
+    from reports.text import shown_gap
+
+    return f"{shown_gap(r, when, d):.{d}f}"
+
+
 def _gap_change(r: dict, smallest: float) -> str:
     """``−2.3 pp (−4.2 to −0.4 pp)``: a cell's change in its largest gap with the range the games
     allow (:func:`_gap_digits`); where that range is read on the ranges of the gap before and after
@@ -715,9 +726,12 @@ def _gap_change(r: dict, smallest: float) -> str:
     numbers after's high end minus before's low end is the range's high end (review s42 K #6)."""
     from reports.text import pp_ci
 
+    from reports.text import shown_gap
+
     d = _gap_digits(r, smallest)
     lo, hi = _printed_range(r, d) if _range_of_ends(r) else (r["change_low"], r["change_high"])
-    change = _printed_change(100 * r["before"], 100 * r["after"], 100 * r["change"], d)
+    # (the change beside the gaps as printed: each its seat's printed share minus the fair share)
+    change = _printed_change(shown_gap(r, "before", d), shown_gap(r, "after", d), 100 * r["change"], d)
     return f"{change} pp ({pp_ci(lo, hi, d)})"
 
 
@@ -755,8 +769,8 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
     every = balance["cell"].to_list()
 
     def said(rows: pl.DataFrame, numbers: bool) -> str:
-        parts = [f"{r['cell']} ({_gap(r['before'], _gap_digits(r, smallest))} → "
-                 f"{_gap(r['after'], _gap_digits(r, smallest))} pp; change "
+        parts = [f"{r['cell']} ({_shown(r, 'before', _gap_digits(r, smallest))} → "
+                 f"{_shown(r, 'after', _gap_digits(r, smallest))} pp; change "
                  f"{_gap_change(r, smallest)}, {verdict_words(r['verdict'])})"
                  for k, r in enumerate(rows.iter_rows(named=True)) if numbers and k < most]
         rest = rows["cell"].to_list()[len(parts):]
@@ -795,7 +809,10 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
     if not parts and balance.height > NAMED_CELLS + 1:      # many cells: the range, not every one (s37 #3)
         d = max(_gap_digits(r, smallest) for r in balance.iter_rows(named=True))
         def span(col: str) -> str:
-            a, b = _gap(balance[col].min(), d), _gap(balance[col].max(), d)
+            from reports.text import shown_gap
+
+            gaps = [shown_gap(r, col, d) for r in balance.iter_rows(named=True)]
+            a, b = f"{min(gaps):.{d}f}", f"{max(gaps):.{d}f}"
             return a if a == b else f"{a} to {b}"
         return (f"{ask} These games cannot tell in any of the {balance.height} cells{why}. {subject}: "
                 f"{span('before')} pp before, {span('after')} pp after, over the cells; each cell's, with its "
@@ -803,7 +820,7 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
     if not parts:
         cells = "the one cell" if balance.height == 1 else f"any of the {balance.height} cells"
         return (f"{ask} These games cannot tell in {cells}{why}. {subject}, before → after: " + "; ".join(
-            f"{r['cell']} {_gap(r['before'], _gap_digits(r, smallest))} → {_gap(r['after'], _gap_digits(r, smallest))} "
+            f"{r['cell']} {_shown(r, 'before', _gap_digits(r, smallest))} → {_shown(r, 'after', _gap_digits(r, smallest))} "
             f"pp (change {_gap_change(r, smallest)})"
             for r in balance.iter_rows(named=True)) + f" ({_balance_how(balance)}).")
     told = "; it ".join(parts)
@@ -867,13 +884,18 @@ def balance_table(balance: pl.DataFrame, smallest: float) -> pl.DataFrame:
     beside "6.1 pp (Seat 1; …)" after, in a 2-player cell where Seat 1 was above fair both times,
     read as if the advantage had moved from seat 2 to seat 1; a tie now goes to the seat above fair
     (:func:`analysis.panel_compare.seat_balance`) and the sign says which side it is on."""
-    from reports.text import pp, verdict_words
+    from reports.text import fair_gap_pp, pp, verdict_words
 
     seat = balance["what"][0] == "seat"
 
     def gap(r: dict, when: str) -> str:
         d = _gap_digits(r, smallest)
-        return (f"Seat {r[when + '_seat']} {pp(r[when + '_signed_gap'], d)} (size {_gap(r[when + '_low'], d)} "
+        signed_gap, fair = r[when + "_signed_gap"], r["fair"]
+        # the seat's printed share minus the printed fair share (the comparison table prints the
+        # share): reports.text.fair_gap_pp, as the two-run before/after
+        shown = (fair_gap_pp(fair + signed_gap, fair, d) if fair is not None and signed_gap is not None
+                 else pp(signed_gap, d))
+        return (f"Seat {r[when + '_seat']} {shown} (size {_gap(r[when + '_low'], d)} "
                 f"to {_gap(r[when + '_high'], d)})")
 
     rows = list(balance.iter_rows(named=True))

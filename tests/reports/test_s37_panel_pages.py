@@ -302,7 +302,7 @@ def test_the_balance_sentence_summarises_many_untold_cells_and_its_question_read
                          "after": 0.05 + 0.001 * k, "change": 0.001 * k, "change_low": -0.05, "change_high": 0.06,
                          "verdict": stats.NOT_SHOWN, "family": 216, "before_low": 0.0, "before_high": 0.1,
                          "after_low": 0.0, "after_high": 0.1, "before_seat": 2, "after_seat": 2,
-                         "before_signed_gap": 0.05, "after_signed_gap": 0.05}
+                         "before_signed_gap": 0.05, "after_signed_gap": 0.05 + 0.001 * k}
                         for k, lab in enumerate(labels)])
     text = balance_sentence(bal, 0.01)
     assert text.startswith("Toward or away from an equal split of the Censitaires' wins (1/k a seat, k the "
