@@ -311,8 +311,8 @@ def _value_list(rows: list[dict]) -> str:
 #: :data:`DIRECTION_KEY`): session 55 designer review #2, the lead's "3 by +0.1 pp" (3 − 5) beside
 #: the next sentence's "5 by −0.1 pp" (5 − 3)
 DIRECTION_KEY = "a change a → b"
-DIRECTION = ("b's value minus a's, game by game, a the earlier value in the order tried (a range: "
-             "the lower): every change on this page reads that way, the base value's too")
+DIRECTION = ("b's value minus a's, game by game, a the lower value (a list of words: the earlier in "
+             "the order tried): every change on this page reads that way, the base value's too")
 
 
 def _pair_item(r: dict) -> str:
@@ -1401,7 +1401,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                     f"The paired change of each setting{at_players}, game by game, worded by its "
                     "size (how it is measured: the next section)."
                     + (" The first sentences set each value tried against the base rules' value "
-                       "(its first value when the base is not tried) and name a response that "
+                       "(its first value, of numbers the lowest, when the base is not tried) and "
+                       "name a response that "
                        "turns; the others compare the first and last value. "
                        + value_family_words(s.value_effects) if by_value else ""),
                     sentences=by_value + [with_seats(x, named) for x in
@@ -1411,8 +1412,9 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                      "against the base rules' value and name a response that turns, in a family "
                      "of their own (above, and the tables '" + VALUES_TABLE + "' and '"
                      + PAIRS_TABLE + "'). Every other sentence" if by_value else "Each sentence")
-                    + " compares the parameter's first and last value (a list of words: "
-                    "each value against the first) with the other parameters held where the sentence "
+                    + " compares the parameter's first and last value (of numbers, the lowest "
+                    "and the highest, however listed; a list of words: each value against the "
+                    "first) with the other parameters held where the sentence "
                     "says: at the base rules' value when the grid has it, else at their first value; "
                     + elsewhere + (
                         "Every difference is measured game by game (game i of one variant against "
@@ -1610,8 +1612,9 @@ def sweep_files(s, sweep_dir: Path) -> tuple[dict[str, str], list[str]]:
             f"the family it is adjusted in ({'; '.join(fams)}), the family's number of comparisons "
             "and the level each comparison's intervals are read at (1 − 0.05/m, simultaneous over its "
             "metrics; each comparison is in one family only), whether it is a value against the "
-            f"base value (the table '{VALUES_TABLE}'), the parameter, from and to (the earlier value "
-            "and the later, in the order tried: the base value may be either), where the others "
+            f"base value (the table '{VALUES_TABLE}'), the parameter, from and to (the lower value "
+            "and the higher, or of words the earlier and the later in the order tried: the base "
+            "value may be either), where the others "
             "were held, the metric, its unit, the change (to − from, game by game), its adjusted "
             "interval (low, high) and its own unadjusted one (low_unadjusted, high_unadjusted: the "
             "same paired interval without the family's adjustment, never wider; for the seat "

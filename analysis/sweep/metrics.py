@@ -1040,9 +1040,11 @@ def condition_text(sweep: dict, name: str) -> str:
 
 def _chain(sweep: dict, name: str, held: dict) -> list[dict]:
     """The variants where only ``name`` moves, the others at ``held`` (name → value), in the
-    order of its values (a value the sweep has no variant for is left out)."""
+    order of its values: a parameter of numbers from the lowest to the highest, however its list
+    was written (:func:`value_order`), a list of words in the order tried (a value the sweep has no
+    variant for is left out)."""
     chosen = []
-    for value in next(v for v in sweep["varies"] if v["name"] == name)["values"]:
+    for value in value_order(next(v for v in sweep["varies"] if v["name"] == name)["values"]):
         for var in sweep["variants"]:
             vals = var["values"]
             if json_eq(vals[name], value) and all(json_eq(vals[o], x) for o, x in held.items()
@@ -1050,6 +1052,18 @@ def _chain(sweep: dict, name: str, held: dict) -> list[dict]:
                 chosen.append(var)
                 break
     return chosen
+
+
+def value_order(values: list) -> list:
+    """A parameter's values in the order its page reads them: numbers from the lowest to the
+    highest, as its curve draws them, whatever the order of the list (session 56 review: for
+    ``--vary income.palais.base=[5, 3, 4]`` the turn sentence read "between 3 and 5", lowest →
+    highest, beside "5 → 3" and "lowering … from 5 to 4" in the order written, and the
+    first-vs-last effect compared 5 with 4, not the ends of the values tried); anything else (words,
+    lists) in the order tried."""
+    if values and all(_is_number(v) for v in values):
+        return sorted(values, key=float)
+    return list(values)
 
 
 def slices(sweep: dict) -> dict[str, list[dict]]:
@@ -1274,14 +1288,19 @@ def value_pairs(chain: list[dict]) -> list[tuple[dict, dict]]:
 
 def reference(sweep: dict, name: str, chain: list[dict]) -> tuple[str, str]:
     """The value of parameter ``name`` every other value is compared with, in words, and why: the
-    base rules' value when ``chain`` (its finished variants) holds it, else the chain's first."""
+    base rules' value when ``chain`` (its finished variants) holds it, else the chain's first (of
+    numbers, the lowest: :func:`value_order`)."""
     base = base_value(sweep, name)
     hit = next((c["values"][name] for c in chain if base is not None and json_eq(c["values"][name], base)),
                None)
     if hit is not None:
         return _text(hit), "the base rules' value"
-    why = (f"its first value (the base rules' {_text(base)} is not among those tried)"
-           if base is not None else "its first value")
+    # (the chain of numbers runs lowest first, :func:`value_order`, whatever the list's order)
+    listed = next((v["values"] for v in sweep.get("varies") or () if v["name"] == name), [])
+    first = ("its first value" if not listed or json_eq(listed[0], chain[0]["values"][name])
+             else "its lowest value")
+    why = (f"{first} (the base rules' {_text(base)} is not among those tried)"
+           if base is not None else first)
     return _text(chain[0]["values"][name]), why
 
 
@@ -1300,7 +1319,8 @@ def _oriented(r: dict, flip: bool) -> dict:
 def as_page_reads(r: dict) -> dict:
     """A pair's row in the page's one direction (session 55 designer review #2: the lead printed
     "3 by +0.1 pp", 3 − 5, beside "5 by −0.1 pp", 5 − 3): from the earlier value to the later, in
-    the order the values were tried (a range: the lower first), ``delta`` = the later's metric −
+    the parameter's chain (:func:`value_order`: numbers from the lowest, however listed; words in
+    the order tried), ``delta`` = the later's metric −
     the earlier's, as the sweep's sentences, tables and files print every change. A row read the
     other way round for a computation (:func:`against_reference`, a value against the best) is
     turned back."""

@@ -122,8 +122,9 @@ def effect_rows(s) -> pl.DataFrame:
     level over its metrics, 1 − 0.05/m), ``against_base`` (a row comparing a value with a parameter's
     reference value, :func:`analysis.sweep.metrics.reference`, in the page's table "Each value
     against the base value": a value-by-value row, or the first-vs-last row of a pair that family
-    states, which is in no other family), ``parameter``, ``from``, ``to`` (the earlier value and the
-    later, in the order tried, as the page reads every change: the reference may be either),
+    states, which is in no other family), ``parameter``, ``from``, ``to`` (the lower value and the
+    higher, of words the earlier and the later in the order tried, as the page reads every change:
+    :func:`analysis.sweep.metrics.value_order`; the reference may be either),
     ``others_at`` (where the other parameters were held), ``metric``, ``label``,
     ``unit`` ("fraction" for shares), ``change`` (to − from, game by game), ``low``/``high`` (the
     family's adjusted interval), ``low_unadjusted``/``high_unadjusted`` (the metric's own 95%),
