@@ -1336,8 +1336,8 @@ PAGE_DIGITS_WORDS = ("Decimals: each unit's rows print at one precision, in the 
                      "unit at the fewest decimals at which its rows' before, after and change agree, at most "
                      "two, three for the Balance indices); a row that does not agree there gives as its change "
                      "the difference of its printed before and after (comparison.csv has the change "
-                     "unrounded), and a share or a change that would print as 0 without being it gets the "
-                     "decimals it needs.")
+                     "unrounded), a share or a change that would print as 0 without being it gets the "
+                     "decimals it needs, and a share under 1% (or over 99%) two significant digits.")
 """The one rule of :func:`with_page_digits`, said once on the page (the comparison's "How this is
 measured")."""
 
@@ -1345,12 +1345,20 @@ measured")."""
 def _page_floor(r: dict, d: int) -> int:
     """``d``, or more (up to the metric's own plus :data:`MORE_DIGITS`) while a share that is not 0%
     or 100% would print as one, or a change that is not 0 would print as 0 from the printed values
-    (:func:`shown_change`); a Balance index keeps ``d`` (untested; the first answer says when it is
-    "the same at three decimals")."""
+    (:func:`shown_change`); a share under 1% or over 99% with two significant digits (of its
+    distance from 0% or 100%: :func:`simcore.numbers.share_digits`, up to one decimal more); a
+    Balance index keeps ``d`` (untested; the first answer says when it is "the same at three
+    decimals")."""
     scale, own = _base_digits(r["metric"], r["kind"])
     if r["kind"] == "index":
         return d          # (an index untested, at its three decimals: the first answer reads it so)
     b, v, c = (float(r[k]) if r.get(k) is not None else float("nan") for k in ("base", "variant", "diff"))
+    if r["kind"] == "proportion":
+        # a rare share (under 1%, or over 99%) with two significant digits, the rule of the rare
+        # shares (simcore.numbers.share_digits): "0.03% → 0.04%, +0.01 pp" for 0.031% → 0.035%
+        # read a change of +0.004 pp as mostly rounding (session 56)
+        d = numbers.share_digits(*(scale * x for x in (b, v) if np.isfinite(x)), digits=d,
+                                 most=own + MORE_DIGITS + 1, significant=2)
     while d < own + MORE_DIGITS and (
             (r["kind"] == "proportion" and any(np.isfinite(x) and 0.0 < scale * x < scale
                                                and rounded(scale * x, d) in (0.0, scale) for x in (b, v)))

@@ -54,16 +54,27 @@ def verdict_digits(low: float, high: float, smallest: float, scale: float = 100.
     return d
 
 
-def share_digits(*percents: float, digits: int = 1, most: int = 4) -> int:
+def share_digits(*percents: float, digits: int = 1, most: int = 4, significant: int = 1) -> int:
     """The decimals a win share (and its interval's ends) in percent print with: ``digits``, more
     (up to ``most``) while one that is not 0% or 100% would print as it ("0.0% (0.0–0.0)" for a
     Seigneur winning 3 of 20,000 games, review s53: "0.015% (0.005–0.044)"; a 97.5% interval from
     0.04% printed "0.5% (0.0 to 2.1)" in the skill section, session 55). ``balance check``'s rule
     for rare shares (:func:`analysis.check.presentation._share_digits`), here below every layer so
-    that the analysis's sentences and the reports' apply it alike. NaN is left out."""
+    that the analysis's sentences and the reports' apply it alike. NaN is left out.
+
+    ``significant``: more while one would print with fewer significant digits than that, counted
+    on its distance from 0% or from 100%, whichever is nearer (2: "0.031%" and "99.958%", where
+    "0.03% → 0.04%, +0.01 pp" read a change of +0.004 pp as mostly rounding: session 56); 1 is the
+    rule above, and a share from 1% to 99% has 2 at one decimal."""
+    least = 10 ** (significant - 1)
+
+    def short(x: float, d: int) -> bool:
+        if x != x or x in (0.0, 100.0):
+            return False
+        shown = rounded(x, d)             # (as printed: 99.95 prints 100.0 at one decimal)
+        return round(min(abs(shown), abs(100.0 - shown)) * 10 ** d) < least
     d = digits
-    while d < most and any(x == x and x not in (0.0, 100.0) and rounded(x, d) in (0.0, 100.0)
-                           for x in percents):
+    while d < most and any(short(x, d) for x in percents):
         d += 1
     return d
 
