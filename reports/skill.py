@@ -759,8 +759,9 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None,
 
     ``family``: the whole table of the page (every cell of a panel), whose every (cell, seat)
     comparison the page states in its cells' gain sentences: Holm's step-down and the Bonferroni
-    size ranges then run over all of them, so that the gain sentences of the page hold together
-    at 95%, as its trend sentence's claims over the cells do, and the sentence names that family
+    size ranges then run over all of them, so that the seat claims of the page's gain sentences
+    hold together at 95%, as its trend sentence's claims over the cells do (their overall clauses
+    are a family of their own over the cells: :func:`_gain_ending`), and the sentence names that family
     ("Holm over the 11 seats compared in the panel's 3 cells (every gain sentence of the page)";
     session 55 review: each cell's sentence was a family of its own seats, 4k claims at 5% each
     cell on a page of k cells). None, or a table of one cell: the cell's own seats, as before."""
@@ -776,7 +777,7 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None,
     low, high, diff, neither, tested = got["low"], got["high"], got["diff"], got["neither"], got["tested"]
     p_values = got["p_values"]
     # Holm over the seats compared: this cell's, or every cell's of ``family`` (the page's)
-    p_adjusted, family_size, family_cells = _gain_family(ct, p_values, tested, family)
+    p_adjusted, family_size, family_cells, overall_cells = _gain_family(ct, p_values, tested, family)
     # the size read on Newcombe's interval at the Bonferroni level over the comparisons of the
     # family, as the seat's own 95% one is Newcombe's (review S #10: a Wald interval at 38 games
     # near 0% or 100% has an error near 0, and the family's range could fall inside the seat's own
@@ -820,7 +821,7 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None,
             items.append(item)
         words = _GAIN_WORDS[key].format(small=f"{100 * small:g} pp")
         clauses.append(f"{words} in {_list([pairs[i][0]['seat'] for i in idx])} ({'; '.join(items)})")
-    return _gain_ending(ct, got, verdicts, groups, clauses, holm, small)
+    return _gain_ending(ct, got, verdicts, groups, clauses, holm, small, overall_cells)
 
 
 def _gain_comparisons(ct: pl.DataFrame):
@@ -878,20 +879,22 @@ def _gain_comparisons(ct: pl.DataFrame):
 
 
 def _gain_family(ct: pl.DataFrame, p_values: np.ndarray, tested: np.ndarray,
-                 family: pl.DataFrame | None) -> tuple[np.ndarray, int, int]:
+                 family: pl.DataFrame | None) -> tuple[np.ndarray, int, int, int]:
     """(Holm-adjusted p-values of ``ct``'s seats, nan where not tested; the number of comparisons
-    in the family; the number of cells they are of): over ``ct``'s own seats, or, given
-    ``family`` (the page's whole table) of several cells, over every tested (cell, seat)
+    in the family; the number of cells they are of; the number of cells with an overall
+    comparison, :func:`overall_gain`, the family of the overall clauses): over ``ct``'s own seats,
+    or, given ``family`` (the page's whole table) of several cells, over every tested (cell, seat)
     comparison of all its cells (:func:`gain_sentence`), ``ct``'s cell among them."""
     from analysis import stats
 
     mine = ct["cell"][0] if "cell" in ct.columns and ct.height else ""
     cells = _cells(family) if family is not None else [mine]
     if len(cells) <= 1 or mine not in cells:
-        return stats.holm(p_values), int(tested.sum()), 1
-    pooled, at, counted = [], None, 0
+        return stats.holm(p_values), int(tested.sum()), 1, 1
+    pooled, at, counted, overall = [], None, 0, 0
     for c in cells:
         got = _gain_comparisons(_cell_table(family, c))
+        overall += 1 if isinstance(got, dict) and float(got["n"].sum()) > 0 else 0
         if c == mine:
             at = len(pooled)
             p = p_values[tested]
@@ -904,13 +907,18 @@ def _gain_family(ct: pl.DataFrame, p_values: np.ndarray, tested: np.ndarray,
     adjusted = stats.holm(np.asarray(pooled, dtype=float))
     out = np.full(len(p_values), np.nan)
     out[tested] = adjusted[at:at + int(tested.sum())]
-    return out, len(pooled), counted
+    return out, len(pooled), counted, max(overall, 1)
 
 
 def _gain_ending(ct: pl.DataFrame, got: dict, verdicts, groups: dict, clauses: list[str], holm: str,
-                 small: float) -> str:
+                 small: float, overall_cells: int = 1) -> str:
     """:func:`gain_sentence` from its seats' clauses on: the head, the searching seat over all its
-    games (:func:`overall_gain`) and what the two say of the budgets."""
+    games (:func:`overall_gain`) and what the two say of the budgets. On a page of several cells
+    (``overall_cells`` of them with such a comparison) the overall comparisons are a family too:
+    each read at level 1 − 0.05/k (Bonferroni over the cells), so that the page's k overall
+    clauses hold together at 95% as its seats' do (session 56 review: each cell's read on its own
+    95% interval, k claims at 5% each beside seats adjusted over the page); the clause prints the
+    cell's own 95% interval beside it, each named (:func:`_overall_words`)."""
     from analysis import stats
 
     top, own, every0, pairs = got["top"], got["own"], got["every0"], got["pairs"]
@@ -920,8 +928,13 @@ def _gain_ending(ct: pl.DataFrame, got: dict, verdicts, groups: dict, clauses: l
     # over all the searching seat's games, against the bots' shares in the same seats: read when
     # the seat-by-seat tests cannot tell (review s42 B #6: 34, 34, 30 and 35% of 100 games each
     # against about 25% read "do not show it the stronger player in any seat")
-    pooled = overall_gain(w, n, w0, n0s, together=bool(every0.height))
-    head += "; " + _overall_words(pooled, small)
+    together = bool(every0.height)
+    if overall_cells > 1:
+        pooled = overall_gain(w, n, w0, n0s, together=together, level=1.0 - 0.05 / overall_cells)
+        alone = overall_gain(w, n, w0, n0s, together=together)
+    else:
+        pooled, alone = overall_gain(w, n, w0, n0s, together=together), None
+    head += "; " + _overall_words(pooled, small, alone, overall_cells)
     clear = [i for i, v in enumerate(verdicts) if v != stats.NOT_SHOWN]
     more = [i for i in clear if diff[i] > 0]
     less = [i for i in clear if diff[i] < 0]
@@ -1040,17 +1053,28 @@ _OVERALL_SIZE = {"large": ", by enough to matter", "may": ", may matter",
                  "small": " but by less than the {small} pp that matters"}
 
 
-def _overall_words(g: dict | None, small: float) -> str:
+def _overall_words(g: dict | None, small: float, alone: dict | None = None, cells: int = 1) -> str:
     """The overall comparison of :func:`overall_gain` in a clause: "over all its 400 games (the
     seats in turn) it wins 33.3% against the bots' 25.0% in the same seats, +8.3 pp (95% interval
     +3.6 to +12.9 pp, Wald's for the difference of the two means, every seat weighted by its
-    games), clearly more"."""
+    games), clearly more". On a panel's page (``cells`` > 1), ``g`` is read at the level of the
+    panel's cells at once and ``alone`` at the cell's own 95%: "(95% interval for this cell alone,
+    not adjusted, +0.3 to +4.7 pp; all 3 cells' overall comparisons at once, Bonferroni at 98.33%
+    each, −0.2 to +5.2 pp; both Wald's …), not clearly different", the verdict read on the second."""
     from reports.text import pp, pp_ci, verdict_digits
 
     if g is None:
         return ""
     d = round(rounded(100 * g["share"], 1) - rounded(100 * g["bots"], 1), 1) / 100
     k = verdict_digits(g["low"], g["high"], small)     # no end printed as 0 without being it
+    if cells > 1 and alone is not None:
+        ka = verdict_digits(alone["low"], alone["high"], small)
+        level = f"{100 * (1 - 0.05 / cells):.2f}".rstrip("0").rstrip(".")
+        interval = (f"{100 * OVERALL_LEVEL:g}% interval for this cell alone, not adjusted, "
+                    f"{pp_ci(alone['low'], alone['high'], ka)}; all {cells} cells' overall comparisons "
+                    f"at once, Bonferroni at {level}% each, {pp_ci(g['low'], g['high'], k)}; both")
+    else:
+        interval = f"{100 * OVERALL_LEVEL:g}% interval {pp_ci(g['low'], g['high'], k)},"
     way = ("clearly more" if g["clear"] and g["diff"] > 0 else "clearly less" if g["clear"]
            else "not clearly different")
     if g["clear"]:
@@ -1061,9 +1085,8 @@ def _overall_words(g: dict | None, small: float) -> str:
         if key is not None:
             way += _OVERALL_SIZE[key].format(small=f"{100 * small:g}")
     return (f"over all its {g['games']:,} games (the seats in turn) it wins {pct(g['share'])}% against "
-            f"the bots' {pct(g['bots'])}% in the same seats, {pp(d)} ({100 * OVERALL_LEVEL:g}% "
-            f"interval {pp_ci(g['low'], g['high'], k)}, Wald's for the difference of the two means, "
-            f"every seat weighted by its games), {way}")
+            f"the bots' {pct(g['bots'])}% in the same seats, {pp(d)} ({interval} Wald's for the "
+            f"difference of the two means, every seat weighted by its games), {way}")
 
 
 def _per_seat(q: dict, table: pl.DataFrame) -> str:
