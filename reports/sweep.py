@@ -52,8 +52,9 @@ from analysis.load import smallest_difference
 from analysis.sweep.metrics import FIRST_VS_LAST, VALUE_BY_VALUE, anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
 from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, is_start_rules,
-                                  objective_text, same_value, search_path, seat_of, start_settings,
-                                  start_value, tied_trials, tied_with_best, trial_outcome)
+                                  objective_text, reworded_cells, reworded_seats, same_value,
+                                  search_path, seat_of, start_settings, start_value, tied_trials,
+                                  tied_with_best, trial_outcome)
 from analysis.tune.ends import TURN_LIMIT_WARN, confirmation_turn_limits, flagged, qualified_verdict
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
@@ -2334,7 +2335,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     cells = ((result or {}).get("confirm") or {}).get("cells") or []
     if len(cells) > 1:
         secs.append(cells_section(cells, game))
-    secs += seat_sections(tune, result, trials, game)
+    secs += seat_sections(tune, result, trials, game, smallest)
     cands = met_candidates(trials, tune)
     if cands.height:
         secs.append(Section(
@@ -2461,15 +2462,22 @@ def adopt_advice(tune: dict, result: dict) -> list[str]:
     return advice(result, has_search_bot=bots, targets=tune.get("targets"), varies=tune.get("varies"))
 
 
-def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: str) -> list[Section]:
+def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: str,
+                  smallest: dict | None = None) -> list[Section]:
     """Two sections for a seat-balance tune (revE #7): 'How each seat responds' (every seat's win
     share under the start rules and the tuned ones on the confirmation's fresh games, paired, with
     the change worded by size) and 'Settings as good as the best' (:func:`as_good_section`: a range
-    of settings that work, not one point)."""
+    of settings that work, not one point). ``smallest`` (by kind: the report's
+    ``--smallest-difference``) re-words the changes, on result.json's intervals, against the amounts
+    it gives instead of those the tune wrote them with (session 56 review #1)."""
     out = []
     kinds = [t.get("kind") for t in tune.get("targets") or []]
     start = (result or {}).get("start")
     cells = (result or {}).get("start_cells")
+    if smallest and "share" in smallest and start and start.get("seats"):
+        start = reworded_seats(start, smallest["share"])
+    if smallest and cells and cells.get("cells"):
+        cells = reworded_cells(cells, smallest)
     if is_start_rules(tune, result):
         # the start rules against themselves, on the same games, is no response: every change 0
         # with an interval of zero width (review M #12)

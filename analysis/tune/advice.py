@@ -24,6 +24,8 @@ tuned ones, and which other trials were as good as the best.
 * :func:`cell_response` — over a panel, every cell's target metrics under the start rules and the
   tuned rules on that cell's confirmation games, paired, one family over every cell and metric
   (Holm for which changes are clear, Bonferroni intervals for their sizes).
+* :func:`reworded_seats`, :func:`reworded_cells` — the same changes worded against another
+  smallest difference that matters (a report's ``--smallest-difference``), on the stored intervals.
 * :func:`as_good_as_best` — the full-budget trials whose own objective estimate meets the target
   and whose difference from the best is not shown worse (paired game by game on the search's games
   where the tune recorded it, result.json ``as_good``; else from the two trials' own intervals,
@@ -581,6 +583,46 @@ def cell_response(cells: list[dict], alpha: float = 0.05) -> list[dict]:
                   "size_low": _finite(size_low[k]), "size_high": _finite(size_high[k]),
                   "verdict": WITHIN_NOISE if w == stats.NOT_SHOWN else w})
     return out
+
+
+def reworded_seats(start: dict, smallest: float) -> dict:
+    """result.json ``start`` (:func:`seat_response_from_moments`) with every seat's change worded
+    against ``smallest`` (a fraction: 0.04 = 4 pp) instead of the amount the tune wrote it with: a
+    report's ``--smallest-difference`` (session 56 review #1). The intervals are the stored ones,
+    simultaneous over the seats; only the words and ``smallest`` change. Returns a new dict."""
+    seats = [dict(r) for r in start.get("seats") or []]
+    if seats:
+        words = stats.practical([r["change"] for r in seats], [r["low"] for r in seats],
+                                [r["high"] for r in seats], smallest)
+        for r, w in zip(seats, words):
+            r["verdict"] = WITHIN_NOISE if w == stats.NOT_SHOWN else str(w)
+    return {**start, "smallest": float(smallest), "seats": seats}
+
+
+def reworded_cells(start_cells: dict, smallest: dict) -> dict:
+    """result.json ``start_cells`` (:func:`cell_response`) with every change worded against the
+    smallest differences ``smallest`` gives (by kind: ``share`` as a fraction, ``length`` in turns;
+    a kind it does not give keeps the tune's): a report's ``--smallest-difference`` (session 56
+    review #1). Which changes are clear (Holm over the family) and their Bonferroni intervals are
+    the stored ones; a change stored without its interval keeps its words. Returns a new dict."""
+    own = start_cells.get("smallest")
+    own = dict(own) if isinstance(own, dict) else ({"share": float(own)} if own is not None else {})
+    small = {**own, **{k: float(v) for k, v in (smallest or {}).items() if k in ("share", "length")}}
+    cells = []
+    for c in start_cells.get("cells") or []:
+        metrics = []
+        for m in c.get("metrics") or []:
+            m = dict(m)
+            kind = "share" if "share" in m["metric"] else "length"
+            if kind in small:
+                m["smallest"] = small[kind]
+                if m.get("size_low") is not None and m.get("size_high") is not None:
+                    w = stats.practical(m["change"], m["size_low"], m["size_high"], small[kind],
+                                        clear=bool(m.get("clear")))
+                    m["verdict"] = WITHIN_NOISE if w == stats.NOT_SHOWN else str(w)
+            metrics.append(m)
+        cells.append({**c, "metrics": metrics})
+    return {**start_cells, "smallest": small, "cells": cells}
 
 
 def _finite(x) -> float | None:
