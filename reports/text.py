@@ -2130,7 +2130,10 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     untested and which way each moved. '' without a row (a game with roles: no fair seat share)."""
     if balance is None or balance.height == 0:
         return ""
-    after = ""
+    # which way the seats that moved clearly went, said where the largest gap cannot tell (a name of
+    # its own: "after" is the gap after, a number, which the "Neither" branch printed as a stray
+    # "4.9" after the sentence, session 56 review #3)
+    moved = ""
     r = balance.row(0, named=True)
     small = cmp.filter(pl.col("metric") == "seat_win_share")["smallest"]
     r["smallest"] = float(small[0]) if small.len() else 0.0
@@ -2170,7 +2173,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     elif r["verdict"] == stats.NOT_SHOWN:
         words = (f"These games cannot tell: {gap.format(verb='goes from', to='to')}"
                  + ("; more games would tell" if paired else untold_gap_words(r, d)))
-        after = _moved_from_fair(cmp, r["fair"], fair)
+        moved = _moved_from_fair(cmp, r["fair"], fair)
     elif r["change"] < 0:
         words = "Toward: " + gap.format(verb="shrinks from", to="to")
     else:
@@ -2183,7 +2186,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
            f" (before → after: the runs' values; the change read on the range that every seat's Wilson "
            f"interval allows, all {n} of both runs at once, Bonferroni, each at level 1 − 0.05/{n}: wider "
            "than a paired test of the gap would be)")
-    out = f"{ask} {words}{how}." + (f" {after}" if r["verdict"] == stats.NOT_SHOWN and not same and after else "")
+    out = f"{ask} {words}{how}." + (f" {moved}" if moved else "")
     idx = {x["metric"]: x for x in cmp.filter(pl.col("metric").is_in(list(INDEX_METRICS))).iter_rows(named=True)}
     if len(idx) == 2:
         # which way each moved, as printed (three decimals): review R #8 read "both fall" beside
