@@ -28,6 +28,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import RunSet
+from analysis.load import score_unit as load_score_unit
 from analysis.rules_diff import goal_changes
 from reports import glossary
 from reports.figures import common as F
@@ -41,6 +42,7 @@ from reports.text import (_seat_numbers_named, bends, panel_games, sentence_text
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, gap_beside, fair_gap_pp, PAGE_DIGITS, PAGE_DIGITS_WORDS,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
+    smallest_amounts,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
 )
 
@@ -638,6 +640,11 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: s
     else:
         how = ""
     fams = families(cmp)
+    # the amounts the verdicts were read against, as given (--smallest-difference) or the game's
+    # (session 56 review #2: "1 pp for shares" beside verdicts read against 2 pp)
+    said = smallest_amounts(cmp, load_score_unit(game), game)
+    amounts = (f"here {said}" if said else "1 pp for shares, 0.01 a game for a mean count such as "
+               "reshuffles or lead changes, the game's own amount for scores and lengths")
     return (how + _family_sentence(cmp) + "Each change is after − before, in its unit (pp for shares), with a "
             "95% interval; it counts as moved "
             "(significant, clear) when its Holm-adjusted p-value is below 5%: "
@@ -645,8 +652,7 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: s
                "Holm's correction over all tested metrics keeps the chance that two runs of the same rules "
                "flag anything at 5%")
             + ", so a change whose interval just excludes zero may still not count. A clear change is sized "
-            "against the metric's smallest difference that matters (1 pp for shares, 0.01 a game for a "
-            "mean count such as reshuffles or lead changes, the game's own amount for scores and lengths) on its "
+            f"against the metric's smallest difference that matters ({amounts}) on its "
             "interval widened to hold for all tested metrics "
             + ("of its family " if fams else "")
             + "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "

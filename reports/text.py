@@ -2015,7 +2015,51 @@ def _small_thresholds(cmp: pl.DataFrame, unit: str) -> str:
         # read "0.01 pp per tile")
         seen.setdefault(u, f"{100 * s:g} pp for shares" if u == "pp" else f"{100 * s:g} {u}" if u.startswith("pp ")
                         else f"{s:g} {u[:-1] if one else u}".strip())
-    return ", ".join(seen.values()) or "1 pp for shares"
+    if seen:
+        return ", ".join(seen.values())
+    # none is small: the shares' amount the table was read against, not always 1 pp (session 56
+    # review #2: "(1 pp for shares)" beside verdicts read against --smallest-difference win_share=2pp)
+    shares = cmp.filter(pl.col("kind") == "proportion")["smallest"].drop_nulls().drop_nans() \
+        if "smallest" in cmp.columns and "kind" in cmp.columns else pl.Series([], dtype=pl.Float64)
+    return f"{100 * float(shares[0]):g} pp for shares" if shares.len() else "1 pp for shares"
+
+
+#: The kinds of smallest difference a before/after names, in the order it names them.
+AMOUNT_KINDS = ("share", "slope", "count", "score", "length")
+
+
+def smallest_amounts(cmp: pl.DataFrame, unit: str, game: str | None = None) -> str:
+    """The smallest differences that matter a before/after's tested rows were sized against, one
+    per kind present, as "How this is measured" states them (session 56 review #2: it said "1 pp
+    for shares, … the game's own amount for scores" beside verdicts read against
+    ``--smallest-difference win_share=2pp,score=3``): "2 pp for shares, 2 pp per tile for tile
+    slopes, 0.01 a game for a mean count such as reshuffles or lead changes, 3 coins for scores, 1
+    turn for game lengths" (``unit``: the game's score unit; a score in "% of own goal" is sized in
+    pp of own goal). '' when no tested row has one (the Balance indices are not tested)."""
+    from analysis.compare import COUNT_METRICS
+
+    if "smallest" not in cmp.columns or "kind" not in cmp.columns:
+        return ""
+    seen: dict[str, dict[str, None]] = {k: {} for k in AMOUNT_KINDS}
+    for r in cmp.filter(pl.col("kind") != "index").iter_rows(named=True):
+        s = r.get("smallest")
+        if s is None or s != s:
+            continue
+        m, k = r["metric"], r["kind"]
+        if k == "proportion":
+            seen["share"][f"{100 * s:g} pp for shares"] = None
+        elif k == "slope":
+            seen["slope"][f"{100 * s:g} {metric_unit(m, k, unit, r.get('key')) or 'pp'} for tile slopes"] = None
+        elif m in COUNT_METRICS:
+            seen["count"][f"{s:g} a game for a mean count such as reshuffles or lead changes"] = None
+        elif m in ("mean_turns", "mean_length"):
+            u = length_unit(game) if m == "mean_turns" else metric_unit(m, k, unit, r.get("key"))
+            seen["length"][f"{amount(f'{s:g}', u)} for game lengths"] = None
+        else:
+            u = metric_unit(m, k, unit, r.get("key")) or unit
+            said = f"{s:g} pp{u[1:]}" if u.startswith("%") else amount(f"{s:g}", u)
+            seen["score"][f"{said} for scores"] = None
+    return ", ".join(x for k in AMOUNT_KINDS for x in seen[k])
 
 
 def split_question(cmp: pl.DataFrame) -> str:
