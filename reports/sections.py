@@ -35,7 +35,7 @@ from reports.figures import common as F
 from reports.rules_diff import (bot_file_changes, diff_sentences, diff_table, matchup_changes, origin,
                                pairing_sentence, rules_diff)
 from reports.games import hook_for, spec_for
-from reports.text import (_seat_numbers_named, bends, panel_games, sentence_texts, sides_named,
+from reports.text import (_seat_numbers_named, bends, panel_games, panel_plan, sentence_texts, sides_named,
     amount,
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
@@ -813,11 +813,16 @@ def holds_for(rs: RunSet, variant: RunSet | None) -> str:
             return ""
         ups.append(lineup_label(r.n_players, names))
     where = ups[0] if ups[0] == ups[1] else f"{ups[0]} before, {ups[1]} after"
-    return (f"This answer holds for the line-up these runs played, {where}; for other line-ups and "
-            f"player counts, play a panel under each rule set (simulate --game {rs.game} --panel "
-            f"default {panel_games(rs)}--out BASE, the same with the change --out VARIANT) and give "
-            f"both panels to "
-            f"balance report BASE VARIANT: it says in which line-ups the change moved the win rates.")
+    # a panel that plays what the sentence says (session 56 review #4: "--panel default", 4
+    # players only, was offered for other player counts)
+    plan = panel_plan(rs.game, rs.n_players, list(rs.metas[0].get("strategies")))
+    if plan is None:
+        return f"This answer holds for the line-up these runs played, {where}."
+    return (f"This answer holds for the line-up these runs played, {where}; for {plan['covers']}, "
+            f"play them under each rule set: simulate --game {rs.game} {plan['option']} "
+            f"{panel_games(rs)}--out BASE plays {plan['what']}, the same with the change --out "
+            f"VARIANT; give both to balance report BASE VARIANT: it says in which of their cells "
+            f"the change moved the win rates.")
 
 
 def matchups_to_show(t: dict) -> bool:

@@ -445,10 +445,66 @@ def panel_games(rs: RunSet | None) -> str:
     return f"--games {min(max(games, low), high)} "
 
 
+def _counts_words(counts) -> str:
+    """Player counts as a sentence says them: "2 to 5" (a run of counts), "3 and 5", "4"."""
+    counts = sorted(counts)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts[:-1])) + " and " + str(counts[-1]) if len(counts) > 1 else str(counts[0])
+
+
+def panel_plan(game: str, players: int, lineup: list[str], panels=None) -> dict | None:
+    """How a page whose answer holds for one line-up at ``players`` suggests asking it of others
+    (session 56 review #4: "--panel default" was offered "for other line-ups and player counts"
+    while every shipped ``default`` panel plays 4 players only). ``panels``: the game's shipped
+    panels (:func:`analysis.panel_scope.shipped_panels`, read when None). Returns the ``option``
+    of simulate that plays them, ``what`` it plays (its cells and player counts, and a panel of the
+    run's count alone for other line-ups there, said to be that count only) and what it
+    ``covers``; None when the game takes one player count and ships no panel of other line-ups.
+
+    * the first shipped panel that plays ``players`` and another player count ("--panel wide":
+      "the game's wide panel (28 cells at 2 to 5 players; --panel default plays 3 line-ups at 4
+      players only)");
+    * else, where the game takes other counts, ``--players LO..HI`` (with ``--lineup BOT`` when one
+      bot plays every seat of the run, else the game's default bots);
+    * else (one player count) a panel of other line-ups at it."""
+    spec = spec_for(game)
+    if spec is None:
+        return None
+    if panels is None:
+        from analysis.panel_scope import shipped_panels
+
+        panels = shipped_panels(game)
+    lo, hi = spec.players
+    # a panel of other counts that also plays the run's own: its finding is then one of the cells
+    pick = next((p for p in panels if players in p.players and set(p.players) - {players}), None)
+    # a panel of other line-ups at the run's count only: said to be that count only
+    here = next((p for p in panels if p.players == (players,) and p.size > 1 and p is not pick), None)
+    if pick is not None:
+        lineups = max(n for _, n in pick.cells) > 1
+        also = f"; --panel {here.name} plays {here.size} line-ups at {players} players only" if here else ""
+        return {"option": f"--panel {pick.name}",
+                "what": f"the game's {pick.name} panel ({pick.size} cells at "
+                        f"{_counts_words(pick.players)} players{also})",
+                "covers": "other line-ups and player counts" if lineups else "other player counts"}
+    if lo < hi:
+        one = len(set(lineup)) == 1
+        also = f" (--panel {here.name} plays {here.size} line-ups at {players} players only)" if here else ""
+        return {"option": f"--players {lo}..{hi}" + (f" --lineup {lineup[0]}" if one else ""),
+                "what": (f"{lineup[0]} in every seat" if one else "the game's default bots")
+                        + f" at {_counts_words(range(lo, hi + 1))} players{also}",
+                "covers": "other player counts"}
+    if here is not None:
+        return {"option": f"--panel {here.name}",
+                "what": f"the game's {here.name} panel ({here.size} line-ups at {players} players)",
+                "covers": "other line-ups"}
+    return None
+
+
 def scope_line(rs: RunSet | None) -> list[str]:
-    """Which line-up and player count a run's findings hold for, and how to ask them of others (the
-    game's panel): [] for a game without bots to line up (a Fief combat), a run that does not
-    record its line-up, or runs of several line-ups pooled."""
+    """Which line-up and player count a run's findings hold for, and how to ask them of others (a
+    panel that plays them, :func:`panel_plan`): [] for a game without bots to line up (a Fief
+    combat), a run that does not record its line-up, or runs of several line-ups pooled."""
     from analysis.panel import lineup_label
 
     spec = spec_for(rs.game) if rs is not None else None
@@ -457,11 +513,14 @@ def scope_line(rs: RunSet | None) -> list[str]:
     ups = {tuple(m.get("strategies") or ()) for m in rs.metas}
     if len(ups) != 1 or not next(iter(ups)):
         return []
-    where = lineup_label(rs.n_players, list(next(iter(ups))))
-    return [f"These findings hold for the line-up this run played, {where}; for other line-ups and "
-            f"player counts, simulate --game {rs.game} --panel default {panel_games(rs)}--out DIR "
-            f"plays the game's "
-            f"panel, and balance report DIR says in which of them the "
+    lineup = list(next(iter(ups)))
+    where = lineup_label(rs.n_players, lineup)
+    plan = panel_plan(rs.game, rs.n_players, lineup)
+    if plan is None:
+        return [f"These findings hold for the line-up this run played, {where}."]
+    return [f"These findings hold for the line-up this run played, {where}; for {plan['covers']}, "
+            f"simulate --game {rs.game} {plan['option']} {panel_games(rs)}--out DIR plays "
+            f"{plan['what']}, and balance report DIR says in which of them the "
             f"{'seat' if spec.roles_alike else 'side'} finding holds."]
 
 

@@ -132,9 +132,10 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
     assert len(set(lineup)) == 1
     assert out[2].startswith(f"  This answer holds for the line-up these runs played, "
                              f"{len(lineup)}p {len(lineup)}×{lineup[0]}; for other line-ups"), out[2]
-    assert "--panel default" in out[2] and "balance report BASE VARIANT" in out[2]
+    # a panel that plays other player counts, and the run's own (session 56 #4: default is 4p only)
+    assert "--panel wide" in out[2] and "(36 cells at 3 to 5 players" in out[2] and "balance report BASE VARIANT" in out[2]
     games = json.loads((root / "base" / "run.json").read_text())["games"]
-    assert f"--panel default --games {min(max(games, 10_000), 100_000)} --out BASE" in out[2], out[2]
+    assert f"--panel wide --games {min(max(games, 10_000), 100_000)} --out BASE" in out[2], out[2]
     # then the split of the Censitaires' wins among their seats (review R #2), then the count
     assert out[3].startswith("  Did the split of the Censitaires' wins among their seats move? "), out[3]
     # (then, in a run pair with the tie-break end reason, how the Seigneur's wins came)
@@ -228,11 +229,11 @@ def test_a_run_page_says_which_line_up_its_findings_hold_for(before_after, tmp_p
     last = headlines(bt, rs)[-1]
     assert last.startswith(f"These findings hold for the line-up this run played, "
                            f"{len(lineup)}p {len(lineup)}×{lineup[0]}; "), last
-    assert "--panel default" in last and "the side finding holds" in last, last
+    assert "--panel wide" in last and "(36 cells at 3 to 5 players" in last and "the side finding holds" in last, last
     # with a --games (simulate's default is 1e6 games in every cell): the run's own count, at
     # least 10,000 and at most 100,000
     games = json.loads((root / "base" / "run.json").read_text())["games"]
-    assert f"--panel default --games {min(max(games, 10_000), 100_000)} --out DIR" in last, last
+    assert f"--panel wide --games {min(max(games, 10_000), 100_000)} --out DIR" in last, last
     fief = runner.simulate("fief-combat", attacker=10, defender=6, games=500, seed=1,
                            out=tmp_path / "f", quiet=True)
     frs = open_runs([fief])
