@@ -18,7 +18,11 @@ a sentence under the table, the summary and JUnit, with the tolerance that would
 ``balance baseline`` would refuse it on this baseline). :func:`report_parts` gives the terminal report in parts (lines, table,
 lines) for ``cli.check`` to lay out at a terminal's width. A change
 that rounds to zero is written ``0.00``, without a sign (:func:`_signed`, the rule of
-:func:`reports.text.signed`, which this layer may not import).
+:func:`reports.text.signed`, which this layer may not import). A metric's baseline, run value and
+change print at one precision (:func:`_digits`: two decimals, more for a rare share) and the change
+printed is the difference of the two values printed (:func:`shown_diff`,
+:func:`simcore.numbers.fair_gap`), wherever it is said (session 56 review: "124.26 vs 110.14:
++14.11", "25.0% → 25.2%, +0.14 pp").
 """
 
 from __future__ import annotations
@@ -34,21 +38,48 @@ from analysis.check.measure import diff_unit_of, unit_of
 from analysis.rules_diff import value_text
 from simcore.atomic import signed_file
 from simcore.errors import UsageError
-from simcore.numbers import rounded, share_digits
+from simcore.numbers import fair_gap, rounded, share_digits
 
 
-def _fmt(x: float, unit: str) -> str:
-    """A value in the check's output: win shares to 0.1 % (their change is in pp, and 0.1 pp is
-    far below the 1 pp that matters); scores (``unit`` anything else: the score unit, or "" for an
-    interval's ends) to two decimals, as their change is printed, so that "5.45 → 5.43" reads as the
-    −0.02 beside it (revA #16: "5.5 → 5.4 … −0.02 guild cards" read as −0.1). Rounded as the
-    report's tables round (:func:`simcore.numbers.rounded`, halves away from zero as written: a
-    baseline's 32.55 % is 32.6 %, as ``balance report`` prints the run it measured; review C #7,
+def _fmt(x: float, unit: str, digits: int | None = None) -> str:
+    """A value in the check's output: win shares to 0.1 % where no change is printed beside them
+    (:func:`factor_note`), else at ``digits`` (a metric's :func:`_digits`, the change's precision:
+    session 56 review, "25.0% → 25.2%, +0.14 pp"); scores (``unit`` anything else: the score unit,
+    or "" for an interval's ends) to two decimals, as their change is printed, so that "5.45 → 5.43"
+    reads as the −0.02 beside it (revA #16: "5.5 → 5.4 … −0.02 guild cards" read as −0.1). Rounded
+    as the report's tables round (:func:`simcore.numbers.rounded`, halves away from zero as written:
+    a baseline's 32.55 % is 32.6 %, as ``balance report`` prints the run it measured; review C #7,
     session 42: the check printed 32.5 %)."""
     if unit == "%":
-        d = _share_digits(x)
+        d = _share_digits(x) if digits is None else digits
         return f"{rounded(x, d):.{d}f}%"
-    return f"{rounded(x, 2):.2f}"
+    d = 2 if digits is None else digits
+    return f"{rounded(x, d):.{d}f}"
+
+
+def _digits(r: MetricResult) -> int:
+    """The decimals a metric's baseline, run value (with its interval) and change print with: two,
+    the change's (a score's, and a share's in pp); for a share more, up to four, while one of them
+    that is not 0% or 100% would print as it (:func:`simcore.numbers.share_digits`: "0.0048%" of a
+    rare share is "0.005%", not "0.00%")."""
+    if r.kind.unit != "%":
+        return 2
+    return share_digits(*(x for x in (r.base, r.value, r.low, r.high) if x is not None), digits=2)
+
+
+def shown_diff(r: MetricResult) -> float:
+    """A metric's change as printed: its run value minus its baseline, each rounded at
+    :func:`_digits` (:func:`simcore.numbers.fair_gap`), so that the three printed numbers add up
+    (session 56 review: "124.26 vs 110.14: +14.11" for 110.144 and 124.256); the change itself
+    where a value is missing."""
+    if not (math.isfinite(r.value) and math.isfinite(r.base)):
+        return r.diff
+    return fair_gap(r.value, r.base, _digits(r))
+
+
+def _change(r: MetricResult) -> str:
+    """A metric's change as printed beside its values: :func:`shown_diff` at :func:`_digits`."""
+    return _signed(shown_diff(r), _digits(r))
 
 
 def _all_metrics(n: int) -> str:
@@ -86,11 +117,12 @@ def _span(lo: float, hi: float, smallest: float | None = None, to: str = " to ")
     return f"{_signed(lo, d)}{to}{_signed(hi, d)}"
 
 
-def _ends(lo: float, hi: float, unit: str) -> str:
+def _ends(lo: float, hi: float, unit: str, digits: int | None = None) -> str:
     """An interval's ends, e.g. "30.4–32.0" (shares; both ends with the decimals the one nearer 0%
-    or 100% needs: "0.00–0.04") or "5.40–5.49" (scores)."""
+    or 100% needs: "0.00–0.04"; ``digits``: the value's beside it, :func:`_digits`) or "5.40–5.49"
+    (scores)."""
     if unit == "%":
-        d = _share_digits(lo, hi)
+        d = _share_digits(lo, hi) if digits is None else digits
         return f"{rounded(lo, d):.{d}f}–{rounded(hi, d):.{d}f}"
     return f"{_fmt(lo, unit)}–{_fmt(hi, unit)}"
 
@@ -196,24 +228,25 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     (:func:`halve_advice`: the edit, or the baseline such a tolerance needs)."""
     unit = unit_of(r.metric, game)
     dunit = diff_unit_of(r.metric, game)
+    d = _digits(r)          # the values at the change's precision, the change their difference
     if r.metric == "seat_mean_score":
-        what = f"{r.key} scores {_fmt(r.value, unit)} {unit} on average"
+        what = f"{r.key} scores {_fmt(r.value, unit, d)} {unit} on average"
     elif r.metric == "role_win_share":
-        what = f"The {r.label.removesuffix(' side win share')} side wins {_fmt(r.value, unit)}"
+        what = f"The {r.label.removesuffix(' side win share')} side wins {_fmt(r.value, unit, d)}"
     else:
         who = r.key if r.metric == "seat_win_share" else f"Strategy {r.key}"
-        what = f"{who} wins {_fmt(r.value, unit)}"
+        what = f"{who} wins {_fmt(r.value, unit, d)}"
     open_ = r.verdict == "undecided"
     if paired:
         # the paired difference is what is tested: its interval, not the new rules' own (revA #16),
         # said once (size_words would repeat it)
         lo, hi = diff_interval(r, paired=True)
-        head = (f"{what} vs {_fmt(r.base, unit)} with the old rules on the same deals: "
-                f"{_signed(r.diff)} {dunit} (95% interval of the paired difference "
+        head = (f"{what} vs {_fmt(r.base, unit, d)} with the old rules on the same deals: "
+                f"{_change(r)} {dunit} (95% interval of the paired difference "
                 f"{_span(lo, hi, smallest)}){size_words(r, smallest, game, interval_said=True, alone=open_, paired=True)}")
     else:
-        head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
-                f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, alone=open_)}")
+        head = (f"{what} ({_ends(r.low, r.high, unit, d)}) vs {_fmt(r.base, unit, d)} in the baseline: "
+                f"{_change(r)} {dunit}{size_words(r, smallest, game, alone=open_)}")
     # why an interval beyond the tolerance need not decide (review L #11)
     stricter = (f", which reads a stricter bound than this metric's own unadjusted 95% interval "
                 f"(the error held at alpha {alpha if alpha is not None else 0.05:g} over "
@@ -225,8 +258,8 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         # #6: the one a reader cares most about had none); paired, the head holds it already
         if not paired:
             lo, hi = diff_interval(r, paired)
-            head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
-                    f"{_signed(r.diff)} {dunit} (95% interval of the change "
+            head = (f"{what} ({_ends(r.low, r.high, unit, d)}) vs {_fmt(r.base, unit, d)} in the baseline: "
+                    f"{_change(r)} {dunit} (95% interval of the change "
                     f"{_span(lo, hi, smallest)} {dunit}){size_words(r, smallest, game, interval_said=True, alone=open_)}")
         return f"{head}, beyond the {tol} accepted (shown after {_games(r.decided_games)})."
     if r.verdict == "pass" and beyond_tolerance(r):
@@ -235,8 +268,8 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         lo, hi = diff_interval(r, paired)
         wholly = "lies wholly beyond it" if lo > r.tolerance or hi < -r.tolerance else "reaches within it"
         if not paired:
-            head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
-                    f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, interval_said=True)}")
+            head = (f"{what} ({_ends(r.low, r.high, unit, d)}) vs {_fmt(r.base, unit, d)} in the baseline: "
+                    f"{_change(r)} {dunit}{size_words(r, smallest, game, interval_said=True)}")
         gate = (f". For a change of {tol} {dunit} to pass with at most a {100 * beta:g}% chance, "
                 f"{halve}" if halve else "")
         shown = "" if paired else f", {_span(lo, hi, smallest)} {dunit},"   # paired: in head
@@ -260,7 +293,7 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         return (f"{head}; not decided when the check stopped at the first regression: another "
                 f"metric failed before this one reached its decision{stricter}.")
     zone = (f" (this change lies between {tol} and {big}, where a check is slowest to decide)"
-            if r.tolerance <= abs(r.diff) <= DETECT * r.tolerance else "")
+            if r.tolerance <= abs(shown_diff(r)) <= DETECT * r.tolerance else "")
     remedy = more
     if limited_by is not None:
         remedy += (f", though this baseline's own error limits what more games can tell (a baseline "
@@ -302,14 +335,14 @@ def reached_twice(r: MetricResult) -> bool:
     share's error at its hypotheses' (:func:`analysis.check.decision.hypothesis_error`), but its
     line must not then say such a change is ruled out (review s53 #2)."""
     return (r.verdict == "pass" and r.diff == r.diff
-            and rounded(abs(r.diff), 2) >= rounded(DETECT * r.tolerance, 2))
+            and abs(shown_diff(r)) >= rounded(DETECT * r.tolerance, 2))
 
 
 def beyond_tolerance(r: MetricResult) -> bool:
-    """A metric that passes with its change, as printed (two decimals), beyond its tolerance: the
-    procedure passes a change between the tolerance and twice it when it is shown nearer the
+    """A metric that passes with its change, as printed (:func:`shown_diff`), beyond its tolerance:
+    the procedure passes a change between the tolerance and twice it when it is shown nearer the
     tolerance than twice it (docs/ci.md §3), so "pass" beside such a change needs its words."""
-    return r.verdict == "pass" and r.diff == r.diff and rounded(abs(r.diff), 2) > r.tolerance
+    return r.verdict == "pass" and r.diff == r.diff and abs(shown_diff(r)) > r.tolerance
 
 
 #: The ``balance baseline`` option that sets exactly one kind's tolerance (``--tolerance`` sets the
@@ -502,7 +535,7 @@ def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str
         # the largest against its tolerance first: in file order a Seigneurial cell's Seigneur side
         # +60.48 pp was folded into "and 4 more" behind three Censitaire seats (s42 review A #3)
         failed = sorted(res.failed, key=ratio, reverse=True)
-        moved = "; ".join(f"{r.label} {_signed(r.diff)} {diff_unit_of(r.metric, game)} against "
+        moved = "; ".join(f"{r.label} {_change(r)} {diff_unit_of(r.metric, game)} against "
                           f"{_fmt_tol(r.tolerance)} accepted" for r in failed[:3])
         more = f"; and {len(res.failed) - 3} more" if len(res.failed) > 3 else ""
         order = ", the largest against its tolerance first" if len(res.failed) > 1 else ""
@@ -514,7 +547,7 @@ def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str
         # which ones, as a FAIL names its metrics (s42 review A #12: the designer had to rerun with
         # --summary to learn them)
         open_ = sorted(res.undecided, key=ratio, reverse=True)
-        named = "; ".join(f"{r.label} {_signed(r.diff)} {diff_unit_of(r.metric, game)} so far, "
+        named = "; ".join(f"{r.label} {_change(r)} {diff_unit_of(r.metric, game)} so far, "
                           f"{_fmt_tol(r.tolerance)} accepted" for r in open_[:3])
         more = f"; and {len(open_) - 3} more" if len(open_) > 3 else ""
         # what "not decided" means beside a change already past its tolerance (-3.58 against ±2.0,
@@ -539,7 +572,7 @@ def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str
         ruled_out = (f"{head('PASS')}every metric passed ({at}), but {len(late)} of the {n} passed on "
                      f"an early look and the games played by the end put "
                      f"{'its' if len(late) == 1 else 'the largest one’s'} change at twice its "
-                     f"tolerance or more ({top.label} {_signed(top.diff)} "
+                     f"tolerance or more ({top.label} {_change(top)} "
                      f"{diff_unit_of(top.metric, game)} against {_fmt_tol(top.tolerance)}): this pass "
                      f"does not rule that out; check again with another --seed")
     beyond = [r for r in res.results if beyond_tolerance(r)]
@@ -555,7 +588,7 @@ def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str
         largest = "the largest" if k > 1 else "that one"
         return (f"{ruled_out}; but {moved}: the check fails a change only when it is shown to be "
                 f"nearer twice its tolerance than its tolerance; {largest}: {top.label} "
-                f"{_signed(top.diff)} {unit} against {_fmt_tol(top.tolerance)} (twice it "
+                f"{_change(top)} {unit} against {_fmt_tol(top.tolerance)} (twice it "
                 f"{_fmt_tol(DETECT * top.tolerance)}){size_words(top, _smallest(res)(top), game, paired=res.paired)}; for "
                 f"a change of {_fmt_tol(top.tolerance)} {unit} to pass with at most a {res.beta:.0%} "
                 f"chance, {halve_advice(res, top, short=True)}")
@@ -571,10 +604,10 @@ def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str
         smallest = _smallest(res)(top)
         verb = "matters" if smallest == 1 else "matter"
         return (f"{ruled_out}; smaller changes may pass: the largest here, {top.label} "
-                f"{_signed(top.diff)} {unit} against {_fmt_tol(top.tolerance)} accepted (change "
+                f"{_change(top)} {unit} against {_fmt_tol(top.tolerance)} accepted (change "
                 f"{_span(lo, hi, smallest)} {unit}), may or may not reach the {smallest:g} {unit} "
                 f"that {verb}")
-    return f"{ruled_out}; the largest change: {top.label} {_signed(top.diff)} {unit} against " \
+    return f"{ruled_out}; the largest change: {top.label} {_change(top)} {unit} against " \
            f"{_fmt_tol(top.tolerance)} accepted{size}"
 
 
@@ -600,7 +633,7 @@ def _scores_together(res: CheckResult, game: str | None) -> str:
     shares = [r for r in res.results if r.metric == "seat_win_share" and r.diff == r.diff]
     if any(abs(r.diff) > r.tolerance for r in shares):
         return ""
-    lo, hi = sorted((min(r.diff for r in scores), max(r.diff for r in scores)), key=abs)
+    lo, hi = sorted((min(shown_diff(r) for r in scores), max(shown_diff(r) for r in scores)), key=abs)
     way = "rose" if scores[0].diff > 0 else "fell"
     unit = diff_unit_of("seat_mean_score", game)
     return (f" (every seat's mean score {way}, {_signed(lo)} to {_signed(hi)} {unit}: the scores moved "
@@ -628,7 +661,7 @@ def _shares_not_failed(res: CheckResult) -> str:
         else:
             status = f"none failed, {passed} of {len(rs)} passed, the others not decided{when}"
         top = max(rs, key=lambda r: abs(r.diff) if r.diff == r.diff else -1.0)
-        parts.append(f"{name}: {status} (largest change {_signed(top.diff)} pp)")
+        parts.append(f"{name}: {status} (largest change {_change(top)} pp)")
     return (" — " + "; ".join(parts)) if parts else ""
 
 
@@ -682,12 +715,13 @@ def _head(paired: bool) -> list[str]:
 def _row_cells(r: MetricResult, game: str | None = None, paired: bool = False) -> list[str]:
     u = unit_of(r.metric, game)
     du = diff_unit_of(r.metric, game)
+    d = _digits(r)
     if paired:
         lo, hi = diff_interval(r, paired=True)
-        cells = [_fmt(r.value, u), f"{_signed(r.diff)} {du} ({_span(lo, hi)})"]
+        cells = [_fmt(r.value, u, d), f"{_change(r)} {du} ({_span(lo, hi)})"]
     else:
-        cells = [f"{_fmt(r.value, u)} ({_ends(r.low, r.high, u)})", f"{_signed(r.diff)} {du}"]
-    return [r.label, _fmt(r.base, u), *cells, _fmt_tol(r.tolerance), verdict_cell(r)]
+        cells = [f"{_fmt(r.value, u, d)} ({_ends(r.low, r.high, u, d)})", f"{_change(r)} {du}"]
+    return [r.label, _fmt(r.base, u, d), *cells, _fmt_tol(r.tolerance), verdict_cell(r)]
 
 
 def verdict_cell(r: MetricResult) -> str:
@@ -698,7 +732,7 @@ def verdict_cell(r: MetricResult) -> str:
         return "FAIL"
     if not beyond_tolerance(r):
         return r.verdict
-    under = (f", under {_fmt_tol(DETECT * r.tolerance)}" if rounded(abs(r.diff), 2) < DETECT * r.tolerance
+    under = (f", under {_fmt_tol(DETECT * r.tolerance)}" if abs(shown_diff(r)) < DETECT * r.tolerance
              else "")
     return f"pass (beyond {_fmt_tol(r.tolerance)}{under})"
 

@@ -221,7 +221,8 @@ def test_a_failing_metric_is_explained_in_plain_words():
     # interval (31.2 ± 1.96 × 0.4) and the baseline's (25.0 ± 1.96 × 0.1), computed here
     half = math.hypot(1.959964 * 0.4, 1.959964 * 0.1)
     ends = f"+{6.2 - half:.2f} to +{6.2 + half:.2f} pp"
-    assert text == (f"Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline: +6.20 pp (95% interval of "
+    # the shares at the change's two decimals (session 56: "25.0% → 25.2%, +0.14 pp")
+    assert text == (f"Seat 1 wins 31.20% (30.42–31.98) vs 25.00% in the baseline: +6.20 pp (95% interval of "
                     f"the change {ends}), beyond the ±1.0 accepted (shown after 10,000 games).")
     report = text_report(res)
     assert "FAIL: 1 of 4 metrics moved beyond their tolerance (after 10,000 of at most 50,000 games)" in report
@@ -262,10 +263,10 @@ def test_junit_xml_parses_with_failures_and_skipped():
     cases = suite.findall("testcase")
     assert len(cases) == 4 and suite.get("tests") == "4"
     assert suite.get("failures") == root.get("failures") == "2" and suite.get("errors") == "0"
-    assert cases[0].find("failure").get("message").startswith("Seat 1 wins 31.2%")
+    assert cases[0].find("failure").get("message").startswith("Seat 1 wins 31.20%")
     # undecided: skipped with the sentence as its message, not an error (revF #13)
     assert cases[2].find("error") is None
-    assert cases[2].find("skipped").get("message").startswith("Seat 3 wins 26.5%")
+    assert cases[2].find("skipped").get("message").startswith("Seat 3 wins 26.50%")
     assert suite.get("skipped") == root.get("skipped") == "1"
 
 
@@ -273,7 +274,7 @@ def test_markdown_summary_has_the_table_and_states_other_rules():
     res = result([(31.2, 0.4), (25.0, 0.1)], sha="b" * 64)
     md = markdown_summary(res)
     assert md.startswith("## ❌ balance check: FAIL")
-    assert "| Seat 1 win share | 25.0% | 31.2% (30.4–32.0) | +6.20 pp | ±1.0 | ❌ **FAIL** |" in md
+    assert "| Seat 1 win share | 25.00% | 31.20% (30.42–31.98) | +6.20 pp | ±1.0 | ❌ **FAIL** |" in md
     assert "rules differ from the baseline's" in md and res.rules_changed
     assert "rules differ" not in markdown_summary(result([(25.0, 0.1)]))
     assert "| metric | old rules |" in markdown_summary(result([(25.0, 0.1)], paired=True))

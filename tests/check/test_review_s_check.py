@@ -88,7 +88,7 @@ def test_a_rare_share_change_interval_is_newcombes_within_what_is_possible(rare)
     # 0.0 to its Wilson high end, is inside: its +3.3 pp is not hidden (the review's +0.94)
     x1, n1 = _seigneur_wins(rare["run"])
     wl, wh = proportion_confint(x1, n1, method="wilson")
-    assert f"wins 0.0% (0.0–{100 * wh:.1f})" in text
+    assert f"wins 0.00% (0.00–{rounded(100 * wh, 2):.2f})" in text      # (the change's decimals: session 56)
     assert shown[0] >= rounded(-base, 2) and shown[1] >= rounded(100 * wh - base, 2) > 1.0
 
 

@@ -27,7 +27,7 @@ CASES = {
 
 def _printed_interval(text: str, bot: str) -> tuple[float, float]:
     line = next(x for x in text.splitlines() if x.strip().startswith(f"{bot} win share"))
-    low, high = re.search(r"\((\d+\.\d)–(\d+\.\d)\)", line).groups()
+    low, high = re.search(r"\((\d+\.\d+)–(\d+\.\d+)\)", line).groups()
     return float(low), float(high)
 
 

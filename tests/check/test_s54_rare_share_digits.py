@@ -45,6 +45,7 @@ def test_none_in_many_games_keeps_zero_and_an_upper_end_above_it():
     assert value == 0 and lo == 0 and hi > 0, _row_cells(r, "seigneurial")
 
 
-def test_ordinary_shares_keep_one_decimal():
+def test_ordinary_shares_print_at_the_two_decimals_of_their_change():
+    # (one decimal beside a change at two read "25.0% → 25.2%, +0.14 pp": session 56)
     r = _rare(6_000, 20_000, base=30.0)
-    assert re.fullmatch(r"30\.0% \(\d\d\.\d–\d\d\.\d\)", _row_cells(r, "seigneurial")[2])
+    assert re.fullmatch(r"30\.00% \(\d\d\.\d\d–\d\d\.\d\d\)", _row_cells(r, "seigneurial")[2])
