@@ -169,6 +169,29 @@ def fair_gap_pp(share: float, fair: float, d: int) -> str:
     return f"{signed(numbers.fair_gap(100 * share, 100 * fair, d), d)} pp"
 
 
+def shares_and_gap(a: tuple[float, float, float], b: tuple[float, float, float],
+                   least: int = 1) -> tuple[str, str, str, int]:
+    """(``a`` with its interval, ``b`` with its, ``a − b`` in pp, their decimals) for two win
+    shares printed side by side with their difference, each share a (share, low, high) of
+    fractions: both shares at the decimals the two need (:func:`pct_ci`, at least ``least``), the
+    difference the printed ``a`` minus the printed ``b`` (:func:`fair_gap_pp`), so that the three
+    printed numbers add up ("27.37% … 24.15%: +3.21 pp" for 27.366%, 24.154% and a change of
+    3.212 pp read as an arithmetic slip: designer review, session 56)."""
+    d = least
+    while True:
+        ta, tb = pct_ci(*a, d), pct_ci(*b, d)
+        k = max(_shown_decimals(ta), _shown_decimals(tb))
+        if k <= d:
+            return ta, tb, fair_gap_pp(a[0], b[0], d), d
+        d = k
+
+
+def _shown_decimals(text: str) -> int:
+    """The decimals of the number a share's printed text starts with ("27.37% (…)" → 2)."""
+    number = text.split("%")[0].lstrip("<>")
+    return len(number.split(".")[1]) if "." in number else 0
+
+
 def amount(text: str, unit: str) -> str:
     """A number's text with its unit as a page writes it: "2 coins", "1 turn", "1 player turn",
     "19.27% of own goal" (a unit that starts with % is written against the number), "3 pp"; the

@@ -22,7 +22,8 @@ Reading only: this module never plays a game (``balance report`` plays the quest
 builds the report, see :mod:`cli.report`).
 
 May import numpy, polars, the standard library, :mod:`analysis` (stats, card names, types),
-:mod:`simcore.errors`, :mod:`reports.text`, :mod:`reports.sections` and
+:mod:`simcore.errors`, :mod:`simcore.numbers` (a difference printed as the difference of its printed
+values: :func:`simcore.numbers.fair_gap`), :mod:`reports.text`, :mod:`reports.sections` and
 :mod:`reports.figures.medievallons`.
 """
 
@@ -41,8 +42,10 @@ from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, common_digits, metric_digits, metric_value, num, pct, pct_ci, pp, pp_ci, pvalue,
-                          room_for_a_swing, row_pct_ci, shown_change, signed, size_range, verdict_digits, verdict_words)
+from reports.text import (best_and_worst, common_digits, fair_gap_pp, gap_beside, metric_digits, metric_value, num,
+                          pct, pct_ci, pp, pp_ci, pvalue, room_for_a_swing, row_pct_ci, shares_and_gap, shown_change,
+                          signed, size_range, verdict_digits, verdict_words)
+from simcore import numbers
 
 card_name = F.card_name          # the spec's name of a card type
 
@@ -145,10 +148,12 @@ def guild_headlines(t: dict) -> list[str]:
         # least often … 3.4 pp more" read as a contradiction): "yet" says it is not one
         d = r.get("diff")
         contrary = d is not None and d == d and (d < 0 if what == "most often" else d > 0)
-        than = f" than the other players ({pct(r['others_win_share'])}%)"
+        # the others' share at the founders' decimals, the gap their printed difference (session 56)
+        founders = row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')
+        k = _decimals(founders)
+        than = f" than the other players ({pct(r['others_win_share'], k)}%)"
         out.append(f"Players who found {with_article(r['card_name'])} guild win {what} of the ranked "
-                   f"types: {row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')}"
-                   f", {'yet ' if contrary else ''}{_gap_words(r, family, than)}"
+                   f"types: {founders}, {'yet ' if contrary else ''}{_gap_words(r, family, than, k)}"
                    f" (a fair share is {pct(r['fair_share'])}%; "
                    f"{pct(r['founded_share'])}% of players found one; an association under bot play).")
     if left.height:
@@ -157,16 +162,27 @@ def guild_headlines(t: dict) -> list[str]:
     return out
 
 
-def _gap_words(r: dict, types: int, than: str = "") -> str:
+def _decimals(text: str) -> int:
+    """The decimals of the share a printed text starts with ("26.4% (…)" → 1)."""
+    number = text.split("%")[0].lstrip("<>")
+    return len(number.split(".")[1]) if "." in number else 0
+
+
+def _gap_words(r: dict, types: int, than: str = "", digits: int = 1) -> str:
     """The founders − others gap of a headline's type worded by its size (the table's ``verdict``),
     never by the ranking alone: "0.4 pp fewer, within noise after Holm's correction over the 13
     types", or "14.5 pp more: clear and large enough to matter"; ``than`` follows the size (" than
-    the other players (49.1%)")."""
+    the other players (49.1%)"). The gap is the two shares' difference as printed at ``digits``
+    decimals (:func:`simcore.numbers.fair_gap`; session 56 review: "35.3% … 20.7%" beside "14.7 pp
+    more")."""
     d, v = r.get("diff"), r.get("verdict")
     if d is None or d != d:
         return "a gap the games cannot measure"
-    size = (f"{abs(100 * d):.1f} pp {'more' if d > 0 else 'fewer'}{than}" if round(100 * d, 1)
-            else "no gap at 0.1 pp" + than.replace(" than", " from", 1))
+    f, o = r.get("founders_win_share"), r.get("others_win_share")
+    gap = (numbers.fair_gap(100 * f, 100 * o, digits) if f is not None and o is not None
+           and np.isfinite([f, o]).all() else numbers.rounded(100 * d, digits))
+    size = (f"{abs(gap):.{digits}f} pp {'more' if gap > 0 else 'fewer'}{than}" if gap
+            else f"no gap at {10.0 ** -digits:g} pp" + than.replace(" than", " from", 1))
     if v is None and r.get("significant"):          # (a table without its verdict column)
         return f"{size}: clear after Holm's correction over the {types} types"
     if v is None or v == stats.NOT_SHOWN:
@@ -221,6 +237,14 @@ def _guild_rows(t: dict, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
     none = "none (no power)" if g["mean_powers"].is_not_null().any() else ""
     rows = list(g.iter_rows(named=True))
     few_founders = [_few_founders(n) for n in g["founders"]]
+    # founders' and others' shares at one precision, the difference their printed one (session 56
+    # review: "26.4% … 24.3%" beside "+2.2 pp")
+    pairs = [None if few or any(r[k] is None or r[k] != r[k] for k in ("founders_win_share", "others_win_share"))
+             else shares_and_gap((r["founders_win_share"], r["founders_ci_low"], r["founders_ci_high"]),
+                                 (r["others_win_share"], r["others_ci_low"], r["others_ci_high"]))
+             for r, few in zip(rows, few_founders)]
+    founders = pct_column(g, "founders_win_share", "founders_ci_low", "founders_ci_high")
+    others = pct_column(g, "others_win_share", "others_ci_low", "others_ci_high")
     return pl.DataFrame({
         "Card type": g["card_name"],
         "Founded by": [pct_ci(p, lo, hi) for p, lo, hi in
@@ -229,12 +253,13 @@ def _guild_rows(t: dict, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
         # fewer than MIN_FOUNDERS founders: their win share and its difference are not printed,
         # their number is, as in the card-types table (review D #15: 7 Bouffon founders printed
         # "+32.2 pp (+0.1 to +59.2 pp)", an interval clear of 0, beside "too few players")
-        "Founders' win share": [few or cell for few, cell in zip(
-            few_founders, pct_column(g, "founders_win_share", "founders_ci_low", "founders_ci_high"))],
-        "Others' win share": pct_column(g, "others_win_share", "others_ci_low", "others_ci_high"),
+        "Founders' win share": [few or (cell if pair is None else pair[0])
+                                for few, cell, pair in zip(few_founders, founders, pairs)],
+        "Others' win share": [cell if pair is None else pair[1] for cell, pair in zip(others, pairs)],
         "Founders − others (pp, 95% interval, each type's alone: unadjusted)": [
-            "" if d is None or few else f"{pp(d)} ({pp_ci(lo, hi)})"
-            for d, lo, hi, few in zip(g["diff"], g["diff_low"], g["diff_high"], few_founders)],
+            "" if d is None or few else (f"{pp(d)} ({pp_ci(lo, hi)})" if pair is None else
+                                         f"{pair[2]} ({pp_ci(lo, hi, pair[3])})")
+            for d, lo, hi, few, pair in zip(g["diff"], g["diff_low"], g["diff_high"], few_founders, pairs)],
         f"All {family} types at once (pp, the verdict's range)": [
             _guild_range(r["diff"], lo, hi, v, smallest) if r["card"] in ranked else ""
             for r, v, lo, hi in zip(rows, verdicts, low, high)],
@@ -339,7 +364,7 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
             # "35.0% → 37.2% (+2.3 pp)", as the list and the table do)
             if "kind" not in r or "metric" not in r:      # (a table without them: as before)
                 return (f"{card_name(r['key'])}, {pct(r['base'])}% → {pct(r['variant'])}% of players "
-                        f"({pp(r['diff'])})")
+                        f"({fair_gap_pp(r['variant'], r['base'], 1)})")
             d = metric_digits(r)
             return (f"{card_name(r['key'])}, {pct(r['base'], d)}% → {pct(r['variant'], d)}% of players "
                     f"({pp(shown_change(r, d), d)})")
@@ -464,6 +489,15 @@ def _row_ci(r: dict) -> str:
     return _ci(r["win_share"], r["std_error"], r.get("games"))
 
 
+def _vs_fair(r: dict) -> tuple[str, str, str]:
+    """(win share with its interval, fair share, gap in pp) of a first-player row as its table and
+    sentence print them: the fair share at the share's decimals, the gap the printed share minus the
+    printed fair share (:func:`reports.text.gap_beside`; session 56 review: "32.7% … 33.3%" beside
+    "−0.7 pp")."""
+    share = _row_ci(r)
+    return share, pct(r["fair"], _decimals(share)), gap_beside(share, r["win_share"], r["fair"])
+
+
 def first_player_verdicts(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> tuple[pl.DataFrame, np.ndarray]:
     """Seat 1's rows of ``fp`` (table ``first_player``) by player count, and the verdict on each
     one's advantage (Holm over the player counts, sized on their Bonferroni interval:
@@ -491,8 +525,9 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
         where = ((f" in {_own_where(r)} ({r['games']:,} games; "
                   + ("the side-by-side table above)" if r.get("run_label") else "the seat advantage above)"))
                  if r.get("from_run") else "")
-        out.append(f"{r['players']} players: Seat 1 (plays first) wins {_row_ci(r)} "
-                   f"(95%, unadjusted){where} against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {verdict_words(v)} "
+        share, fair, gap = _vs_fair(r)
+        out.append(f"{r['players']} players: Seat 1 (plays first) wins {share} "
+                   f"(95%, unadjusted){where} against a fair {fair}%: {gap}, {verdict_words(v)} "
                    f"(Holm over the {rows.height} player counts; {100 * smallest:g} pp matters).")
     return out
 
@@ -691,8 +726,8 @@ def _first_player_rows(fp: pl.DataFrame, source: str = "played for this report")
     return pl.DataFrame({
         "Players": fp["players"], "Seat": [f"Seat {s + 1}" for s in fp["seat"]], "Games": fp["games"],
         "From": [_own_where(r) if x else source for x, r in zip(from_run, fp.iter_rows(named=True))],
-        "Win share": [_row_ci(r) for r in fp.iter_rows(named=True)],
-        "vs fair share (pp)": [pp(a) for a in fp["advantage"]],
+        "Win share": [_vs_fair(r)[0] for r in fp.iter_rows(named=True)],
+        "vs fair share (pp)": [_vs_fair(r)[2] for r in fp.iter_rows(named=True)],
         "z": [num(z, 1) for z in fp["z"]]})
 
 
@@ -1131,9 +1166,9 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
                     f"per player count)", pl.DataFrame({
                         "Players": [str(x) for x in fp["players"]],
                         "Seat": [f"Seat {s + 1}" for s in fp["seat"]],
-                        "Win share (95% interval)": [_row_ci(r) for r in fp.iter_rows(named=True)],
-                        "Fair share": [f"{pct(x)}%" for x in fp["fair"]],
-                        "vs fair": [pp(a) for a in fp["advantage"]]}),
+                        "Win share (95% interval)": [_vs_fair(r)[0] for r in fp.iter_rows(named=True)],
+                        "Fair share": [f"{_vs_fair(r)[1]}%" for r in fp.iter_rows(named=True)],
+                        "vs fair": [_vs_fair(r)[2] for r in fp.iter_rows(named=True)]}),
                     first_player_sentences(fp, smallest)))
     if ct is not None and ct.height:
         founders = ct["founders"].to_list() if "founders" in ct.columns else [None] * ct.height

@@ -13,7 +13,8 @@ coins the rules start each seat with (a before/after's note on scores that move 
 
 May import numpy, polars, :mod:`analysis.load` (types, smallest differences), :mod:`analysis.stats`,
 :mod:`analysis.events` (the ablation's per-drawn columns and reading order), :mod:`reports.text`, :mod:`reports.sections`,
-:mod:`reports.figures.middle_ages` and the game's rules loader (:func:`start_scores`).
+:mod:`reports.figures.middle_ages`, :mod:`simcore.numbers` (a difference printed as the difference of
+its printed values: :func:`simcore.numbers.fair_gap`) and the game's rules loader (:func:`start_scores`).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from analysis.tiles import LINE_FITS
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, fair_gap_digits, metric_digits, metric_value, num, num_ci, pct, pct_ci, pp, pp_ci, pvalue,
-                          room_for_a_swing, row_pct_ci, signed, size_range, verdict_digits, verdict_words)
+from reports.text import (best_and_worst, fair_gap_digits, fair_gap_pp, metric_digits, metric_value, num, num_ci, pct, pp,
+                          pp_ci, pvalue, room_for_a_swing, row_pct_ci, shares_and_gap, signed, size_range,
+                          verdict_digits, verdict_words)
+from simcore import numbers
 
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
@@ -292,6 +295,13 @@ def _range(r: dict) -> str:
     return " to ".join(f"{pct(y)}% at {x} tile{'' if x == 1 else 's'}" for x, y in ends)
 
 
+def _spread(r: dict, d: int = 1) -> str:
+    """A tile type's range of win share beside its lowest and highest printed at ``d`` decimals:
+    the printed highest minus the printed lowest (:func:`simcore.numbers.fair_gap`; session 56
+    review: "17.0% … 47.6%" beside a range of 30.5 for 17.049% and 47.551%)."""
+    return num(numbers.fair_gap(100 * r["high_share"], 100 * r["low_share"], d), d)
+
+
 def _shaped(ts: pl.DataFrame) -> pl.DataFrame:
     return ts.filter(pl.col("spread").is_not_nan()).sort(["spread", "tile"], descending=[True, False])
 
@@ -314,7 +324,7 @@ def tile_headlines(t: dict) -> list[str]:
            "players; an association, not proof that the tiles cause it."]
     if ranked.height > 1:
         out.append("Tile types by the range of their win share over the counts held by at least 1% of "
-                   "players: " + ", ".join(f"{r['tile_name']} {100 * r['spread']:.1f} pp ({_range(r)})"
+                   "players: " + ", ".join(f"{r['tile_name']} {_spread(r)} pp ({_range(r)})"
                                            for r in ranked.iter_rows(named=True)) + ".")
         bent = ranked.filter(pl.col("linear_fit") < LINE_FITS)["tile_name"].to_list()
         if bent:
@@ -434,9 +444,14 @@ def swing_change(r: dict, note: str = "", digits: int | None = None) -> str:
     """A card's change of a seat's win share (a row of ``event_seats``) with its own 95% interval
     (unadjusted), as the card table and the card sentences print it: "+2.7 pp (+2.0 to +3.3 pp)";
     ``note`` goes inside the parenthesis, after the interval; ``digits``: the shares' (default the
-    row's own, :func:`swing_digits`)."""
+    row's own, :func:`swing_digits`). The change is the two shares' difference as printed at those
+    decimals (:func:`reports.text.fair_gap_pp`; session 56 review: "27.37% … 24.15%" beside "+3.21
+    pp" in a table at two decimals, the row's own agreeing at one)."""
     d = swing_digits(r) if digits is None else digits
-    return f"{pp(r['diff'], d)} ({pp_ci(r['diff_low'], r['diff_high'], d)}{'; ' + note if note else ''})"
+    w, wo = r.get("win_share_with"), r.get("win_share_without")
+    shown = (fair_gap_pp(w, wo, d) if w is not None and wo is not None and np.isfinite([w, wo]).all()
+             else pp(r["diff"], d))
+    return f"{shown} ({pp_ci(r['diff_low'], r['diff_high'], d)}{'; ' + note if note else ''})"
 
 
 def family_range(r: dict, smallest: float = 0.01) -> str:
@@ -465,11 +480,17 @@ def family_note(t: dict, r: dict, smallest: float = 0.01) -> str:
 def _swing_words(r: dict, note: str = "") -> str:
     """Seat k's win share in the games where the card fires against those where it does not, and
     the change with its interval (the card table's columns, in a sentence)."""
-    d = swing_digits(r)
-    return (f"{r['seat_label']} wins {pct_ci(r['win_share_with'], r['with_ci_low'], r['with_ci_high'], d)} of "
-            f"the games where {r['event_name']} fires against "
-            f"{pct_ci(r['win_share_without'], r['without_ci_low'], r['without_ci_high'], d)} where it does "
-            f"not, {swing_change(r, note, d)}")
+    w, wo, _, d = _swing_shares(r, swing_digits(r))
+    return (f"{r['seat_label']} wins {w} of the games where {r['event_name']} fires against {wo} where it "
+            f"does not, {swing_change(r, note, d)}")
+
+
+def _swing_shares(r: dict, least: int) -> tuple[str, str, str, int]:
+    """A card-and-seat row's win shares where the card fires and where it does not, each with its
+    interval, at one precision of at least ``least`` decimals, their printed difference and those
+    decimals (:func:`reports.text.shares_and_gap`)."""
+    return shares_and_gap((r["win_share_with"], r["with_ci_low"], r["with_ci_high"]),
+                          (r["win_share_without"], r["without_ci_low"], r["without_ci_high"]), least)
 
 
 def _verdict_of(r: dict) -> str:
@@ -588,14 +609,17 @@ def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
     rows = list(es.iter_rows(named=True))
     d = max((swing_digits(r) for r in rows), default=1)      # one precision for the table's columns
 
-    def shares(est, low, high):
-        return ["" if r[est] is None or r[est] != r[est] else pct_ci(r[est], r[low], r[high], d) for r in rows]
+    def missing(r):
+        return any(r[k] is None or r[k] != r[k] for k in ("win_share_with", "win_share_without"))
 
+    # each row's two shares and change at one precision, the change their printed difference
+    shown = [None if missing(r) else _swing_shares(r, d) for r in rows]
     return pl.DataFrame({
         "Event": es["event_name"], "Seat": es["seat_label"],
-        "Win share when it fires": shares("win_share_with", "with_ci_low", "with_ci_high"),
-        "Win share when it does not": shares("win_share_without", "without_ci_low", "without_ci_high"),
-        "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r, digits=d)) for r in rows],
+        "Win share when it fires": ["" if s is None else s[0] for s in shown],
+        "Win share when it does not": ["" if s is None else s[1] for s in shown],
+        "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r, digits=d if s is None else s[3]))
+                                                  for r, s in zip(rows, shown)],
         **({f"All {int(es['family_size'][0])} at once (pp, the verdict's range)":
             [_nb(family_range(r, smallest)) for r in es.iter_rows(named=True)]}
            if "family_size" in es.columns and es.height else {}),
@@ -629,17 +653,20 @@ def tile_section_text(t: dict) -> str:
 def _tile_rows(t: dict) -> pl.DataFrame:
     ts = _shaped(t["tile_summary"].filter(pl.col("slope").is_not_nan()))
     rows_only = _slope_by_rows(t)
+    # each type's lowest and highest at one precision, its range their printed difference
+    # (reports.text.shares_and_gap; session 56 review: "17.0% … 47.6%" beside "30.5")
+    ends = [shares_and_gap((r["low_share"], r["low_ci_low"], r["low_ci_high"]),
+                           (r["high_share"], r["high_ci_low"], r["high_ci_high"]))
+            for r in ts.iter_rows(named=True)]
     slope = ("Straight line: win share per extra tile (pp, 95% interval"
              + (", player rows as if independent: statistics written before version 2)" if rows_only
                 else " clustered by game)"))
     return pl.DataFrame({
         "Tile type": ts["tile_name"], "Mean tiles held": [num(x) for x in ts["mean_tiles"]],
         "Winners' mean tiles": [num(x) for x in ts["winner_mean_tiles"]],
-        "Lowest win share (at tiles)": [f"{pct_ci(y, lo, hi)} at {x}" for x, y, lo, hi in
-                                        zip(ts["low_tiles"], ts["low_share"], ts["low_ci_low"], ts["low_ci_high"])],
-        "Highest win share (at tiles)": [f"{pct_ci(y, lo, hi)} at {x}" for x, y, lo, hi in
-                                         zip(ts["high_tiles"], ts["high_share"], ts["high_ci_low"], ts["high_ci_high"])],
-        "Range (pp)": [f"{100 * x:.1f}" for x in ts["spread"]],
+        "Lowest win share (at tiles)": [f"{low} at {x}" for x, (low, _, _, _) in zip(ts["low_tiles"], ends)],
+        "Highest win share (at tiles)": [f"{high} at {x}" for x, (_, high, _, _) in zip(ts["high_tiles"], ends)],
+        "Range (pp)": [_spread(r, d) for r, (_, _, _, d) in zip(ts.iter_rows(named=True), ends)],
         slope: [_nb(f"{pp(v)} ({pp_ci(lo, hi)})") for v, lo, hi in
                 zip(ts["slope"], ts["slope_ci_low"], ts["slope_ci_high"])],
         "Does the line fit?": [f"yes (R² {f:.2f})" if f >= LINE_FITS else f"no, not linear (R² {f:.2f})"

@@ -26,7 +26,9 @@ so that 0% is worded as the rule it is, not as an association.
 
 May import numpy, polars, :mod:`analysis.stats`, :mod:`analysis.load` (the smallest difference),
 :mod:`analysis.games.seigneurial` (the pooled cards), :mod:`reports.text`, :mod:`reports.sections`,
-:mod:`reports.figures.seigneurial` and the game's rules loader (:func:`start_scores`).
+:mod:`reports.figures.seigneurial`, :mod:`simcore.numbers` (the decimals a rare share needs, and a
+difference printed as the difference of its printed values) and the game's rules loader
+(:func:`start_scores`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ from analysis.games.seigneurial import distinct_cards, not_told_apart, track_squ
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import num, pct, pct_some, pp, pp_ci, row_pct_ci, signed, turns, verdict_words
+from reports.text import (fair_gap_pp, gap_beside, num, pct, pct_some, pp, pp_ci, row_pct_ci, signed, turns,
+                          verdict_words)
+from simcore import numbers
 from simcore.games.seigneurial.spec import SG6_SAME_TURN
 
 SECTIONS_AFTER = "length"
@@ -302,13 +306,18 @@ def _objective_rows(t: dict, rs=None) -> pl.DataFrame:
     smallest = _smallest(rs)
     o = adjusted_objectives(_cards(t, rs), smallest, _units(rs))
     has_reached = "reached_share" in o.columns and o["reached_share"].null_count() < o.height
+    shares = pct_column(o, "win_share", "ci_low", "ci_high")
     return pl.DataFrame({
         "Card": o["cards"],
         "Requires": [lab if int(k) == 1 else f"{lab} ({int(k)} identical cards)"
                      for lab, k in zip(o["label"], o["copies"])],
         "Dealt": o["dealt"],
-        "Win share": pct_column(o, "win_share", "ci_low", "ci_high"),
-        "vs average (pp)": [f"{100 * d:+.1f}".replace("-", "−") for d in o["diff"]],
+        "Win share": shares,
+        # the printed share minus the average Censitaire's share at its decimals (the headline's
+        # "against 24.2% for the average Censitaire"; session 56: +3.2 beside 27.3% and 24.2%)
+        "vs average (pp)": [gap_beside(text, p, avg).removesuffix(" pp") if text
+                            else f"{100 * d:+.1f}".replace("-", "−")
+                            for text, p, avg, d in zip(shares, o["win_share"], o["censitaire_share"], o["diff"])],
         f"Clear of the average (Holm over the {o.height} distinct cards; {100 * smallest:g} pp matters)":
             [verdict_words(v) for v in o["verdict"]],
         "Reached the card by the end (share of holders)":
@@ -478,6 +487,26 @@ def _eff(x: float) -> str:
     return pp(x, 2)
 
 
+#: The column of the Seigneur's win share without and with a card: the arrow runs from the neutral
+#: card to the card as it is, so that the effect beside it (with − neutral) reads as after − before
+#: (session 56 review: "0.48% → 1.75%, −1.28 pp" under "with it → neutral").
+SHARES_COLUMN = "Seigneur's win share: neutral → with it"
+
+
+def with_and_neutral(r: dict) -> tuple[str, str, str, int]:
+    """(win share with the card, with it neutral, the effect with − neutral in pp, their decimals)
+    of a card-and-seat row as the table and the sentences print them: both shares at two decimals,
+    more while one that is not 0% would print as 0 or the effect as none
+    (:func:`simcore.numbers.share_digits`), the effect the difference of the printed shares
+    (:func:`reports.text.fair_gap_pp`: session 56 review, "0.48% → 1.75%" beside −1.28 pp for
+    0.475%, 1.752% and −1.277 pp)."""
+    w, n, e = r["win_share_with"], r["win_share_neutral"], r["win_share_effect"]
+    d = numbers.share_digits(100 * w, 100 * n, digits=2, most=3)
+    while d < 4 and e != 0 and numbers.fair_gap(100 * w, 100 * n, d) == 0:
+        d += 1
+    return pct_some(w, d), pct_some(n, d), fair_gap_pp(w, n, d), d
+
+
 def _eff_ci(lo: float, hi: float) -> str:
     return pp_ci(lo, hi, 2)
 
@@ -490,15 +519,14 @@ def ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
     """One row per card: what making it neutral does to the Seigneur (seat 1), i.e. to the role
     balance (the Censitaires together move by the opposite)."""
     seig = ab.filter(pl.col("seat") == 0)
+    shown = [with_and_neutral(r) for r in seig.iter_rows(named=True)]
     return pl.DataFrame({
         "Card": seig["name"], "Deck": seig["deck"], "Made neutral by": seig["neutral"],
         "Games whose winner changed (any seat)": [f"{pct_some(x)}%" for x in seig["games_changed"]],
-        "Seigneur's win share: with it → neutral": [
-            f"{pct_some(w, 2)}% → {pct_some(n, 2)}%" for w, n in zip(seig["win_share_with"],
-                                                                   seig["win_share_neutral"])],
+        SHARES_COLUMN: [f"{n}% → {w}%" for w, n, _, _ in shown],
         "Effect of the card (95%, simultaneous)": [
-            f"{_eff(e)} ({_eff_ci(lo, hi)})" for e, lo, hi in zip(
-                seig["win_share_effect"], seig["win_share_effect_low"], seig["win_share_effect_high"])],
+            f"{e} ({pp_ci(lo, hi, d)})" for (_, _, e, d), lo, hi in zip(
+                shown, seig["win_share_effect_low"], seig["win_share_effect_high"])],
         "Verdict": seig["verdict"],
         "Seigneur's score effect (points of % of own goal)": [
             _score_eff(e, lo, hi) for e, lo, hi in zip(
@@ -533,10 +561,10 @@ def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int 
         said = []
         for r in clear:
             way = "raises" if r["win_share_effect"] > 0 else "lowers"
+            w, n, e, d = with_and_neutral(r)
             said.append(f"{r['name']} ({r['deck']} card) {way} his win share by "
-                        f"{num(100 * abs(r['win_share_effect']), 2)} pp ({pct_some(r['win_share_with'], 2)}% "
-                        f"with it, {pct_some(r['win_share_neutral'], 2)}% with it neutral; "
-                        f"{_eff_ci(r['win_share_effect_low'], r['win_share_effect_high'])}): {r['verdict']}")
+                        f"{e.lstrip('+−')} (from {n}% with it neutral to {w}% with it; "
+                        f"{pp_ci(r['win_share_effect_low'], r['win_share_effect_high'], d)}): {r['verdict']}")
         out.append(head + " " + "; ".join(said) + ". The Censitaires together move by the opposite.")
     else:
         reach = float(max(seig["win_share_effect_high"].abs().max(), seig["win_share_effect_low"].abs().max()))
@@ -633,7 +661,7 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
         return [("Card ablation: no card measured", pl.DataFrame(),
                  list((q.meta.get("left_out") or {}).values()))]
     rows = ablation_rows(ab).select("Card", "Games whose winner changed (any seat)",
-                                    "Seigneur's win share: with it → neutral",
+                                    SHARES_COLUMN,
                                     "Effect of the card (95%, simultaneous)", "Verdict")
     notes = [x for x in (_search_note(q), _left_out_note(q)) if x]
     return [(f"Card ablation ({int(q.meta.get('games') or 0):,} games per deck): each card against the "
