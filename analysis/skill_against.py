@@ -35,7 +35,7 @@ import polars as pl
 
 from analysis.load import with_seat_label
 from analysis.skill_words import shown_difference, shown_gap
-from simcore.numbers import change_digits, rounded, signed
+from simcore.numbers import change_digits, fair_gap, rounded, signed
 from analysis.stats import (
     LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, practical, score_interval,
 )
@@ -170,15 +170,18 @@ def _fairness(r: dict, fair: float | None) -> str:
     ": 19.4% → 24.5%, toward the fair 25%", "away from the fair 25%", or, when it crossed the
     fair share, ": 28.6% → 21.5%, past the fair 25%: from 3.6 pp above to 3.5 pp below" (a
     crossing is never called "toward": by a tenth of a point the estimates would call an overshoot
-    a repair); "" without a fair share."""
+    a repair); "" without a fair share. Each gap is its share as printed minus the fair share
+    (:func:`simcore.numbers.fair_gap`: "24.5%" beside "0.6 pp below" 25% for 24.45%, session 56)."""
     if fair is None:
         return ""
     b, a = r["before_win_share"] - fair, r["after_win_share"] - fair
     f = f"the fair {100 * fair:g}%"
     shares = f": {_pc(r['before_win_share'])}% → {_pc(r['after_win_share'])}%"
     if a * b < 0:
-        side = lambda x: f"{_pc(abs(x))} pp {'above' if x > 0 else 'below'}"  # noqa: E731
-        return f"{shares}, past {f}: from {side(b)} to {side(a)}"
+        def side(share: float, x: float) -> str:
+            return f"{abs(fair_gap(100 * share, 100 * fair, 1)):.1f} pp {'above' if x > 0 else 'below'}"
+        return (f"{shares}, past {f}: from {side(r['before_win_share'], b)} to "
+                f"{side(r['after_win_share'], a)}")
     return f"{shares}, {'toward' if abs(a) < abs(b) else 'away from'} {f}"
 
 
