@@ -549,7 +549,10 @@ def balance_note(table: pl.DataFrame, spec=None) -> str:
     b = t.filter(pl.col("budget") == last).row(0, named=True)
     d, lo, hi = balance_change(a, b)
     where = f" ({cells[0]})" if cells and cells[0] else ""
-    span = f"{d:+.3f} ({lo:+.3f} to {hi:+.3f})".replace("-", "−")
+    # the change as the difference of the two Balances printed beside it (session 56 review:
+    # "0.940 → 0.844, a change of −0.097" for 0.9404 and 0.8436)
+    shown = round(float(f"{b['balance']:.3f}") - float(f"{a['balance']:.3f}"), 3)
+    span = f"{shown:+.3f} ({lo:+.3f} to {hi:+.3f})".replace("-", "−")
     if lo > 0 or hi < 0:
         way = (f"a change of {span}, so these games show it {'rising' if d > 0 else 'falling'}")
     else:

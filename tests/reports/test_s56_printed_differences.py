@@ -226,3 +226,20 @@ def test_an_objective_cards_gap_from_the_average_is_its_printed_share_minus_the_
     average = pct(0.24154)           # as the headline prints it: "against 24.2% for the average Censitaire"
     for share, gap in zip(rows["Win share"], rows["vs average (pp)"]):
         _adds_up(average, share.split("%")[0], gap)
+
+
+# --- balance skill: Ludii's Balance from the first to the last budget --------------------------------
+
+def test_the_skill_pages_balance_change_is_the_difference_of_the_two_balances_it_prints():
+    from reports.skill import balance_note
+    from simcore import games as registry
+
+    # 0.9404 → 0.8436 print 0.940 → 0.844; the change of −0.0968 was printed "−0.097"
+    table = pl.DataFrame([{"cell": "", "part": "all", "budget": b, "seat": s, "balance": v, "balance_low": lo,
+                           "balance_high": hi}
+                          for b, v, lo, hi in ((0, 0.9404, 0.879, 1.0), (16, 0.8436, 0.785, 0.908))
+                          for s in (0, 1)])
+    said = balance_note(table, registry.get("middle-ages"))
+    m = re.search(rf"it goes ({NUM}) → ({NUM}), a change of ({NUM}) \(", said)
+    assert m, said
+    _adds_up(m.group(1), m.group(2), m.group(3))
