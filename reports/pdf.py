@@ -193,26 +193,34 @@ class _Layout:
         """Every row of ``df``, paginated under a repeated header; narrower type and wrapped cells
         when the natural widths do not fit the text width. A table too wide to read so (its rows
         wrapped to more than :data:`MAX_ROW_LINES` lines, or its type below 6.8 pt) is printed in
-        parts of its columns, each beginning with the first column (the row's name), as few
-        parts as make it readable (:func:`column_parts`): the event-card table of 11 columns ran
-        to five pages of cells wrapped over 6-9 lines."""
+        parts of its columns, each with the columns that tell its rows apart (:meth:`key_columns`:
+        the row's name, or a sweep's parameter, values and metric), as few parts as make it
+        readable (:func:`column_parts`): the event-card table of 11 columns ran to five pages of
+        cells wrapped over 6-9 lines."""
         parts = self.column_parts(df)
         if len(parts) == 1:
             self._add_table(caption, df)
             return
+        keys = self.key_columns(df)
         # the parts of the same rows one after the other, a page's worth of rows at a time (review
         # O #8: the 66-row comparison printed all of part 1, pages 4-6, then all of part 2, pages
         # 6-8, so a change never stood on the page of its interval and verdict)
         blocks = self.row_blocks(caption, df, parts)
+        # each part at the type and widths of all its rows, the ones row_blocks measured the blocks
+        # with: laid out on a block's rows alone, a part's columns came out other widths, its rows
+        # wrapped otherwise, and a block planned to fit a page ran one row onto the next
+        layouts = [self._layout(list(part.columns), [[cell_text(v) for v in row] for row in part.iter_rows()])[:2]
+                   for part in (_part(df, keys, cols) for cols in parts)]
         for b, (lo, hi, height) in enumerate(blocks):
             rows = "" if len(blocks) == 1 else f"rows {lo + 1}–{hi} of {df.height}, "
             self.need(height)              # a block's parts on one page (a new one unless it fits)
-            for k, cols in enumerate(parts):
+            for k, (cols, layout) in enumerate(zip(parts, layouts)):
                 # the caption once a block; its other parts say only which rows and columns
                 head = f"{caption} (" if k == 0 or not rows else "The same rows, "
                 said = (f"{head}{rows}part {k + 1} of {len(parts)}: {_column_range(cols)}"
                         + (")" if k == 0 or not rows else ""))
-                self._add_table(said[0].upper() + said[1:], df.select([df.columns[0], *cols]).slice(lo, hi - lo))
+                self._add_table(said[0].upper() + said[1:], _part(df, keys, cols).slice(lo, hi - lo),
+                                layout=layout)
 
     def row_blocks(self, caption: str, df: pl.DataFrame, parts: list[list[str]]
                    ) -> list[tuple[int, int, float]]:
@@ -221,8 +229,9 @@ class _Layout:
         block; as few blocks as fit, their heights as even as that number allows."""
         page = PAGE_H - TOP - BOTTOM
         fixed, per_row = 0.0, [0.0] * df.height
+        keys = self.key_columns(df)
         for k, cols in enumerate(parts):
-            part = df.select([df.columns[0], *cols])
+            part = _part(df, keys, cols)
             cells = [[cell_text(v) for v in row] for row in part.iter_rows()]
             header = list(part.columns)
             size, widths, _ = self._layout(header, cells)
@@ -288,26 +297,63 @@ class _Layout:
         return max(lines) <= MAX_ROW_LINES or (over <= max(2, len(lines) // 20)
                                                and max(lines) <= 2 * MAX_ROW_LINES)
 
+    def key_columns(self, df: pl.DataFrame) -> list[str]:
+        """The columns that tell ``df``'s rows apart, which every part of a table cut into parts of
+        its columns repeats (:meth:`add_table`): the first column, and, when its cells repeat, the
+        narrowest set of the leading columns (before the first column of decimals, at most half of
+        them) that tells the rows apart as well as all those leading columns together do. A grid
+        sweep's "Each value against the base value" repeated only `parameter`, the same word on
+        every row of its part 2, so a verdict was matched to its metric by counting rows (session
+        56 review A): now parameter, from, to and metric, but not `others at`, the same for every
+        row of a parameter there; in "Effects at the other values of the other parameters",
+        where it is what differs, `others at` too."""
+        cols = df.columns
+        cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
+
+        def distinct(idx: tuple[int, ...]) -> int:
+            return len({tuple(row[i] for i in idx) for row in cells})
+
+        lead = 1
+        while (lead < len(cols) and lead < len(cols) // 2 and not df[cols[lead]].dtype.is_float()
+               and distinct(tuple(range(lead))) < df.height):
+            lead += 1
+        # the shortest leading run that tells as many rows apart as the longest may
+        best_n = max(distinct(tuple(range(k))) for k in range(1, lead + 1))
+        lead = next(k for k in range(1, lead + 1) if distinct(tuple(range(k))) == best_n)
+        if lead == 1:
+            return [cols[0]]
+        wide = [max((self.width(t, 7.5) for t in (cols[i], *(row[i] for row in cells))), default=0.0)
+                for i in range(lead)]
+        subsets = [(0, *rest) for n in range(lead) for rest in itertools.combinations(range(1, lead), n)]
+        told = [s for s in subsets if distinct(s) == best_n]
+        pick = min(told, key=lambda s: (sum(wide[i] for i in s), len(s)))
+        return [cols[i] for i in pick]
+
     def column_parts(self, df: pl.DataFrame) -> list[list[str]]:
-        """The columns after the first, cut into the fewest runs of neighbouring columns (up to
-        :data:`MAX_PARTS`) whose tables, each with the first column, read (:meth:`_reads`: type at
-        6.8 pt or more, rows of at most :data:`MAX_ROW_LINES` lines but a few); among the cuts into
-        that many runs, the one with the fewest wrapped lines; the whole table when it reads so, or
-        when no cut does better (then the cut with the fewest wrapped lines in all)."""
-        rest = df.columns[1:]
+        """The columns but the row's key (:meth:`key_columns`), cut into the fewest runs of
+        neighbouring columns (up to :data:`MAX_PARTS`) whose tables, each with the key columns,
+        read (:meth:`_reads`: type at 6.8 pt or more, rows of at most :data:`MAX_ROW_LINES` lines
+        but a few); among the cuts into that many runs, the one with the fewest wrapped lines; the
+        whole table when it reads so, or when no cut does better (then the cut with the fewest
+        wrapped lines in all)."""
         cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
         size, lines = self._row_lines(list(df.columns), cells)
-        if self._reads(size, lines) or len(rest) < 2:
-            return [list(rest)]
+        if self._reads(size, lines) or len(df.columns) < 3:
+            return [list(df.columns[1:])]
+        keys = self.key_columns(df)
+        rest = [c for c in df.columns if c not in keys]
+        if len(rest) < 2:                  # nothing to cut: the whole table
+            return [list(df.columns[1:])]
         from itertools import combinations
 
         best, best_lines = [list(rest)], sum(lines)
         layouts: dict = {}
+        at = {c: i for i, c in enumerate(df.columns)}
 
         def layout(a: int, b: int) -> tuple[bool, int]:
-            """Whether the first column with columns rest[a:b] reads so, and its wrapped lines."""
+            """Whether the key columns with columns rest[a:b] read so, and their wrapped lines."""
             if (a, b) not in layouts:
-                idx = [0] + list(range(a + 1, b + 1))
+                idx = sorted([at[c] for c in keys] + [at[c] for c in rest[a:b]])
                 size_, lines_ = self._row_lines([df.columns[i] for i in idx],
                                                 [[row[i] for i in idx] for row in cells])
                 layouts[a, b] = (self._reads(size_, lines_), sum(lines_))
@@ -330,11 +376,14 @@ class _Layout:
                 return [list(rest[a:b]) for a, b in zip(found[1], found[1][1:])]
         return best
 
-    def _add_table(self, caption: str, df: pl.DataFrame) -> None:
+    def _add_table(self, caption: str, df: pl.DataFrame, layout: tuple[float, list[float]] | None = None) -> None:
+        """``df`` under ``caption``; ``layout``: the type size and column widths to draw it at (a
+        part of a table cut into parts and blocks of rows: those of the part's every row), else its
+        own."""
         cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
         header = list(df.columns)
         pad = 0.05
-        size, widths, _ = self._layout(header, cells, pad)
+        size, widths = layout or self._layout(header, cells, pad)[:2]
         lh = self.line_height(size)
         hdr_lines = [self.wrap(h, size, w - 2 * pad, "bold") for h, w in zip(header, widths)]
         hdr_h = max(len(x) for x in hdr_lines) * lh + 2 * pad
@@ -462,6 +511,13 @@ class _Layout:
 
 MAX_ROW_LINES = 4      # a table row wrapped to more lines than this is cut into parts of columns
 MAX_PARTS = 4
+
+
+def _part(df: pl.DataFrame, keys: list[str], cols: list[str]) -> pl.DataFrame:
+    """A part of a table cut into parts of its columns: its key columns and ``cols``, in the
+    table's order."""
+    keep = set(keys) | set(cols)
+    return df.select([c for c in df.columns if c in keep])
 
 
 def _column_range(cols: list[str]) -> str:

@@ -102,7 +102,7 @@ def test_a_table_too_wide_to_read_is_printed_in_parts_of_its_columns(monkeypatch
 
     doc = _Layout(PdfDocument("t"), "t")
     drawn = []
-    monkeypatch.setattr(_Layout, "_add_table", lambda self, caption, df: drawn.append((caption, df)))
+    monkeypatch.setattr(_Layout, "_add_table", lambda self, caption, df, **_: drawn.append((caption, df)))
     table = _event_table()
     doc.add_table("Event cards", table)
     assert len(drawn) >= 2
