@@ -1049,14 +1049,32 @@ def _share(x: float) -> str:
     return f"{pct(x, _decimals(100 * x))}%"
 
 
-def _share_at(x: float, d: int) -> str:
+def _share_at(x: float, d: int, games: int | None = None) -> str:
     """A row's before or after in the table of every cell (:func:`comparison_table`): at ``d``, the
     decimals at which the row's printed after − before is its change (:func:`reports.text.
     metric_digits`), or, at 1, a small share at the decimals that keep it from printing as 0
-    (:func:`_share`)."""
+    (:func:`_share`). Given the ``games`` it is a share of, a share that is neither 0% nor 100% at
+    least at the decimals the panel page prints it with (:func:`_rare_share_digits`; a share of
+    none of the games stays "0.0%")."""
     from reports.text import metric_value
 
+    if games and 0 < x < 1:
+        d = max(d, _rare_share_digits(x, games))
+        return metric_value(x, "seat_win_share", "proportion", d)
     return _share(x) if d <= 1 else metric_value(x, "seat_win_share", "proportion", d)
+
+
+def _rare_share_digits(x: float, games: int) -> int:
+    """The decimals of a win share of ``games`` games as the panel page prints it beside its 95%
+    Wilson interval (:func:`reports.text.pct_ci`, at most 3 decimals): the rare-share rule,
+    :func:`simcore.numbers.share_digits` of the share and its interval's ends. A side that won 1 game of 20,000 under
+    both rules read "0.01% before and after" here, "0.005% (0.001–0.028)" on the panel page
+    (review s56 B)."""
+    from analysis.stats import wilson
+    from simcore.numbers import share_digits
+
+    lo, hi = wilson(x * games, games)
+    return share_digits(100 * x, 100 * float(lo), 100 * float(hi), most=3)
 
 
 def _row_digits(r: dict, smallest: float = 0.01) -> int:
@@ -1067,7 +1085,18 @@ def _row_digits(r: dict, smallest: float = 0.01) -> int:
 def _level(r: dict, x: float) -> str:
     """A row's before or after in a sentence, as the table of every cell prints it (review s42 A
     #1: "0.025% before and after" in the lead beside "0.03% | 0.03%" in the table)."""
-    return _share_at(x, _row_digits(r))
+    return _share_at(x, _row_digits(r), _games_of(r, x))
+
+
+def _games_of(r: dict, x: float) -> int | None:
+    """The games a row's before (``x`` is it) or after is a win share of, when it is one (not a
+    seat's share of its role's wins, a ratio)."""
+    from analysis.panel_compare import SPLIT_METRIC
+
+    if r.get("metric") == SPLIT_METRIC:
+        return None
+    n = r.get("games_before") if x is r.get("before") else r.get("games_after")
+    return int(n) if n else None
 
 
 def same_games_words(r: dict) -> str:
@@ -1308,7 +1337,8 @@ SPLIT_HOW = ("A seat's share of its role's wins (its wins over the role's, what 
 
 def comparison_table(c) -> pl.DataFrame:
     """One row per cell and side or seat: before, after and the change as :func:`_row_print` prints
-    them (the printed after − before is the printed change; levels at 1 or 2 decimals), the interval
+    them (the printed after − before is the printed change; levels at 1 or 2 decimals, a rare share
+    at the panel page's, :func:`_rare_share_digits`), the interval
     over the family at :func:`_interval_digits`, the verdict and whether it was paired."""
     from analysis.panel_compare import SAME_GAMES
     from reports.text import pp_ci
@@ -1319,14 +1349,14 @@ def comparison_table(c) -> pl.DataFrame:
     digits = [_interval_digits(x, c.smallest) for x in rows]
     printed = [_row_print(x, c.smallest) for x in rows]
 
-    def share(x, d):                      # 0.015%, not 0.0% (review N #8), at the row's decimals
-        return "" if x is None else _share_at(x, d)
+    def share(x, d, row, side):           # 0.015%, not 0.0% (review N #8), at the row's decimals
+        return "" if x is None else _share_at(x, d, _games_of(row, row[side]))
 
     return pl.DataFrame({
         "Cell": r["cell"], ("Side or seat" if split_mask(r).any() else c.what.capitalize()): r["item"],
         # (at the change's decimals: "32.2% | 32.5% | +0.34 pp" gave no change its levels gave)
-        "Before": [share(x, p[0]) for x, p in zip(r["before"], printed)],
-        "After": [share(x, p[0]) for x, p in zip(r["after"], printed)],
+        "Before": [share(x, p[0], row, "before") for x, p, row in zip(r["before"], printed, rows)],
+        "After": [share(x, p[0], row, "after") for x, p, row in zip(r["after"], printed, rows)],
         "Change": [p[2] for p in printed],
         f"Interval over the family of {c.family}": [
             pp_ci(lo, hi, d) if v is not None else "" for (lo, hi), d, v in
@@ -1570,11 +1600,16 @@ def _other_unit(r: dict) -> str:
 def _other_digits(r: dict, lo: float, hi: float) -> int:
     """The decimals a change and its interval print with: 1, or more while an end would print as 0
     or as ± the smallest difference that matters without being it (:func:`reports.text.
-    verdict_digits`)."""
-    from reports.text import verdict_digits
+    verdict_digits`), or while its two ends print alike (up to 3, as the two-run page's
+    :func:`reports.text.interval_digits`: a Seigneurial length's change of 0.882 turns, paired on
+    20,000 deals, printed "+0.9 to +0.9 turns" for its interval of 0.854 to 0.910, review s56 B)."""
+    from reports.text import rounded, verdict_digits
 
     scale = 100.0 if r["unit"] == "share" else 1.0
-    return verdict_digits(lo, hi, float(r["smallest"]), scale)
+    d = verdict_digits(lo, hi, float(r["smallest"]), scale)
+    while d < 3 and hi > lo and rounded(scale * lo, d) == rounded(scale * hi, d):
+        d += 1
+    return d
 
 
 def _other_level(x: float | None, r: dict, bare: bool = False, digits: int = 1) -> str:

@@ -253,13 +253,17 @@ def test_the_before_after_prints_levels_at_two_decimals_and_the_change_as_the_ga
     rows = next(v for k, v in _tables(_page(d, "AB")).items() if k.startswith("Win share per cell and side"))
     checked = 0
     for r in rows:
-        assert _decimals(r["Before"]) <= 2 and _decimals(r["After"]) <= 2, r
         a_games, b_games = (_games(_cell_of(d, x, r["Cell"])) for x in ("A", "B"))
         if r["Side or seat"] == "Seigneur side":
             before, after = (Fraction((g["winner_role"] == "seigneur").sum(), g.height) for g in (a_games, b_games))
         else:
             seat = int(re.match(r"Seat (\d)", r["Side or seat"]).group(1))
             before, after = (_split_shares(g)[seat] for g in (a_games, b_games))
+        # at most 2 decimals; a rare share (under 0.1%, neither 0 nor 100%) at the 3 the panel page
+        # prints it with, 1 win of 3,000 "0.033%", not "0.03%" (review s56 B)
+        for text, x in ((r["Before"], before), (r["After"], after)):
+            rare = 0 < x < Fraction(1, 1000) or Fraction(999, 1000) < x < 1
+            assert _decimals(text) <= (3 if rare else 2), (r, float(x))
         # each level as the games give it, rounded half up at its decimals
         assert Decimal(r["Before"].rstrip("%")) == _half_up(100 * before, _decimals(r["Before"])), (r, before)
         assert Decimal(r["After"].rstrip("%")) == _half_up(100 * after, _decimals(r["After"])), (r, after)
