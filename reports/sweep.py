@@ -1228,6 +1228,44 @@ def variant_table(variants: pl.DataFrame) -> pl.DataFrame:
         {"label_variant": "settings", "label": "metric"})
 
 
+def _metrics_of_a_comparison(effects: pl.DataFrame) -> str:
+    """How many metrics each comparison of ``effects`` holds (its rows per parameter, values and
+    where the others were held): "7", or "6 to 7" where comparisons differ."""
+    if effects.height == 0:
+        return "0"
+    n = effects.group_by([c for c in ("parameter", "from", "to", "at") if c in effects.columns]).len()["len"]
+    lo, hi = int(n.min()), int(n.max())
+    return f"{lo}" if lo == hi else f"{lo} to {hi}"
+
+
+def family_size_words(effects: pl.DataFrame, sw: dict, sweep_dir: str | Path = "SWEEP") -> str:
+    """What a comparison's intervals on this page are adjusted over, counted, and that a two-run
+    page of two of its variants adjusts its win shares over fewer (session 56 review D: seat 1's
+    0 → 4 read "within noise (−1.44 to +0.05)" here, adjusted over the comparison's 7 metrics at
+    once, and "clear, may matter (−1.34 to −0.05)" on `balance report SWEEP/variants/v000
+    SWEEP/variants/v004`, adjusted over its 4 seat win shares alone; both right, neither page said
+    so). A game whose seats are alike names its seats' count (a two-run page's first family,
+    :data:`reports.text.FAMILY_NOUNS`); between player counts no two-run page compares two
+    variants (it refuses runs of different player counts), so only the count is said."""
+    if effects.height == 0:
+        return ""
+    said = (f"The intervals here are adjusted over the {_metrics_of_a_comparison(effects)} "
+            "metrics of each comparison at once")
+    if varies_players(sw):
+        return said + "."
+    first = effects.filter(pl.col("parameter") == effects["parameter"][0])
+    first = first.filter((pl.col("from") == first["from"][0]) & (pl.col("to") == first["to"][0]))
+    seats = first.filter(pl.col("metric").str.starts_with("seat_win_share_"))["metric"].n_unique()
+    spec = registry.specs().get(sw.get("game"))
+    if not seats or (spec is not None and not spec.roles_alike):
+        return said + "."
+    where = f"balance report {Path(sweep_dir).name}/variants/vNNN {Path(sweep_dir).name}/variants/vMMM"
+    return (f"{said}; a two-run page of two of these variants ({where}) adjusts its win shares over "
+            f"its {seats} seat win shares alone (its other metrics are a family of their own), fewer "
+            "numbers at once, so its intervals can be narrower and a change within noise here can "
+            "read clear there.")
+
+
 def effect_size_words(effects: pl.DataFrame) -> str:
     """How a sweep page words an effect's size, the verdicts in reading order
     (:data:`analysis.stats.VERDICT_ORDER`) and spelled as the sentences spell them."""
@@ -1376,9 +1414,10 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                          if sw.get("mode") == "grid" and len(sw.get("varies") or ()) > 1 else ""))
     n_params = s.effects["parameter"].n_unique() if s.effects.height else 0
     n_pairs = s.effects.select("parameter", "from", "to").unique().height if s.effects.height else 0
-    over = (f"every metric of a parameter, Bonferroni over the {n_params} "
+    k = _metrics_of_a_comparison(s.effects)
+    over = (f"the {k} metrics of a comparison, Bonferroni over the {n_params} "
             f"parameter{'s' if n_params != 1 else ''}" if n_pairs == n_params else
-            f"every metric of a comparison, Bonferroni over the {n_pairs} comparisons of the "
+            f"the {k} metrics of a comparison, Bonferroni over the {n_pairs} comparisons of the "
             f"{n_params} parameter{'s' if n_params != 1 else ''}")
     family = (f"The intervals of these sentences and of the tornado chart are one family: "
               f"simultaneous over {over}, so all of them hold together with 95% "
@@ -1464,7 +1503,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             "Every comparison's paired change of every metric, with the page's "
                             "simultaneous 95% intervals (the sentences' family) and its words; "
                             "'others at': where the other parameters were held; 'repeats': a metric "
-                            "that is the same number as another, or its mirror.",
+                            "that is the same number as another, or its mirror. "
+                            + family_size_words(s.effects, sw, sweep_dir),
                             tables=[(EFFECTS_TABLE, _seat_column(effects_table(s.effects), named))]))
     if s.value_effects.height:
         from analysis.sweep.metrics import against_reference, as_page_reads
@@ -1479,7 +1519,9 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             "Each value of a parameter of 3 values or more against the value it is "
                             f"compared with ({why}), every metric, game by game, from the earlier "
                             "value to the later (the base value is 'from' or 'to'). "
-                            + value_family_words(s.value_effects) + _stated_rows_words(vs),
+                            + value_family_words(s.value_effects) + _stated_rows_words(vs)
+                            + (" " + family_size_words(s.value_effects, sw, sweep_dir)
+                               if s.effects.height else ""),
                             tables=[(VALUES_TABLE, _seat_column(_pairs_table(pl.DataFrame(vs)), named))]))
         # the pairs the table above does not hold (review V #6: it repeated the base value's rows
         # word for word)
