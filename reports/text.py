@@ -195,15 +195,30 @@ def _shown_decimals(text: str) -> int:
 def amount(text: str, unit: str) -> str:
     """A number's text with its unit as a page writes it: "2 coins", "1 turn", "1 player turn",
     "19.27% of own goal" (a unit that starts with % is written against the number), "3 pp"; the
-    unit's plural s goes when the number is exactly 1 ("1 turns" read as a typo)."""
+    unit's plural s goes when the number is exactly 1 ("1 turns" read as a typo; "1 guild cards",
+    session 56 review: :func:`singular`)."""
     if not unit:
         return text
     if unit.startswith("%"):
         return text + unit
-    if (text.lstrip("+−-") in ("1", "1.0", "1.00") and unit.endswith("s")
-            and (" " not in unit or unit in LENGTH_UNITS)):
-        unit = unit[:-1]
+    if text.lstrip("+−-") in ("1", "1.0", "1.00"):
+        unit = singular(unit)
     return f"{text} {unit}"
+
+
+_UNIT_TAIL = re.compile(r" (?:of|per) |\(")
+
+
+def singular(unit: str) -> str:
+    """One of a ``unit``: its head noun, the last word before any "of …", "per …" or "(…)", without
+    its plural s ("guild cards" → "guild card", "player turns" → "player turn", "lead changes" →
+    "lead change"); a unit whose head is not a plural as it is ("pp of own goal", "pp per tile",
+    "index (1 = equal seats)"). Every unit the games declare forms its plural with a final s."""
+    cut = _UNIT_TAIL.search(unit)
+    head, tail = (unit[:cut.start()].rstrip(), unit[cut.start():]) if cut else (unit, "")
+    if head.endswith("s"):
+        head = head[:-1]
+    return f"{head} {tail}".replace("  ", " ").rstrip() if tail else head
 
 
 def change_unit(unit: str) -> str:
@@ -2087,7 +2102,6 @@ def _small_thresholds(cmp: pl.DataFrame, unit: str) -> str:
         if s is None or s != s:
             continue
         # 1 point, 1 turn, 1 player turn; "% of own goal" as "pp of own goal"
-        one = s == 1 and u.endswith("s") and (" " not in u or u in LENGTH_UNITS)
         if u.startswith("%"):
             # a difference of a percentage is in pp (review s50 PDF: "2 % of own goal" beside
             # changes in "pp of own goal"); the smallest is in the score's own points, not a fraction
@@ -2096,7 +2110,7 @@ def _small_thresholds(cmp: pl.DataFrame, unit: str) -> str:
         # (a share's and a tile slope's are fractions: 0.01 is 1 pp, 1 pp per tile; review U #3
         # read "0.01 pp per tile")
         seen.setdefault(u, f"{100 * s:g} pp for shares" if u == "pp" else f"{100 * s:g} {u}" if u.startswith("pp ")
-                        else f"{s:g} {u[:-1] if one else u}".strip())
+                        else f"{s:g} {singular(u) if s == 1 else u}".strip())
     if seen:
         return ", ".join(seen.values())
     # none is small: the shares' amount the table was read against, not always 1 pp (session 56

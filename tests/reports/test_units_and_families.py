@@ -16,6 +16,35 @@ def test_amount_writes_the_unit_as_a_designer_reads_it():
     assert amount("2", "coins") == "2 coins" and amount("4", "") == "4"
 
 
+def _declared_units() -> set[str]:
+    """Every unit a registered game declares: its score unit, each column's unit and the unit its
+    length in turns is said in."""
+    from analysis.length import length_unit
+    from simcore import games as registry
+
+    units = set()
+    for name, spec in registry.specs().items():
+        units |= {spec.score_unit, length_unit(name)}
+        units |= {c.unit for c in (*spec.all_player_columns, *spec.all_game_columns)}
+    return {u for u in units if u and not u.startswith("%")}
+
+
+def test_exactly_one_of_every_unit_a_game_declares_is_singular():
+    """ "1 guild cards" (session 56 review): the plural went only for one-word and length units."""
+    units = _declared_units()
+    assert {"guild cards", "favour points", "coins", "turns", "player turns"} <= units
+    for unit in units:
+        one, two = amount("1", unit), amount("2", unit)
+        assert two == f"2 {unit}"
+        assert one == f"1 {unit[:-1]}" if unit.endswith("s") else one == f"1 {unit}", one
+        assert amount("−1", unit) == "−" + one and amount("1.5", unit) == f"1.5 {unit}"
+    assert amount("1", "guild cards") == "1 guild card" and amount("+1", "lead changes") == "+1 lead change"
+    # a unit whose head is not a plural keeps its words: a pp of own goal, a pp per tile, the index
+    assert amount("1", "pp of own goal") == "1 pp of own goal"
+    assert amount("1", "pp per tile") == "1 pp per tile"
+    assert amount("1", "index (1 = equal seats)") == "1 index (1 = equal seats)"
+
+
 def test_the_holm_family_of_role_seats_is_named_by_its_role():
     one = pl.DataFrame({"role_label": ["Seigneur", "Censitaire", "Censitaire", "Censitaire"],
                         "p_value": [float("nan"), 0.2, 0.2, 0.2]})
