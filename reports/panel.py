@@ -1515,17 +1515,28 @@ def _lone_items(c) -> list[str]:
     return sorted(items, key=many)
 
 
-def _span(values) -> str:
-    a, b = min(values), max(values)
-    return f"{_share(a)}" if _share(a) == _share(b) else f"{_share(a)} to {_share(b)}"
+def _span(rows: pl.DataFrame, side: str, smallest: float) -> str:
+    """The lowest to the highest of the rows' ``side`` ("before", "after"), each printed as the table
+    of every cell prints it (:func:`_table_share`: 8 wins in 20,000 read "0.040%" here against
+    "0.04%" there, session 56 review #4); one share when both print alike."""
+    ordered = rows.sort(side)
+    a, b = (_table_share(ordered.row(k, named=True), side, smallest) for k in (0, -1))
+    return a if a == b else f"{a} to {b}"
+
+
+def _table_share(r: dict, side: str, smallest: float) -> str:
+    """A row's before or after as :func:`comparison_table` prints it: at the row's decimals
+    (:func:`_row_print`), a rare share at the panel page's (:func:`_share_at`)."""
+    return _share_at(r[side], _row_print(r, smallest)[0], _games_of(r, r[side]))
 
 
 def level_words(c) -> list[str]:
     """The levels a before/after over a panel leads to, not only its changes (s37 #3: "in which
     cells is the Seigneur now in 25–35%?" had no answer on the page): for the side of a role of one
     seat (each side when none is), its win share over the cells before → after, per player count,
-    and how many cells are below 25%, from 25% to 50%, above 50% after (the runs' values; the table
-    per cell has each with its change)."""
+    and how many cells are below 25%, from 25% to 50%, above 50% after (the runs' values, each
+    printed as the table of every cell prints it, :func:`_span`; the table per cell has each with
+    its change)."""
     if c.what != "side":
         return []
     items = _lone_items(c)
@@ -1541,11 +1552,11 @@ def level_words(c) -> list[str]:
         if len(set(players)) > 1 and None not in players:
             for p in sorted(set(players)):
                 part = mine.filter(pl.col("_p") == p)
-                per.append(f"{p}p {_span(part['before'].to_list())} → {_span(part['after'].to_list())}")
+                per.append(f"{p}p {_span(part, 'before', c.smallest)} → {_span(part, 'after', c.smallest)}")
         after = mine["after"]
         band = share_bands(after)
-        out.append(f"Levels, before → after: the {item}'s win share {_span(mine['before'].to_list())} → "
-                   f"{_span(after.to_list())} " + (f"over the {mine.height} cells" if mine.height > 1 else "in the one cell")
+        out.append(f"Levels, before → after: the {item}'s win share {_span(mine, 'before', c.smallest)} → "
+                   f"{_span(mine, 'after', c.smallest)} " + (f"over the {mine.height} cells" if mine.height > 1 else "in the one cell")
                    + " (the runs' values)"
                    + (f"; by player count: {'; '.join(per)}" if per else "")
                    + f". After the change, {BANDS_WORDS}: {band}; every cell's before, after and change in the table "

@@ -81,3 +81,37 @@ def test_the_table_of_every_cell_prints_the_rare_share_as_the_lead_does():
 
     t = panel.comparison_table(C)
     assert t["Before"].to_list() == ["0.005%"] and t["After"].to_list() == ["0.005%"], t
+
+
+def _moved_rows(before: list[int], after: list[int], games: int = 20000) -> pl.DataFrame:
+    """A Seigneur side that won ``before[i]`` then ``after[i]`` games of ``games`` in cell i (a 4p
+    and a 5p cell), each change tested."""
+    rows = []
+    for i, (b, a) in enumerate(zip(before, after)):
+        d = (a - b) / games
+        rows.append({
+            "cell": f"{4 + i}p even-lord + {3 + i}×objective", "players": 4 + i, "metric": "role_win_share",
+            "item": "Seigneur side", "key": "seigneur", "before": b / games, "after": a / games, "diff": d,
+            "diff_low": d - 0.002, "diff_high": d + 0.002, "z": 1.0, "p_value": 0.3, "paired": False,
+            "note": None, "change_at_most": None, "games_before": games, "games_after": games,
+            "p_adjusted": 0.6, "significant": False, "size_low": d - 0.003, "size_high": d + 0.003,
+            "verdict": "within noise"})
+    return pl.DataFrame(rows)
+
+
+def test_the_levels_sentence_prints_each_share_as_the_table_of_every_cell_does():
+    """Session 56 review #4: 8 wins in 20,000 read "0.040%" in the Levels sentence against "0.04%"
+    in the table (the sentence kept its own rounding, not the rare-share rule's)."""
+    class C:
+        rows = _moved_rows([8, 8], [9, 8])
+        smallest = 0.01
+        family = 4
+        what = "side"
+
+    table = panel.comparison_table(C)
+    said = panel.level_words(C)[0]
+    before, after = table["Before"].to_list(), table["After"].to_list()
+    assert before[0] == "0.04%", table                     # the rare-share rule, at 20,000 games
+    assert "0.040%" not in said, said
+    assert f"win share {before[0]} → {after[1]} to {after[0]} over the 2 cells" in said, (said, table)
+    assert f"4p {before[0]} → {after[0]}; 5p {before[1]} → {after[1]}" in said, (said, table)
