@@ -418,19 +418,7 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     secs = [Section("findings", "What moves what, cell by cell",
                     "The paired change of each setting in every cell, worded by its size (how it "
                     "is measured: the next section).", sentences=lines),
-            Section("method", "How these sentences are measured",
-                    "Effects: paired differences between the parameter's first and last value within a "
-                    "cell (common random numbers); each cell's effects are one family (simultaneous 95% "
-                    "intervals over every metric, Bonferroni over the parameters, as on a sweep's page), "
-                    "not adjusted over the cells; shares in percentage points (pp), every other metric in its "
-                    "own unit (column unit). Verdict, read on the interval against the smallest "
-                    "difference that matters (column smallest, --smallest-difference): 'clear and large "
-                    "enough to matter' (the whole interval at least that far from 0), 'clear, may "
-                    "matter' (the interval excludes 0 but reaches both sides of that difference: more "
-                    "games would tell whether it matters), 'clear but small' (the whole interval "
-                    "closer to 0 than that) or 'within noise' (the interval holds 0); rows in that "
-                    "order, by size within each. Each cell is also "
-                    "an ordinary sweep directory (cells/cell-K) with its own sensitivity page."),
+            Section("method", "How these sentences are measured", sweep_method_words(effects, meta["game"])),
             Section("figure", "Effect per cell",
                     figures=figs.add("effects", effects_figure(effects.filter(pl.col("metric") == head)),
                                      "Each parameter's effect on the headline metric in every cell.")),
@@ -449,6 +437,54 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
                   ("varied", "; ".join(v["text"] for v in meta["varies"])),
                   ("games per variant and cell", f"{meta['games']:,}")])
     return _publish(Path(out), force, title, rows, secs, figs, pdf, svg=svg)
+
+
+def sweep_method_words(effects: pl.DataFrame, game: str | None) -> str:
+    """How a panel sweep's sentences are measured, naming the smallest differences that matter its
+    verdicts were sized against (:func:`sweep_amounts`; session 56 review: with
+    ``--smallest-difference win_share=2pp`` the page named no amount, and the glossary's "1 pp for
+    shares unless the page says otherwise" stood)."""
+    said = sweep_amounts(effects, game)
+    return ("Effects: paired differences between the parameter's first and last value within a "
+            "cell (common random numbers); each cell's effects are one family (simultaneous 95% "
+            "intervals over every metric, Bonferroni over the parameters, as on a sweep's page), "
+            "not adjusted over the cells; shares in percentage points (pp), every other metric in its "
+            "own unit (column unit). Verdict, read on the interval against the smallest "
+            "difference that matters (" + (f"here {said}; " if said else "")
+            + "column smallest, --smallest-difference): 'clear and large "
+            "enough to matter' (the whole interval at least that far from 0), 'clear, may "
+            "matter' (the interval excludes 0 but reaches both sides of that difference: more "
+            "games would tell whether it matters), 'clear but small' (the whole interval "
+            "closer to 0 than that) or 'within noise' (the interval holds 0); rows in that "
+            "order, by size within each. Each cell is also "
+            "an ordinary sweep directory (cells/cell-K) with its own sensitivity page.")
+
+
+def sweep_amounts(effects: pl.DataFrame, game: str | None) -> str:
+    """The smallest differences a panel sweep's effects were sized against, worded as the two-run
+    before/after words them (:func:`reports.text.smallest_amounts`): "2 pp for shares, 3 pp of own
+    goal for scores, 1 turn for game lengths". Its effects are put in the before/after's terms: a
+    share as a proportion, the game length as a length in its unit, any other metric (the winner's
+    margin, the event swing) as a score in its own unit, one call per such unit."""
+    from reports.text import LENGTH_UNITS, smallest_amounts
+
+    if effects.height == 0 or not {"smallest", "share", "unit", "metric"} <= set(effects.columns):
+        return ""
+    shares, lengths, scores = [], [], {}
+    for r in effects.select("metric", "share", "unit", "smallest").unique(maintain_order=True).iter_rows(named=True):
+        if r["share"]:
+            shares.append({"metric": r["metric"], "kind": "proportion", "key": None, "smallest": r["smallest"]})
+        elif r["metric"] == "game_length":
+            lengths.append({"metric": "mean_turns" if r["unit"] in LENGTH_UNITS else "mean_length",
+                            "kind": "mean", "key": r["unit"], "smallest": r["smallest"]})
+        else:
+            scores.setdefault(r["unit"], []).append({"metric": "seat_mean_score", "kind": "mean", "key": None,
+                                                     "smallest": r["smallest"]})
+    schema = {"metric": pl.String, "kind": pl.String, "key": pl.String, "smallest": pl.Float64}
+    parts = [smallest_amounts(pl.DataFrame(shares, schema=schema), "", game),
+             *(smallest_amounts(pl.DataFrame(rows, schema=schema), unit, game) for unit, rows in scores.items()),
+             smallest_amounts(pl.DataFrame(lengths, schema=schema), "", game)]
+    return ", ".join(x for x in parts if x)
 
 
 def _in_units(df: pl.DataFrame, cols) -> pl.DataFrame:

@@ -63,6 +63,12 @@ def test_the_panel_sweep_page_words_and_orders_its_effects_by_size(panel_sweep, 
                          *(["--smallest-difference", text] if text else [])]) == 0
         pages[name] = _page(out)
     assert "clear and large enough to matter (at least 0.001 pp)" in pages["tiny"]
+    # the method names the amounts the verdicts used, not only the table's smallest column (session 56
+    # review: the page named no share amount beside the glossary's "1 pp for shares unless the page
+    # says otherwise")
+    assert "smallest difference that matters (here 99 pp for shares, 100000 pp of own goal for scores, " \
+        "100000 turns for game lengths; column smallest" in pages["huge"], pages["huge"]
+    assert "smallest difference that matters (here 0.001 pp for shares, " in pages["tiny"]
     # every clear effect is small at 99 pp: the sentence names the figure on "clear but small" and
     # prints no count of 0 ("clear and large enough to matter (at least 99 pp) in 0, …")
     assert "clear but small (less than 99 pp) in " in pages["huge"], pages["huge"][:600]
