@@ -39,6 +39,7 @@ from analysis.load import RunSet, smallest_difference
 from analysis.load import score_unit as load_score_unit
 from reports.games import hook_for, spec_for
 from simcore import numbers
+from simcore.numbers import singular  # (one unit's singular: here, below the analysis, for both layers)
 
 # ---------------------------------------------------------------------------------------------
 # Number formats shared by sentences and tables
@@ -204,21 +205,6 @@ def amount(text: str, unit: str) -> str:
     if text.lstrip("+−-") in ("1", "1.0", "1.00"):
         unit = singular(unit)
     return f"{text} {unit}"
-
-
-_UNIT_TAIL = re.compile(r" (?:of|per) |\(")
-
-
-def singular(unit: str) -> str:
-    """One of a ``unit``: its head noun, the last word before any "of …", "per …" or "(…)", without
-    its plural s ("guild cards" → "guild card", "player turns" → "player turn", "lead changes" →
-    "lead change"); a unit whose head is not a plural as it is ("pp of own goal", "pp per tile",
-    "index (1 = equal seats)"). Every unit the games declare forms its plural with a final s."""
-    cut = _UNIT_TAIL.search(unit)
-    head, tail = (unit[:cut.start()].rstrip(), unit[cut.start():]) if cut else (unit, "")
-    if head.endswith("s"):
-        head = head[:-1]
-    return f"{head} {tail}".replace("  ", " ").rstrip() if tail else head
 
 
 def change_unit(unit: str) -> str:

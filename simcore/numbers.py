@@ -6,12 +6,16 @@ reads 25.38% in both (review P #7: 25.37% in one, 25.38% in the other). Here, be
 so that a run's closing table does not import the report's text module (polars and the analysis
 package: 0.2-0.3 s of CPU at every run's end).
 
+Also :func:`singular`, a unit's name for exactly one of it ("1 guild card"), here so that the
+analysis layer's sentences (a panel sweep's) and the reports' use one rule.
+
 May import the standard library only.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from decimal import ROUND_HALF_UP, Decimal
 
 
@@ -100,3 +104,18 @@ def change_digits(x: float, digits: int = 1, most: int = 3) -> int:
     while d < most and math.isfinite(x) and x != 0 and rounded(x, d) == 0:
         d += 1
     return d
+
+
+_UNIT_TAIL = re.compile(r" (?:of|per) |\(")
+
+
+def singular(unit: str) -> str:
+    """One of a ``unit``: its head noun, the last word before any "of …", "per …" or "(…)", without
+    its plural s ("guild cards" → "guild card", "player turns" → "player turn", "lead changes" →
+    "lead change"); a unit whose head is not a plural as it is ("pp of own goal", "pp per tile",
+    "index (1 = equal seats)"). Every unit the games declare forms its plural with a final s."""
+    cut = _UNIT_TAIL.search(unit)
+    head, tail = (unit[:cut.start()].rstrip(), unit[cut.start():]) if cut else (unit, "")
+    if head.endswith("s"):
+        head = head[:-1]
+    return f"{head} {tail}".replace("  ", " ").rstrip() if tail else head

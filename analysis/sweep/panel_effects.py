@@ -14,7 +14,7 @@ from pathlib import Path
 import polars as pl
 
 from simcore.errors import UsageError
-from simcore.numbers import change_digits, rounded, signed
+from simcore.numbers import change_digits, rounded, signed, singular
 
 from analysis.stats import LARGE, MAY_MATTER, SMALL
 
@@ -232,17 +232,20 @@ def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = Fals
     measured the comparison (any metric), so that a cell among them without the metric is said not
     to have it, and "every cell" is said only of the panel's every cell."""
     scale, unit = (100.0, " pp") if r["share"] else (1.0, f" {r['unit']}")
+    matter = r["smallest_difference"] * scale
+    matter_unit = f" {singular(unit.strip())}" if matter == 1 and not r["share"] else unit
     lo, hi = r["smallest"] * scale, r["largest"] * scale
     at = f" with {r['at']}" if r.get("at") else ""
     move = f"moving {r['parameter']} from {r['from']} to {r['to']}{at}"
     what = r["label"] + (" (the metric it moves most)" if most else "")
-    matter = r["smallest_difference"] * scale
-    by_size = in_cells([(f"clear and large enough to matter (at least {matter:g}{unit})", r["large"]),
+    by_size = in_cells([(f"clear and large enough to matter (at least {matter:g}{matter_unit})",
+                         r["large"]),
                         (f"clear, may matter (these games cannot tell whether it reaches "
-                         f"{matter:g}{unit})", r["may_matter"]),
+                         f"{matter:g}{matter_unit})", r["may_matter"]),
                         # the figure is named once, on the first wording printed
                         ("clear but small" if r["large"] or r["may_matter"]
-                         else f"clear but small (less than {matter:g}{unit})", r["small"])], n_cells)
+                         else f"clear but small (less than {matter:g}{matter_unit})", r["small"])],
+                       n_cells)
     size = f": {by_size}" if by_size else f": clear in none of the {n_cells} cells"
     have = set(r["cells_in"])
     lacking = sorted(measured - have) if measured is not None else []
