@@ -15,21 +15,8 @@ from analysis.check.decision import CheckResult, MetricResult
 from analysis.check.measure import Measurement
 from analysis.check.presentation import explain, markdown_summary, report_parts, status_line, text_report
 
-NUM = r"[+−-]?\d+(?:\.\d+)?"
-
-
-def _f(text: str) -> float:
-    return float(text.replace("−", "-").replace("+", ""))
-
-
-def _decimals(text: str) -> int:
-    return len(text.split(".")[1]) if "." in text else 0
-
-
-def _adds_up(before: str, after: str, change: str) -> None:
-    d = _decimals(change)
-    assert _decimals(before) == _decimals(after) == d, (before, after, change)
-    assert round(_f(after) - _f(before), d) == _f(change), (before, after, change)
+from printed_numbers import NUM
+from printed_numbers import adds_up as _adds_up
 
 
 #: (metric, key, baseline, run value, verdict): the review's numbers, each of whose change rounded

@@ -17,23 +17,10 @@ from reports.games import medievallons as MV
 from reports.games import middle_ages as MA
 from reports.games import seigneurial as SG
 
-NUM = r"[+−-]?\d+(?:\.\d+)?"
-
-
-def _f(text: str) -> float:
-    return float(text.replace("−", "-").replace("+", ""))
-
-
-def _decimals(text: str) -> int:
-    return len(text.split(".")[1]) if "." in text else 0
-
-
-def _adds_up(before: str, after: str, change: str) -> None:
-    """The printed change is the printed after minus the printed before, at the change's decimals,
-    and the three are printed at one precision."""
-    d = _decimals(change)
-    assert _decimals(before) == _decimals(after) == d, (before, after, change)
-    assert round(_f(after) - _f(before), d) == _f(change), (before, after, change)
+from printed_numbers import NUM
+from printed_numbers import adds_up as _adds_up
+from printed_numbers import as_float as _f
+from printed_numbers import decimals as _decimals
 
 
 # --- Middle-Ages: tile ranges (headline and table) --------------------------------------------------
