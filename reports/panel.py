@@ -1102,15 +1102,14 @@ def _share_at(x: float, d: int, games: int | None = None) -> str:
 
 def _rare_share_digits(x: float, games: int) -> int:
     """The decimals of a win share of ``games`` games as the panel page prints it beside its 95%
-    Wilson interval (:func:`reports.text.pct_ci`, at most 3 decimals): the rare-share rule,
-    :func:`simcore.numbers.share_digits` of the share and its interval's ends. A side that won 1 game of 20,000 under
-    both rules read "0.01% before and after" here, "0.005% (0.001–0.028)" on the panel page
-    (review s56 B)."""
+    Wilson interval (:func:`reports.text.pct_ci`, whose rule :func:`reports.text.pct_ci_digits`
+    is, at most 3 decimals). A side that won 1 game of 20,000 under both rules read "0.01% before
+    and after" here, "0.005% (0.001–0.028)" on the panel page (review s56 B)."""
     from analysis.stats import wilson
-    from simcore.numbers import share_digits
+    from reports.text import pct_ci_digits
 
     lo, hi = wilson(x * games, games)
-    return share_digits(100 * x, 100 * float(lo), 100 * float(hi), most=3)
+    return pct_ci_digits(x, float(lo), float(hi))
 
 
 def _row_digits(r: dict, smallest: float = 0.01) -> int:

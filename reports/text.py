@@ -89,15 +89,23 @@ def pct_ci(p: float, low: float, high: float, least: int = 1) -> str:
     ``33.23% (33.19–33.27)``) nor as one that looks wrong (385 shared wins in 100,000 games were
     ``0.4% (0.3–0.4)``: ``0.39% (0.35–0.43)``; 9,996 of 10,000, ``99.9% (99.9–100.0)``: ``99.96%
     (99.90–99.98)``). ``least``: at least that many decimals (:func:`fair_gap_digits`)."""
+    digits = pct_ci_digits(p, low, high, least)
+    top = pct(high, digits)
+    if high > 0 and float(top) == 0:        # none of a million games: its bound is not 0 (review 44 #2)
+        top = "<" + pct(10.0 ** -(digits + 2), digits)
+    return f"{pct(p, digits)}% ({pct(low, digits)}–{top})"
+
+
+def pct_ci_digits(p: float, low: float, high: float, least: int = 1) -> int:
+    """The decimals :func:`pct_ci` prints a share and its interval with: ``least``, or more (up to
+    3) while an end of the interval prints as the estimate, as the other end, or as 0% or 100%,
+    without being it."""
     digits = least
     while digits < 3 and (
             (high > low and pct(low, digits) == pct(high, digits))
             or any(_rounds_onto(end, to, digits) for end in (low, high) for to in (p, 0.0, 1.0))):
         digits += 1
-    top = pct(high, digits)
-    if high > 0 and float(top) == 0:        # none of a million games: its bound is not 0 (review 44 #2)
-        top = "<" + pct(10.0 ** -(digits + 2), digits)
-    return f"{pct(p, digits)}% ({pct(low, digits)}–{top})"
+    return digits
 
 
 def _fair_gap_agrees(share: float, fair: float, diff: float, d: int, low: float | None = None,
