@@ -188,17 +188,10 @@ def shares_and_gap(a: tuple[float, float, float], b: tuple[float, float, float],
     3.212 pp read as an arithmetic slip: designer review, session 56)."""
     d = least
     while True:
-        ta, tb = pct_ci(*a, d), pct_ci(*b, d)
-        k = max(_shown_decimals(ta), _shown_decimals(tb))
+        k = max(pct_ci_digits(*a, d), pct_ci_digits(*b, d))
         if k <= d:
-            return ta, tb, fair_gap_pp(a[0], b[0], d), d
+            return pct_ci(*a, d), pct_ci(*b, d), fair_gap_pp(a[0], b[0], d), d
         d = k
-
-
-def _shown_decimals(text: str) -> int:
-    """The decimals of the number a share's printed text starts with ("27.37% (…)" → 2)."""
-    number = text.split("%")[0].lstrip("<>")
-    return len(number.split(".")[1]) if "." in number else 0
 
 
 def amount(text: str, unit: str) -> str:
