@@ -8,9 +8,9 @@ Why (session 56 designer review C): the section quoted "24.7% → 24.9% (+0.2 pp
 117.915, +4.548" and "Palais −1.9 → +1.6" where the tool printed 24.717% → 24.935% (+0.218 pp),
 113.37 → 117.91, +4.54 and −1.86 → +1.62: the page's precision had changed and nothing told the
 docs; docs/sweep.md's panel quote said "turns" and "89.8% → 99.95%, +10.2 pp (+8.3 to +12.0)" where
-the tool printed "player turns" and "89.80% → 99.95%, +10.15 pp (+8.33 to +11.97)". (Not run here:
-the In-short panel quote, two panels of 3 × 50,000 games, and docs/sweep.md's panel sweep of 3 cells
-× 2 variants × 20,000 games.)"""
+the tool printed "player turns" and "89.80% → 99.95%, +10.15 pp (+8.33 to +11.97)". (The panel
+examples, the In-short panel quote and docs/sweep.md's two worked panel sweeps, are run by
+tests/test_s57_panel_doc_quotes.py.)"""
 
 from __future__ import annotations
 
