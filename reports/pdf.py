@@ -329,13 +329,34 @@ class _Layout:
         pick = min(told, key=lambda s: (sum(wide[i] for i in s), len(s)))
         return [cols[i] for i in pick]
 
+    @staticmethod
+    def column_groups(df: pl.DataFrame) -> list[list[str]]:
+        """The columns of ``df`` read together, which no cut into parts separates
+        (:meth:`column_parts`): a change and its interval, the columns ``low`` and ``high`` side by
+        side (as the sweep's and the panel's tables name an interval's ends) with the column just
+        before them (the estimate they bound: ``change``, ``delta``, ``estimate``), ``unit`` where
+        it follows them (the unit of all three), and the two values compared (``from``, ``to``)
+        where the table has them. Session 57: the PDF cut a grid sweep's "Every two values" between
+        ``low`` and ``high``, a pair's interval half in one table and half in the next."""
+        cols = list(df.columns)
+        groups = []
+        for i in range(1, len(cols) - 1):
+            if cols[i] == "low" and cols[i + 1] == "high":
+                group = [c for c in ("from", "to") if c in cols] + [cols[i - 1], "low", "high"]
+                if i + 2 < len(cols) and cols[i + 2] == "unit":
+                    group.append("unit")
+                groups.append(group)
+        return groups
+
     def column_parts(self, df: pl.DataFrame) -> list[list[str]]:
         """The columns but the row's key (:meth:`key_columns`), cut into the fewest runs of
         neighbouring columns (up to :data:`MAX_PARTS`) whose tables, each with the key columns,
         read (:meth:`_reads`: type at 6.8 pt or more, rows of at most :data:`MAX_ROW_LINES` lines
         but a few); among the cuts into that many runs, the one with the fewest wrapped lines; the
         whole table when it reads so, or when no cut does better (then the cut with the fewest
-        wrapped lines in all)."""
+        wrapped lines in all). No cut falls inside a group of :meth:`column_groups` (a change, its
+        interval, its unit and the values compared: from the group's first column left over by
+        the key columns to its last), even where a cut there would read better."""
         cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
         size, lines = self._row_lines(list(df.columns), cells)
         if self._reads(size, lines) or len(df.columns) < 3:
@@ -359,12 +380,21 @@ class _Layout:
                 layouts[a, b] = (self._reads(size_, lines_), sum(lines_))
             return layouts[a, b]
 
-        for k in range(2, min(MAX_PARTS, len(rest)) + 1):
+        # the places a cut may fall (before rest[i]): not inside a group read together
+        joined = set()
+        for group in self.column_groups(df):
+            held = [i for i, c in enumerate(rest) if c in group]
+            if held:
+                joined.update(range(held[0] + 1, held[-1] + 1))
+        free = [i for i in range(1, len(rest)) if i not in joined]
+        if not free:                       # one group and the key columns: the whole table
+            return [list(df.columns[1:])]
+        for k in range(2, min(MAX_PARTS, len(free) + 1) + 1):
             # every cut of the columns into k neighbouring runs (a table has at most a dozen), the
             # readable one with the fewest wrapped lines: equal runs of columns put the comparison's
             # narrow numbers in two parts and its verdicts alone in a third (review O #8)
             found = None
-            for inner in combinations(range(1, len(rest)), k - 1):
+            for inner in combinations(free, k - 1):
                 cuts = (0, *inner, len(rest))
                 judged = [layout(a, b) for a, b in zip(cuts, cuts[1:])]
                 total = sum(n for _, n in judged)

@@ -1,0 +1,61 @@
+"""A table the PDF prints in parts of its columns keeps a change, its interval's two ends and their
+unit in one part, with the two values compared (from → to): in the part that holds the change, or
+repeated in every part as columns that tell the rows apart (reports.pdf._Layout.column_groups).
+
+Why (session 57, a leftover of session 56's review A): a grid sweep's "Every two values" (5,000
+games, income.palais.base=1..5 × setup.start_coins[0]=[0,2,4,6]) was cut between `low` and `high`:
+part 1 "others at … low", part 2 "high … interval of", so a designer read a pair's change and the
+low end of its interval in one table and the high end in the next. With one pair per parameter
+(from → to no longer tells rows apart, so it is not repeated) the cut fell after `change`, the
+values compared and the change in part 1 and the whole interval in part 2. Built as those tables
+(tests.reports.test_s56_pdf_split_keys._sweep_table; no game is played); the PDF's own split is
+called with its drawing recorded."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from reports.pdf import PdfDocument, _Layout
+from tests.reports.test_s56_pdf_split_keys import _sweep_table
+
+TOGETHER = ["from", "to", "change", "low", "high", "unit"]
+
+
+def _drawn(monkeypatch, caption: str, table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    drawn: list[tuple[str, pl.DataFrame]] = []
+    monkeypatch.setattr(_Layout, "_add_table", lambda self, caption, df, **_: drawn.append((caption, df)))
+    doc = _Layout(PdfDocument("t"), "t")
+    doc.new_page()
+    doc.add_table(caption, table)
+    return drawn
+
+
+def _check_together(drawn):
+    assert len(drawn) >= 2, "the case this test is about: a table printed in parts"
+    holding = [(caption, df.columns) for caption, df in drawn if "change" in df.columns]
+    assert holding, "no part holds the change"
+    for caption, cols in holding:
+        missing = [c for c in TOGETHER if c not in cols]
+        assert not missing, f"{caption}: the change's part lacks {missing} (its columns: {cols})"
+    for caption, df in drawn:
+        if "change" not in df.columns:
+            assert not {"low", "high", "unit"} & set(df.columns), (caption, df.columns)
+
+
+def test_every_two_values_keeps_each_change_with_both_ends_of_its_interval(monkeypatch):
+    _check_together(_drawn(monkeypatch, "Every two values", _sweep_table(every_two=True)))
+
+
+def test_each_value_against_the_base_value_keeps_each_change_with_its_interval(monkeypatch):
+    _check_together(_drawn(monkeypatch, "Each value against the base value", _sweep_table()))
+
+
+def test_the_values_compared_stay_with_the_change_when_they_are_not_repeated(monkeypatch):
+    """One pair per parameter (a grid of 3 values each, the base in the middle: "Every two values"
+    holds 1 → 5 and 2 → 6 only): parameter and metric tell the rows apart, so from and to are
+    columns like the others and must share the change's part."""
+    table = _sweep_table(every_two=True).filter(
+        pl.struct("from", "to").map_elements(lambda r: (r["from"], r["to"]) in {("1", "5"), ("2", "6")},
+                                             return_dtype=pl.Boolean))
+    assert _Layout(PdfDocument("t"), "t").key_columns(table) == ["parameter", "metric"]
+    _check_together(_drawn(monkeypatch, "Every two values", table))
