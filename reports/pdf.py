@@ -306,7 +306,9 @@ class _Layout:
         every row of its part 2, so a verdict was matched to its metric by counting rows (session
         56 review A): now parameter, from, to and metric, but not `others at`, the same for every
         row of a parameter there; in "Effects at the other values of the other parameters",
-        where it is what differs, `others at` too."""
+        where it is what differs, `others at` too. The values compared, `from` and `to`, are
+        repeated as a pair or not at all: 2 → 3, 3 → 4, 0 → 2 and 0 → 4 are told apart by `to`
+        alone, and a part that repeated `to` without `from` named half a comparison (session 57)."""
         cols = df.columns
         cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
 
@@ -326,8 +328,11 @@ class _Layout:
                 for i in range(lead)]
         subsets = [(0, *rest) for n in range(lead) for rest in itertools.combinations(range(1, lead), n)]
         told = [s for s in subsets if distinct(s) == best_n]
-        pick = min(told, key=lambda s: (sum(wide[i] for i in s), len(s)))
-        return [cols[i] for i in pick]
+        pick = set(min(told, key=lambda s: (sum(wide[i] for i in s), len(s))))
+        pair = [i for i, c in enumerate(cols) if c in ("from", "to")]
+        if len(pair) == 2 and pick & set(pair):
+            pick |= set(pair)
+        return [cols[i] for i in sorted(pick)]
 
     @staticmethod
     def column_groups(df: pl.DataFrame) -> list[list[str]]:

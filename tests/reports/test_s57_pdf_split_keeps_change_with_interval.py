@@ -59,3 +59,18 @@ def test_the_values_compared_stay_with_the_change_when_they_are_not_repeated(mon
                                              return_dtype=pl.Boolean))
     assert _Layout(PdfDocument("t"), "t").key_columns(table) == ["parameter", "metric"]
     _check_together(_drawn(monkeypatch, "Every two values", table))
+
+
+def test_the_values_compared_are_repeated_as_a_pair_or_not_at_all(monkeypatch):
+    """A grid of income.palais.base=2..4 × setup.start_coins[0]=[0,2,4] (5,000 games): its table
+    "Each value against the base value" holds 2 → 3, 3 → 4, 0 → 2 and 0 → 4, whose rows `to` tells
+    apart without `from`; its part 2 repeated parameter, to and metric, a `to` column with no
+    `from` beside it ("to 4" of which pair?)."""
+    pairs = {("2", "3"), ("3", "4"), ("0", "2"), ("0", "4")}
+    table = _sweep_table().filter(
+        pl.struct("from", "to").map_elements(lambda r: (r["from"], r["to"]) in pairs, return_dtype=pl.Boolean))
+    drawn = _drawn(monkeypatch, "Each value against the base value", table)
+    assert len(drawn) >= 2, "the case this test is about: a table printed in parts"
+    for caption, df in drawn:
+        assert ("from" in df.columns) == ("to" in df.columns), (caption, df.columns)
+    _check_together(drawn)
