@@ -205,7 +205,7 @@ class _Layout:
         # the parts of the same rows one after the other, a page's worth of rows at a time (review
         # O #8: the 66-row comparison printed all of part 1, pages 4-6, then all of part 2, pages
         # 6-8, so a change never stood on the page of its interval and verdict)
-        blocks = self.row_blocks(caption, df, parts)
+        blocks = self.row_blocks(caption, df, parts, first=self.room() if self.page is not None else None)
         # each part at the type and widths of all its rows, the ones row_blocks measured the blocks
         # with: laid out on a block's rows alone, a part's columns came out other widths, its rows
         # wrapped otherwise, and a block planned to fit a page ran one row onto the next
@@ -222,11 +222,16 @@ class _Layout:
                 self._add_table(said[0].upper() + said[1:], _part(df, keys, cols).slice(lo, hi - lo),
                                 layout=layout)
 
-    def row_blocks(self, caption: str, df: pl.DataFrame, parts: list[list[str]]
-                   ) -> list[tuple[int, int, float]]:
+    def row_blocks(self, caption: str, df: pl.DataFrame, parts: list[list[str]],
+                   first: float | None = None) -> list[tuple[int, int, float]]:
         """Runs of rows (start, end, height in inches) whose tables of every part, stacked, fit one
         page (captions, headers and the space after each table counted); one row at least per
-        block; as few blocks as fit, their heights as even as that number allows."""
+        block; as few blocks as fit, their heights as even as that number allows. ``first``: the
+        room left on the current page, which the first block of a table of more than a page takes
+        when three rows fit there (else the first block starts a new page), no more pages used
+        than from a new page: a block planned a page high went to a new page below a section's
+        heading and intro and left them alone on a page (session 57: the 5×4 grid sweep's pages
+        11 and 17)."""
         page = PAGE_H - TOP - BOTTOM
         fixed, per_row = 0.0, [0.0] * df.height
         keys = self.key_columns(df)
@@ -243,29 +248,42 @@ class _Layout:
             fixed += cap + 0.04 + hdr + 0.18
             for i, row in enumerate(cells):
                 per_row[i] += max(len(self.wrap(v, size, w - 0.1)) for v, w in zip(row, widths)) * lh + 0.1
-        def greedy(room: float) -> list[tuple[int, int, float]]:
-            blocks, start, used = [], 0, fixed
+
+        def greedy(room0: float) -> list[tuple[int, int, float]]:
+            blocks, start, used, room = [], 0, fixed, room0
             for i, h in enumerate(per_row):
                 if used + h > room and i > start:
                     blocks.append((start, i, used))
-                    start, used = i, fixed
+                    start, used, room = i, fixed, page
                 used += h
             blocks.append((start, df.height, used))
             return blocks
 
         blocks = greedy(page)
+        # the room left is taken by a table of more than a page (one of a page or less starts a new
+        # page whole), where three rows fit: the blocks then need no more pages than from a new
+        # page, one more block at most (its page the one the section started on)
+        if (first is not None and first < page and len(blocks) > 1 and fixed + sum(per_row[:3]) <= first
+                and len(here := greedy(first)) <= len(blocks) + 1):
+            blocks = here
+        else:
+            first = page
         n = len(blocks)
         if n < 2:
             return blocks
         # as many pages as a page's worth at a time needs, the rows spread evenly over them (review
         # U #14: 66 rows ran 16, 16, 16, 16 and 2, the last page three rows and blank below): each
-        # block ends where the rows' running height passes its share of the whole; the greedy
-        # blocks where a block so cut would not fit a page
+        # block ends where the rows' running height passes its share of the whole, the first
+        # block's share the smaller where it takes the room left on a page; the greedy blocks
+        # where a block so cut would not fit its page
         ends = list(itertools.accumulate(per_row))
-        cuts = sorted({min(max(bisect.bisect_left(ends, ends[-1] * k / n) + 1, 1), df.height - 1)
+        rooms = [first] + [page] * (n - 1)
+        held = list(itertools.accumulate(r - fixed for r in rooms))
+        cuts = sorted({min(max(bisect.bisect_left(ends, ends[-1] * held[k - 1] / held[-1]) + 1, 1), df.height - 1)
                        for k in range(1, n)})
         even = [(a, b, fixed + float(sum(per_row[a:b]))) for a, b in zip([0] + cuts, cuts + [df.height])]
-        return even if len(even) == n and all(h <= page for _, _, h in even) else blocks
+        fits = len(even) == n and all(h <= r + 1e-9 for (_, _, h), r in zip(even, rooms))
+        return even if fits else blocks
 
     def _layout(self, header: list[str], cells: list[list[str]], pad: float = 0.05):
         """(type size, column widths, the most lines a row wraps to) of a table at the first type

@@ -74,3 +74,30 @@ def test_the_values_compared_are_repeated_as_a_pair_or_not_at_all(monkeypatch):
     for caption, df in drawn:
         assert ("from" in df.columns) == ("to" in df.columns), (caption, df.columns)
     _check_together(drawn)
+
+
+def test_a_split_table_starts_below_its_section_and_not_on_a_page_of_its_own(monkeypatch):
+    """Planned a page's worth of rows at a time, a cut table's first block went to a new page
+    whenever a whole block did not fit below the section's heading and intro: the 5×4 grid's
+    report (above) left page 11 with two lines of "Every two values"' intro and page 17 with the
+    heading and intro of "Effects at the other values …" alone (27 pages, 25 before the groups
+    were kept together). Its first block now takes the room left below, as many rows as fit there,
+    the others a page each; every block still on one page."""
+    from reports.pdf import BOTTOM, PAGE_H, TOP
+
+    spans = []
+    draw = _Layout._add_table
+
+    def drawn(self, caption, df, **kw):
+        start = self.page_no
+        draw(self, caption, df, **kw)
+        spans.append((caption, start, self.page_no))
+
+    monkeypatch.setattr(_Layout, "_add_table", drawn)
+    doc = _Layout(PdfDocument("t"), "t")
+    doc.new_page()
+    doc.add_heading("Every two values")
+    doc.y = BOTTOM + (PAGE_H - TOP - BOTTOM) / 2           # half a page left below the intro
+    doc.add_table("Every two values", _sweep_table(every_two=True))
+    assert spans[0][1] == 1, spans                          # the first block on the heading's page
+    assert all(a == b for _, a, b in spans), spans          # each block's parts on one page
