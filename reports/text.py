@@ -335,8 +335,10 @@ def without_code_marks(text: str) -> str:
 
 def cell_text(v) -> str:
     """A table cell as plain text, the same in the HTML page and the PDF: '' for a missing value or
-    NaN, yes/no for booleans, 4 significant digits for floats (scientific below 0.001), whole
-    numbers from 1,000 with thousands separators, as the runs' table writes them."""
+    NaN, yes/no for booleans, 4 significant digits for floats (scientific below 0.001, unless the
+    number has at most four decimals: a table's value rounded to 4 decimals, "0.0001", prints as
+    written beside its row's "0.2498", session 57), whole numbers from 1,000 with thousands
+    separators, as the runs' table writes them."""
     if v is None:
         return ""
     if isinstance(v, bool):
@@ -344,7 +346,9 @@ def cell_text(v) -> str:
     if isinstance(v, float):
         if v != v:
             return ""
-        return f"{v:.4g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
+        if abs(v) >= 1e-3 or v == 0:
+            return f"{v:.4g}"
+        return f"{v:.4f}".rstrip("0") if round(v, 4) == v else f"{v:.2e}"
     if isinstance(v, int) and abs(v) >= 1_000:
         return f"{v:,}"       # a count of games as the runs' table writes it (review s50 PDF: "100000")
     return str(v)
