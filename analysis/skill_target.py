@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.skill_words import decimals, percent
+from analysis.skill_words import ci_digits, decimals, percent
 from analysis.stats import wilson
 from analysis.tune.targets import Target, _outside, _within, outcome
 
@@ -175,8 +175,11 @@ def interval_text(r: dict, sep: str = ", ") -> str:
     """A judged row's share and interval, "29.7%, 26.2–33.0", with more decimals (up to 3) when an
     end would print as a band edge it is not (:func:`analysis.skill_words.decimals`): the
     interval's low end at 26.549% beside a 26.5% edge is "29.67%, 26.55–32.99", which reads as
-    outside the band, as it is."""
-    d = decimals([r["low"], r["high"], r["win_share"]], [r["band_low"], r["band_high"]])
+    outside the band, as it is. At least the decimals the tables print the share with
+    (:func:`analysis.skill_words.ci_digits`), so that an interval never prints without width: 0.40%
+    with 0.37-0.43% is "0.40%, 0.37–0.43", not "0.4%, 0.4–0.4" (session 57 review #5)."""
+    d = max(decimals([r["low"], r["high"], r["win_share"]], [r["band_low"], r["band_high"]]),
+            ci_digits(r["win_share"], r["low"], r["high"]))
     return f"{percent(r['win_share'], d)}%{sep}{percent(r['low'], d)}–{percent(r['high'], d)}"
 
 
