@@ -13,7 +13,7 @@ One progress bar covers the whole sweep; the same command on the same directory 
 interrupted sweep. ``balance report DIR`` then writes the sensitivity page.
 
 May import typer, rich, the standard library, :mod:`simcore`, :mod:`strategies.panels` and :mod:`strategies.common` (a --strategies list's files) and,
-inside the command, :mod:`analysis.sweep`.
+inside the command, :mod:`analysis.sweep` and :mod:`analysis.start_coins` (a panel sweep's caution).
 """
 
 from __future__ import annotations
@@ -135,7 +135,11 @@ def sweep(
         effects = panel_effects(path)
         from analysis.sweep.panel_effects import headline_sentences
 
-        for line in headline_sentences(effects, [c.label for c in the_panel.cells]):
+        from analysis.start_coins import dir_caution
+
+        # values of some seats' start coins played with heuristic bots: said as the page says it
+        caution = dir_caution([path], "panel sweep")
+        for line in headline_sentences(effects, [c.label for c in the_panel.cells]) + ([caution] if caution else []):
             typer.echo(line)
         typer.echo(f"panel sweep: {path} ({counted(len(the_panel), 'cell')} x "
                    f"{counted(len(pplan.variants), 'variant')} x {counted(n, 'game')}); "

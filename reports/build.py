@@ -34,6 +34,7 @@ import polars as pl
 from analysis import analyse, group_runs, open_runs
 from analysis.compare import compare_runs
 from analysis.panel_compare import balance_file, role_split_vectors, run_pair_balance
+from analysis.start_coins import runs_caution
 from analysis.load import check_distinct_runs
 from reports.figures.draw import draw_all
 from reports.games import hook_for
@@ -200,7 +201,11 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                 toward = seat_balance_sentence(comparisons[i].balance, cmp)
                 if toward:      # (before the answer's last sentence, the largest other changes)
                     first[seats_at] = with_balance(first[seats_at], toward)
-                first = first[:seats_at + 1] + ([holds] if holds else []) + first[seats_at + 1:]
+                # a change of some seats' start coins judged with heuristic bots: the answer above
+                # measures the bots' openings as much as the coins (analysis.start_coins)
+                caution = runs_caution([*base_rs.metas, *groups[i + 1].metas], "before/after")
+                first = (first[:seats_at + 1] + ([caution] if caution else []) + ([holds] if holds else [])
+                         + first[seats_at + 1:])
                 # (the page's pointer to its lists stays on the page)
                 first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
                          for x in first]
@@ -268,6 +273,10 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             # after what changed and the seats' answer, before the longer lists
             at = _after_warning(secs[0].sentences, 2)
             secs[0].sentences.insert(at, line)
+    if not side_by_side and secs:     # after what changed and the seats' answer, as it leads
+        cautions = [c for g in groups[1:] if (c := runs_caution([*base_rs.metas, *g.metas], "before/after"))]
+        at = _after_warning(secs[0].sentences, 2)
+        secs[0].sentences[at:at] = list(dict.fromkeys(cautions))
     if target_words and secs:         # after what changed and the seats' answer, as it leads
         at = _after_warning(secs[0].sentences, 2)
         secs[0].sentences[at:at] = target_words

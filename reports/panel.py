@@ -28,7 +28,8 @@ All only read files.
 May import polars, matplotlib, the standard library, :mod:`analysis.panel` (the panel's table
 and lead; the cell summaries and share bands the before/after's lead words its cells with),
 :mod:`analysis.sweep.panel_effects` (reading), :mod:`analysis.panel_compare` (the before/after
-over a panel), :mod:`analysis.stats` (reading order),
+over a panel), :mod:`analysis.stats` (reading order), :mod:`analysis.start_coins` (the
+caution of a change of some seats' start coins judged with heuristic bots),
 :mod:`reports.sweep` (page helpers), :mod:`reports.text` (verdict words), :mod:`reports.sections`,
 :mod:`reports.figures.common` (the run page's seat colours) and :mod:`simcore` (atomic, errors, registry).
 """
@@ -44,6 +45,7 @@ import polars as pl
 
 from analysis.panel import (BANDS_WORDS, NAMED_CELLS, _label_parts, _where, cells_summary, panel_table,
                             share_bands)
+from analysis.start_coins import dir_caution, runs_caution
 from reports.figures.common import OKABE_ITO
 from reports.sections import FigureSet, Section
 from reports.sweep import _meta, _publish, _title, rounded
@@ -394,6 +396,8 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     n = len(meta["panel"]["cells"])
     head = headline_metric(effects)
     lines = headline_sentences(effects, [c["label"] for c in meta["panel"]["cells"]])
+    # values of some seats' start coins, played with heuristic bots (analysis.start_coins)
+    lines += [caution] if (caution := dir_caution([path], "panel sweep")) else []
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cell{'s' if n != 1 else ''}"
     figs = FigureSet()
     # "cells": how many cells have the metric and measured it (a seat 4 only at 4 players or more):
@@ -594,6 +598,9 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     changed = diff_sentences(changes, bl, vl, b_meta, v_meta)
     lead = (["What changed: " + changed[0] + " " + pairing_words(c)] + level_words(c) + comparison_findings(c)
             + ([balance_sentence(balance, c.smallest)] if balance.height else []))
+    # some seats' start coins changed, judged with heuristic bots (analysis.start_coins)
+    caution = runs_caution([read_meta(pair[k]) for k in (0, 1) for pair in c.runs], "panel before/after")
+    lead += [caution] if caution else []
     if c.left_out:
         lead.append(f"Left out, in one panel only: {'; '.join(c.left_out)}.")
     # cells of either panel whose games mostly stopped at the turn limit: said first (the review:

@@ -30,6 +30,7 @@ May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.l
 differences), :mod:`analysis.sweep` (metrics, store, tables),
 :mod:`analysis.tune.targets`, :mod:`analysis.tune.advice` and :mod:`analysis.tune.ends` (games at the
 turn limit), :mod:`analysis.length` (the same), :mod:`analysis.export` (CSV conventions),
+:mod:`analysis.start_coins` (the caution of values of some seats' start coins),
 :mod:`reports.figures`, :mod:`reports.html` (style),
 :mod:`reports.text` (verdict words) and
 :mod:`simcore` (atomic, errors, registry).
@@ -50,6 +51,7 @@ from analysis import stats
 from analysis.length import length_unit
 from analysis.load import smallest_difference
 from analysis.sweep.metrics import FIRST_VS_LAST, VALUE_BY_VALUE, anchors, condition_text, sensitivity
+from analysis.start_coins import dir_caution
 from analysis.sweep.store import read_json
 from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, is_start_rules,
                                   objective_text, reworded_cells, reworded_seats, same_value,
@@ -1569,6 +1571,9 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     # which value to pick, per parameter, from the page's own numbers and paired intervals
     lead += [with_seats(x, named) for x in idle_sentences(s, _measured_on(sweep_dir, sw))]
     lead += [with_seats(x, named) for x in which_value_sentences(s, Path(sweep_dir))]
+    # values that give some seats other start coins, played with heuristic bots: which value is
+    # fairest measures the bots' openings as much as the coins (analysis.start_coins)
+    lead += [c] if (c := dir_caution([sweep_dir], "sweep")) else []
     if answers is not None and lead:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]
     return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, lead=lead, svg=svg,

@@ -109,6 +109,10 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
             names = given.get("strategies") or spec.default_strategy
             with recording_files() as strategy_files:
                 kwargs["bots"] = loader.resolve(names, players)
+                # each bot's kind as the loader read it (run.json ``strategy_kinds``): the pages
+                # that read runs cannot import the loader (analysis.start_coins.heuristic_bots)
+                strategy_kinds = {str(n): getattr(loader.lookup(n), "kind", None)
+                                  for n in dict.fromkeys(kwargs["bots"][0])}
     if rules_arrays is not None:
         kwargs["rules"] = rules_arrays
     if settings:
@@ -122,6 +126,7 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
         prep.meta["settings"] = [getattr(x, "text", str(x)) for x in settings]
     if strategy_files:      # the bots' files as read: a replay plays these (strategies.common)
         prep.meta["strategy_files"] = dict(sorted(strategy_files.items()))
+        prep.meta["strategy_kinds"] = strategy_kinds
     sent = None           # the shipped rules: the worker's own (its sha256 must match)
     if rules is not None and rules_arrays is None:
         from simcore.config import TomlSource, parse_toml

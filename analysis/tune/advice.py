@@ -34,12 +34,14 @@ tuned ones, and which other trials were as good as the best.
 * :func:`adopt_advice` — what to do with the answer (the terminal's follow-up and the page's
   sentence after the verdict): check a met or undecided fix as play gets stronger; for a fix that
   missed, say there is none to adopt and how far the closest candidate was (:func:`how_far`);
-  then the cautions result.json carries (:func:`start_coins_caution`: Middle-Ages start coins
-  tuned with heuristic bots measure the bots' openings as much as the coins).
+  then the cautions result.json carries (:func:`analysis.start_coins.start_coins_caution`, the
+  one decision every page about start coins shares: Middle-Ages start coins tuned with heuristic
+  bots measure the bots' openings as much as the coins).
 
 Reads files' contents and per-game samples only; plays nothing (reports use it). May import numpy,
 polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.rules_diff` (flatten, value
-text), :mod:`analysis.tune.targets`, :mod:`analysis.sweep.grammar` (per-seat lists) and :mod:`simcore.config` / :mod:`simcore.errors` (``--set``).
+text), :mod:`analysis.tune.targets`, :mod:`analysis.sweep.grammar` (per-seat lists),
+:mod:`analysis.start_coins` (the start-coins caution) and :mod:`simcore.config` / :mod:`simcore.errors` (``--set``).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.rules_diff import flatten, value_text
+from analysis.start_coins import IN_TUNE_DIR, START_COINS_GAMES, start_coins_caution  # noqa: F401  (API)
 from analysis.sweep.grammar import SEAT_LISTS, seat_index
 from analysis.tune.targets import cell_outcome, pp_digits, signed
 from simcore.config import parse_setting, set_in
@@ -358,49 +361,6 @@ def _advice(result: dict, has_search_bot: bool, cost: str, commands_printed: boo
                 f"further, {run}{what} to see whether it holds as play gets stronger{price}."]
     return [f"Tuned and confirmed with {who} only, bots that do not search: before adopting the "
             f"fix, {run}{what}; stronger play can undo a fix (docs/sweep.md){price}."]
-
-
-#: the games whose shipped heuristic bots misjudge one seat's start coins (docs/sweep.md, "Caution:
-#: one seat's start coins"), and the per-seat setting that gives them
-START_COINS_GAMES = {"middle-ages": "setup.start_coins"}
-
-
-#: how a caution names the tune's rules file: relative to the tune's directory, as result.json names
-#: its files (the same tune under another --out writes the same result.json); :func:`cautions`
-#: names the file by its path when it knows the directory (the terminal)
-IN_TUNE_DIR = ", in the tune's directory"
-
-
-def start_coins_caution(game: str, varies, rules_text: str, counts, heuristic) -> str:
-    """The caution a tune of one seat's start coins carries when its line-ups hold heuristic bots
-    (review s46 #10; docs/sweep.md, "Caution: one seat's start coins"): Middle-Ages' heuristics
-    price a Moulin or Caserne by what each opponent can pay *now*, so a seat given start coins
-    makes the *other* seats' bots open on those tiles; a compensation tuned with them measures
-    those openings as much as the coins. Said when a ``--vary`` names the game's start coins, the
-    tuned rules (``rules_text``, best_rules.toml's) give the seats of some played count
-    (``counts``) different coins, and ``heuristic`` (the line-ups' heuristic bots) is not empty;
-    else "". The checks it suggests name best_rules.toml in the tune's directory."""
-    path = START_COINS_GAMES.get(game)
-    if path is None or not heuristic or not any(
-            re.sub(r"\[\d+\]$", "", str(v)) == path for v in varies):
-        return ""
-    try:
-        coins = base_value(tomllib.loads(rules_text), path)
-    except tomllib.TOMLDecodeError:
-        return ""
-    if not isinstance(coins, list) or not any(len(set(coins[:n])) > 1 for n in counts):
-        return ""
-    bots = ", ".join(sorted(heuristic))
-    players = ",".join(str(n) for n in sorted(set(counts)))
-    return (f"Caution: the tuned rules give the seats different start coins ({path} = "
-            f"{value_text(coins)}), and they were tuned with heuristic bots ({bots}). Those bots "
-            "judge a Moulin or a Caserne by what each opponent can pay at that moment, so against "
-            "a seat that starts with coins the other seats open on those tiles far more often and "
-            "take its income: the win shares measure the bots' openings as much as the coins "
-            "(docs/sweep.md, \"Caution: one seat's start coins\"). Before relying on these coins, "
-            f"check them with bots that ignore coins, random (simulate --game {game} --players "
-            f"{players} --strategies random --rules best_rules.toml{IN_TUNE_DIR}), or with the "
-            f"search bot (balance skill --game {game} --players {players} --rules best_rules.toml).")
 
 
 def cautions(result: dict, tune_dir=None) -> list[str]:

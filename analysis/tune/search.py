@@ -1577,9 +1577,9 @@ BEST_RULES_HEAD = "balance tune: the best rules found"
 
 def bot_cautions(plan: TunePlan, preps) -> str:
     """The caution of a tune of one seat's start coins played with heuristic bots
-    (:func:`analysis.tune.advice.start_coins_caution`), or "": the line-ups' bots of kind
+    (:func:`analysis.start_coins.start_coins_caution`), or "": the line-ups' bots of kind
     "heuristic" as the game's strategies loader reads them."""
-    from analysis.tune.advice import start_coins_caution
+    from analysis.start_coins import start_coins_caution
 
     spec = registry.get(plan.game)
     if spec.strategies is None:
