@@ -206,14 +206,13 @@ the type's founders' win share (founders' wins / founders) is made of the same g
 both sides: no game differs in it, and :func:`_compare` leaves it untested as a paired row whose
 differences are all 0."""
 
-SMALLEST_COUNT = 0.01
-"""The smallest change of a mean count per game that matters (reshuffles or lead changes per game):
-one more in every 100 games, as 1 pp is for the share of games with one."""
-
 COUNT_METRICS = ("count_mean", "lead_changes", "lead_changes_by_turn")
-"""The compared means that are counts per game, sized against :data:`SMALLEST_COUNT` (review U #3:
-the lead changes were sized against the game's score amount, "2 lead changes" in Middle-Ages,
-two thirds of their mean)."""
+"""The compared means that are counts per game, each sized against
+:func:`analysis.load.smallest_count` (``--smallest-difference count=N``, else 0.1 a game for the
+lead changes, :data:`analysis.load.SMALLEST_LEAD_CHANGES`, and 0.01 for the reshuffles,
+:data:`analysis.load.SMALLEST_COUNT`). Review U #3: the lead changes were sized against the
+game's score amount, "2 lead changes" in Middle-Ages, two thirds of their mean; a designer review
+then found 0.01 a game too small for a mean of 3 (+0.07 listed as large enough to matter)."""
 
 
 SEATS = "seats"
@@ -305,7 +304,8 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     the m of its Holm and Bonferroni; null for an untested row), smallest (the metric's smallest
     difference that matters,
     :func:`analysis.load.smallest_difference` for ``game``, ``smallest`` overriding by kind;
-    :data:`SMALLEST_COUNT` for a mean count per game, :data:`COUNT_METRICS`), size_low, size_high (the interval the
+    :func:`analysis.load.smallest_count` for a mean count per game, :data:`COUNT_METRICS`, ``smallest["count"]``
+    overriding it), size_low, size_high (the interval the
     verdict's size is read on: :func:`_size_intervals`), verdict (:func:`analysis.stats.practical`,
     when significant: "clear and large enough to matter" when its interval's near end is at least
     ``smallest``, "clear but small" when its far end is below it, "clear, may matter" when the
@@ -397,7 +397,7 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
              game: str | None, smallest: dict | None, extra=None, paired: dict | None = None,
              set_aside: tuple[tuple[str, ...], str] | None = None,
              tested: dict | None = None) -> tuple[pl.DataFrame, list]:
-    from analysis.load import smallest_difference
+    from analysis.load import smallest_count, smallest_difference
 
     vb, vv = metric_vector(base), metric_vector(variant)
     if extra is not None:
@@ -494,7 +494,7 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
     adj, family_size = _holm_by_family(p, family)
     significant = np.nan_to_num(adj, nan=1.0) < alpha
     slo, shi = _size_intervals(diff, dlo, dhi, p, alpha, welch_sd, (e1, n1, e2, n2), pair_t, family_size)
-    small = np.array([SMALLEST_COUNT if m in COUNT_METRICS else
+    small = np.array([smallest_count(m, smallest) if m in COUNT_METRICS else
                       smallest_difference(game, _smallest_kind(m, k), smallest)
                       for m, k in zip(metrics, kind)], dtype=float)
     founded = {r["key"]: min(r["estimate"], r["estimate_v"]) for r in

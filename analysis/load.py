@@ -58,6 +58,32 @@ def score_unit(game: str | None) -> str:
 
 SMALLEST_SHARE = 0.01      # 1 percentage point: the smallest win-share difference that matters
 
+SMALLEST_COUNT = 0.01
+"""The smallest change of a mean count per game that matters, other than the lead changes: the
+reshuffles, at most one a game in Médiévallons (MV-6; 0.39 a game at 4 players with the shipped
+rules), whose mean is then the share of games with one, so that 0.01 a game is the 1 pp a share is
+sized at (Middle-Ages' are set by the table, MA-12: 0 or 2 a game by player count).
+``--smallest-difference count=`` sets every count's."""
+
+SMALLEST_LEAD_CHANGES = 0.1
+"""The smallest change of the lead changes per game that matters: one more lead change in every ten
+games (designer review: at 0.01 a game, "3.02 → 3.09 lead changes, +0.07" was listed among the
+changes large enough to matter, beside a seat's −1.8 pp). The lead changes about 3 times a
+Middle-Ages game, so 0.1 is about 3 % of the mean, as 1 pp is 4 % of a fair seat share of 25 %;
+``--smallest-difference count=`` sets it."""
+
+LEAD_CHANGE_METRICS = ("lead_changes", "lead_changes_by_turn")
+
+
+def smallest_count(metric: str, overrides: dict | None = None) -> float:
+    """The smallest change that matters of a before/after's mean count per game ``metric``
+    (:data:`analysis.compare.COUNT_METRICS`): ``overrides["count"]`` (``--smallest-difference
+    count=N``) for every count, else :data:`SMALLEST_LEAD_CHANGES` for the lead changes and
+    :data:`SMALLEST_COUNT` for the others."""
+    if overrides and "count" in overrides:
+        return float(overrides["count"])
+    return SMALLEST_LEAD_CHANGES if metric in LEAD_CHANGE_METRICS else SMALLEST_COUNT
+
 
 def smallest_difference(game: str | None, kind: str, overrides: dict | None = None) -> float:
     """The smallest difference of a metric that matters, in its own unit: ``kind`` "share" (win
@@ -75,14 +101,18 @@ def smallest_difference(game: str | None, kind: str, overrides: dict | None = No
 
 
 SMALLEST_METRICS = {"win_share": "share", "share": "share", "score": "score", "length": "length",
-                    "turns": "length"}
+                    "turns": "length", "count": "count"}
+
+SMALLEST_NAMES = {"share": "win_share", "score": "score", "length": "length", "count": "count"}
+"""How ``--smallest-difference`` spells each kind :func:`parse_smallest_difference` returns."""
 
 
 def parse_smallest_difference(text: str | None, option: str = "--smallest-difference") -> dict[str, float]:
-    """``win_share=2pp,score=3,length=1`` → ``{"share": 0.02, "score": 3.0, "length": 1.0}`` (the
-    kinds :func:`smallest_difference` takes). Win shares take ``2pp``, ``2%`` or ``2`` (percentage
-    points); scores and lengths a number in their unit. Every value must be > 0 (a share below
-    100 pp); an unknown metric, a repeated one or a bad value is one :class:`UsageError` line."""
+    """``win_share=2pp,score=3,length=1,count=0.1`` → ``{"share": 0.02, "score": 3.0, "length": 1.0,
+    "count": 0.1}`` (the kinds :func:`smallest_difference` takes, and ``count``, a count per game,
+    :func:`smallest_count`'s). Win shares take ``2pp``, ``2%`` or ``2`` (percentage points); scores,
+    lengths and counts a number in their unit (a count: per game). Every value must be > 0 (a share
+    below 100 pp); an unknown metric, a repeated one or a bad value is one :class:`UsageError` line."""
     if text is None or not str(text).strip():
         return {}
     from simcore.errors import UsageError
@@ -95,7 +125,7 @@ def parse_smallest_difference(text: str | None, option: str = "--smallest-differ
                              f"e.g. win_share=2pp,score=3")
         kind = SMALLEST_METRICS.get(name.lower())
         if kind is None:
-            raise UsageError(f"{option} {name}: unknown metric (use win_share, score or length)")
+            raise UsageError(f"{option} {name}: unknown metric (use win_share, score, length or count)")
         if kind in out:
             raise UsageError(f"{option} {name}: given twice")
         if kind == "share":
@@ -109,6 +139,17 @@ def parse_smallest_difference(text: str | None, option: str = "--smallest-differ
             raise UsageError(f"{option} {name}={value}: must be > 0 and at most {MAX_AMOUNT:g}")
         out[kind] = v
     return out
+
+
+def refuse_unsized(small: dict, kinds, what: str) -> None:
+    """One :class:`UsageError` line when ``small`` (:func:`parse_smallest_difference`'s) gives a
+    kind that ``what`` (what a command sizes: "balance sweep's effects") sizes nothing of, rather
+    than ignoring it; ``kinds``: the kinds it sizes."""
+    unused = [k for k in small if k not in kinds]
+    if unused:
+        name = SMALLEST_NAMES[unused[0]]
+        raise UsageError(f"--smallest-difference {name}: no {name} difference is sized by {what} "
+                         f"(sized there: {', '.join(SMALLEST_NAMES[k] for k in kinds)})")
 
 
 def share_points(value: str, said: str, limit: str = "between 0 and 100 pp") -> float:

@@ -40,6 +40,11 @@ from simcore.games import DEFAULT_GAME
 
 from cli.sweep import LINEUP_HELP, PANEL_HELP, SMALLEST_HELP
 
+#: The kinds of ``--smallest-difference`` a baseline and a check take (``count``, a before/after's
+#: counts per game, is refused in one line: a check measures none).
+CHECK_SIZES = ("share", "score", "length")
+CHECK_SIZED = "balance baseline and balance check"
+
 
 #: ``balance check``'s exit code for a problem of the machine (a full disk, a file that cannot be
 #: read or written, no memory left): not a verdict. Every other command says it with exit 1, which
@@ -465,9 +470,10 @@ def register(app: typer.Typer) -> None:
         tol_s = (_parse_tolerance(score_tolerance, "--score-tolerance")
                  if score_tolerance is not None else None)
         given_tol = _tolerances(tol, tol_s)
-        from analysis.load import parse_smallest_difference
+        from analysis.load import parse_smallest_difference, refuse_unsized
 
         small = parse_smallest_difference(smallest_difference)
+        refuse_unsized(small, CHECK_SIZES, CHECK_SIZED)
         n = parse_games(check_games, "--check-games") if check_games is not None else None
         if panel is not None or lineup:
             if run is not None:
@@ -642,11 +648,12 @@ def register(app: typer.Typer) -> None:
             from simcore.options import check_common
             from strategies.panels import from_options, parse_players
 
-            from analysis.load import parse_smallest_difference
+            from analysis.load import parse_smallest_difference, refuse_unsized
             from simcore.cluster import executor_for
 
             check_common(seed=seed, threads=threads)
             small = parse_smallest_difference(smallest_difference)
+            refuse_unsized(small, CHECK_SIZES, CHECK_SIZED)
             wanted = None
             if panel is not None or lineup or players is not None:
                 recorded, _ = read_panel_baseline(baseline)
@@ -681,9 +688,10 @@ def register(app: typer.Typer) -> None:
 
         from simcore.config import parse_settings
 
-        from analysis.load import parse_smallest_difference
+        from analysis.load import parse_smallest_difference, refuse_unsized
 
         small = parse_smallest_difference(smallest_difference)
+        refuse_unsized(small, CHECK_SIZES, CHECK_SIZED)
         n = parse_games(games) if games is not None else None
         sets = parse_settings(settings)
         read = [baseline, *(p for p in (run, rules) if p is not None)]

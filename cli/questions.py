@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
         ablation (each Censitaire and Seigneur card made neutral: its effect on the role balance
         and on every seat)."""
 
-        from analysis.load import parse_smallest_difference
+        from analysis.load import parse_smallest_difference, refuse_unsized
         import inspect
 
         from analysis.questions import run_meta
@@ -70,13 +70,9 @@ def register(app: typer.Typer) -> None:
         if play is None:
             raise UsageError(f"{run}: {meta.get('game')} has no played balance questions "
                              "(Middle-Ages, Médiévallons and Seigneurial have)")
-        kinds = getattr(hook, "SMALLEST_KINDS", ("share",))
-        unused = [k for k in small if k not in kinds]
-        if unused:      # a setting that words nothing here is an error, not silently ignored
-            names = {"share": "win_share", "score": "score", "length": "length"}
-            raise UsageError(f"--smallest-difference {names[unused[0]]}: {meta.get('game')}'s played "
-                             f"questions word no {names[unused[0]]} differences (they take "
-                             f"{', '.join(names[k] for k in kinds)})")
+        # a setting that words nothing here is an error, not silently ignored
+        refuse_unsized(small, getattr(hook, "SMALLEST_KINDS", ("share",)),
+                       f"{meta.get('game')}'s played questions")
         n = runner.parse_games(games)
         check_common(seed=0, threads=threads)
         rundir.check_output_dir(out, force, kind="questions", inputs=[run])

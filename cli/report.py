@@ -311,7 +311,8 @@ def register(app: typer.Typer) -> None:
                  "different player counts)."),
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference", show_default=False,
-            help=SMALLEST_HELP + " Every verdict of the page (seats, strategies, matchups, roles, the "
+            help=SMALLEST_HELP + " Also count=N, a before/after's counts per game (default 0.1 a game for "
+                                 "lead changes, 0.01 for reshuffles; e.g. 'count=0.2')." + " Every verdict of the page (seats, strategies, matchups, roles, the "
                                  "before/after, a sweep's effects) is worded by it."),
         skill: Optional[Path] = typer.Option(
             None, "--skill", show_default=False,

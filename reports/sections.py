@@ -643,8 +643,8 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: s
     # the amounts the verdicts were read against, as given (--smallest-difference) or the game's
     # (session 56 review #2: "1 pp for shares" beside verdicts read against 2 pp)
     said = smallest_amounts(cmp, load_score_unit(game), game)
-    amounts = (f"here {said}" if said else "1 pp for shares, 0.01 a game for a mean count such as "
-               "reshuffles or lead changes, the game's own amount for scores and lengths")
+    amounts = (f"here {said}" if said else "1 pp for shares, 0.1 a game for lead changes, 0.01 a game "
+               "for other counts per game such as reshuffles, the game's own amount for scores and lengths")
     return (how + _family_sentence(cmp) + "Each change is after − before, in its unit (pp for shares), with a "
             "95% interval; it counts as moved "
             "(significant, clear) when its Holm-adjusted p-value is below 5%: "

@@ -2120,14 +2120,16 @@ def smallest_amounts(cmp: pl.DataFrame, unit: str, game: str | None = None) -> s
     per kind present, as "How this is measured" states them (session 56 review #2: it said "1 pp
     for shares, … the game's own amount for scores" beside verdicts read against
     ``--smallest-difference win_share=2pp,score=3``): "2 pp for shares, 2 pp per tile for tile
-    slopes, 0.01 a game for a mean count such as reshuffles or lead changes, 3 coins for scores, 1
-    turn for game lengths" (``unit``: the game's score unit; a score in "% of own goal" is sized in
-    pp of own goal). '' when no tested row has one (the Balance indices are not tested)."""
+    slopes, 0.1 a game for lead changes, 0.01 a game for reshuffles, 3 coins for scores, 1 turn for
+    game lengths" (``unit``: the game's score unit; a score in "% of own goal" is sized in pp of own
+    goal; counts per game sized alike named together: "0.2 a game for lead changes and
+    reshuffles"). '' when no tested row has one (the Balance indices are not tested)."""
     from analysis.compare import COUNT_METRICS
 
     if "smallest" not in cmp.columns or "kind" not in cmp.columns:
         return ""
     seen: dict[str, dict[str, None]] = {k: {} for k in AMOUNT_KINDS}
+    counts: dict[float, dict[str, None]] = {}     # amount → the counts per game sized at it
     for r in cmp.filter(pl.col("kind") != "index").iter_rows(named=True):
         s = r.get("smallest")
         if s is None or s != s:
@@ -2138,7 +2140,10 @@ def smallest_amounts(cmp: pl.DataFrame, unit: str, game: str | None = None) -> s
         elif k == "slope":
             seen["slope"][f"{100 * s:g} {metric_unit(m, k, unit, r.get('key')) or 'pp'} for tile slopes"] = None
         elif m in COUNT_METRICS:
-            seen["count"][f"{s:g} a game for a mean count such as reshuffles or lead changes"] = None
+            # (a count's label: "Mean reshuffles per game", analysis.compare._count_labels)
+            counts.setdefault(s, {})["lead changes" if m.startswith("lead_changes") else
+                                    re.sub(r"^Mean (.*) per game$", r"\1", str(r.get("label") or ""))
+                                    or "counts per game"] = None
         elif m in ("mean_turns", "mean_length"):
             u = length_unit(game) if m == "mean_turns" else metric_unit(m, k, unit, r.get("key"))
             seen["length"][f"{amount(f'{s:g}', u)} for game lengths"] = None
@@ -2146,6 +2151,9 @@ def smallest_amounts(cmp: pl.DataFrame, unit: str, game: str | None = None) -> s
             u = metric_unit(m, k, unit, r.get("key")) or unit
             said = f"{s:g} pp{u[1:]}" if u.startswith("%") else amount(f"{s:g}", u)
             seen["score"][f"{said} for scores"] = None
+    for s, names in sorted(counts.items(), key=lambda x: -x[0]):      # (the lead changes' first)
+        n = list(names)
+        seen["count"][f"{s:g} a game for " + (", ".join(n[:-1]) + " and " + n[-1] if len(n) > 1 else n[0])] = None
     return ", ".join(x for k in AMOUNT_KINDS for x in seen[k])
 
 

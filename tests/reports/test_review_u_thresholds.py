@@ -2,7 +2,8 @@
 the tile slopes as "0.01 pp per tile" (the fraction 0.01, which is 1 pp per tile, with "pp" after
 it), and the lead changes per game were sized against the game's score amount ("2 lead changes" in
 Middle-Ages, two thirds of their mean of 3) where the page says a mean count per game is sized
-against 0.01 a game."""
+against its own amount per game (0.01 then; 0.1 a game for the lead changes since a designer review,
+tests/analysis/test_count_smallest_difference.py)."""
 
 from __future__ import annotations
 
@@ -46,8 +47,9 @@ def palais(palais_tables):
 def test_lead_changes_are_sized_as_a_count_per_game_not_in_coins(palais):
     lead = palais.filter(pl.col("metric").str.starts_with("lead_changes"))
     assert lead.height == 1
-    # the page's rule: 0.01 a game for a mean count (reports.sections' "How this is measured")
-    assert lead["smallest"].to_list() == [pytest.approx(0.01)]
+    # the page's rule: 0.1 a game for the lead changes (analysis.load.SMALLEST_LEAD_CHANGES;
+    # reports.sections' "How this is measured")
+    assert lead["smallest"].to_list() == [pytest.approx(0.1)]
     assert smallest_difference("middle-ages", "score") != pytest.approx(0.01)     # (what it was sized on)
     coins = palais.filter(pl.col("metric") == "seat_mean_score")["smallest"].unique().to_list()
     assert coins == [pytest.approx(smallest_difference("middle-ages", "score"))]

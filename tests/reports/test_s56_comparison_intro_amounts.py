@@ -51,7 +51,7 @@ def test_the_intro_states_the_amounts_the_verdicts_were_read_against():
     assert "2 pp for shares" in given and "1 pp" not in given, given
     assert "3 coins for scores" in given, given
     assert "2 pp per tile for tile slopes" in given, given
-    assert "0.01 a game for a mean count such as reshuffles or lead changes" in given, given
+    assert "0.01 a game for lead changes" in given, given      # (the row's own amount, said as given)
     assert "2 turns for game lengths" in given, given
     assert "the game's own amount" not in given, given
     # the defaults, said as numbers too: 1 pp, Middle-Ages' 2 coins, 1 turn
