@@ -440,7 +440,9 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
              ("within noise", "within noise", False)]
     said = [f"{len(by[k])} {words}" + (f" {_names(by[k])}" if name else "") for k, words, name in parts if by[k]]
     if edges:
-        said.append(f"{len(edges)} the same with both rules ("
+        # the verdict's own words, "no change (100% in both)": not "the same with both rules", which
+        # reads as the same games played (_SAME_GAMES, said apart below; designer review)
+        said.append(f"{len(edges)} no change ("
                     + "; ".join(f"{_name(r)}: {_same_edge(r)} in both" for r in edges) + ")")
     said = said or ["none"]
     same = [r for r in rows if r["verdict"] == _SAME_GAMES]

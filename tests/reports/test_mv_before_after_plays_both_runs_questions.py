@@ -286,7 +286,7 @@ def test_counts_name_their_answers_and_add_up(page, multipletests):
             said += len(names)
     quiet = [n for n, w in named if w[5] == "within noise" and n not in same]
     assert f"{len(quiet)} within noise" in lead
-    assert same == ["balanced vs random"] and "1 the same with both rules (balanced vs random: 100% in both)" in lead
+    assert same == ["balanced vs random"] and "1 no change (balanced vs random: 100% in both)" in lead
     assert said + len(quiet) + len(same) == len(named)
     assert f"{len(gone)} cannot be told (one copy fewer of Bouffon)" in lead
     assert "balanced vs random: the best-of-3 match win rate goes" not in page["section"]
