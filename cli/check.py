@@ -40,9 +40,11 @@ from simcore.games import DEFAULT_GAME
 
 from cli.sweep import LINEUP_HELP, PANEL_HELP, SMALLEST_HELP
 
-#: The kinds of ``--smallest-difference`` a baseline and a check take (``count``, a before/after's
-#: counts per game, is refused in one line: a check measures none).
-CHECK_SIZES = ("share", "score", "length")
+#: The kinds of ``--smallest-difference`` a baseline and a check take: a check measures win shares
+#: and mean scores only (:meth:`analysis.check.baseline.Baseline.smallest_of`), so ``length`` and
+#: ``count`` (a before/after's counts per game) are refused in one line rather than recorded and
+#: ignored.
+CHECK_SIZES = ("share", "score")
 CHECK_SIZED = "balance baseline and balance check"
 
 

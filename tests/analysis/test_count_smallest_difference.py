@@ -111,7 +111,7 @@ def test_a_bad_count_is_refused_in_one_line_by_every_command(run, tmp_path, caps
 
 
 @pytest.mark.parametrize("command,sized", [
-    ("baseline", "win_share, score, length"), ("check", "win_share, score, length"),
+    ("baseline", "win_share, score"), ("check", "win_share, score"),
     ("sweep", "win_share, score, length"), ("questions", "win_share, score")])
 def test_a_command_that_sizes_no_count_says_so_rather_than_ignore_it(run, tmp_path, capsys, command, sized):
     args = {"baseline": ["baseline", str(run), "--out", str(tmp_path / "b.toml")],
@@ -141,3 +141,16 @@ def test_the_before_after_page_sizes_lead_changes_by_the_given_count(tmp_path):
     assert t.height == 1 and t["smallest"].to_list() == [pytest.approx(0.25)], t
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "0.25 a game for lead changes" in page
+
+
+@pytest.mark.parametrize("command", ["baseline", "check"])
+def test_baseline_and_check_refuse_a_length_they_never_size(run, tmp_path, capsys, command):
+    """A check measures win shares and mean scores only (analysis.check.baseline.smallest_of): a
+    ``length=`` was taken, written into the baseline file and ignored (helper-206's note)."""
+    args = {"baseline": ["baseline", str(run), "--out", str(tmp_path / "b.toml")],
+            "check": ["check", str(run), "--baseline", str(tmp_path / "missing.toml")]}[command]
+    code = _run([*args, "--smallest-difference", "length=2"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "--smallest-difference length" in err and "(sized there: win_share, score)" in err, err
+    assert not (tmp_path / "b.toml").exists()
