@@ -138,8 +138,57 @@ def effect_sentence(r: dict, twins: list[dict] = ()) -> str:
     notes = ([f"{' and '.join(same)} {'is' if len(same) == 1 else 'are'} the same number"] if same else []) + \
         ([f"{' and '.join(mirror)} {'moves' if len(mirror) == 1 else 'move'} by as much the other way"]
          if mirror else [])
+    if r.get("follows"):
+        notes.append(follows_words(r))
     note = f" ({'; '.join(notes)})" if notes else ""
     return f"{_move_words(r)} moves {r['label']} by {_amount(r)}{verdict}{note}"
+
+
+def _seat_of(metric: str) -> str:
+    return f"seat {metric.removeprefix('seat_win_share_')}"
+
+
+def follows_words(r: dict) -> str:
+    """Why the seat imbalance's change ``r`` is a seat's (``follows``,
+    :func:`analysis.sweep.metrics.furthest_seat`): "as seat 3's win share does here: seat 3 is the
+    seat furthest from the fair share at both values, above it; not the same metric" (by as much
+    the other way for a seat below it). Equal in these data only (designer review s57 B)."""
+    seat = _seat_of(r["follows"])
+    if r.get("follows_mirror"):
+        return (f"by as much as {seat}'s win share, the other way, here: {seat} is the seat furthest "
+                "from the fair share at both values, below it; not the same metric")
+    return (f"as {seat}'s win share does here: {seat} is the seat furthest from the fair share at "
+            "both values, above it; not the same metric")
+
+
+def tornado_caption_notes(effects: pl.DataFrame) -> str:
+    """The tornado chart of shares' caption after its first sentence: which bars it leaves out (a
+    metric that repeats another in every game, :func:`analysis.sweep.metrics.same_numbers`) and,
+    per comparison whose seat imbalance has a drawn seat's change (``follows``), that the two
+    bars are one change but not one metric (designer review s57 B: two bars of +0.8 pp (−0.15 to
+    1.75) under "A metric that repeats another … is left out")."""
+    out = " A metric that repeats another in every game (the same number, or its mirror) is left out."
+    if "follows" not in effects.columns or effects.height == 0:
+        return out
+    drawn = FS.tornado_bars(effects, True)
+    for r in effects.filter(pl.col("follows").is_not_null()).iter_rows(named=True):
+        if (r["parameter"], r["metric"]) not in drawn or (r["parameter"], r["follows"]) not in drawn:
+            continue
+        seat = _seat_of(r["follows"])
+        twin = effects.filter((pl.col("parameter") == r["parameter"]) & (pl.col("from") == r["from"])
+                              & (pl.col("to") == r["to"]) & (pl.col("metric") == r["follows"]))
+        if twin.height != 1:
+            continue
+        t = twin.row(0, named=True)
+        seat_way = ((-t["delta"], -t["high"], -t["low"]) if r["follows_mirror"]
+                    else (t["delta"], t["low"], t["high"]))
+        same = all(abs(x - y) < 1e-9 for x, y in zip(seat_way, (r["delta"], r["low"], r["high"])))
+        out += (f" The bars of the seat imbalance and of {seat}'s win share ({r['parameter']} "
+                f"{r['from']} → {r['to']}) are {'the same change and interval' if same else 'the same change'}"
+                f"{', the other way' if r['follows_mirror'] else ''}, not the same metric: {seat} is the "
+                "seat furthest from the fair share at both values, so here the imbalance moves as its "
+                "share does (with another seat furthest they would part).")
+    return out
 
 
 EFFECTS_TABLE = "Every effect"
@@ -223,6 +272,8 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
     d = effects
     if "same_as" not in d.columns:
         d = d.with_columns(pl.lit(None, pl.String).alias("same_as"), pl.lit(False).alias("mirror"))
+    if "follows" not in d.columns:
+        d = d.with_columns(pl.lit(None, pl.String).alias("follows"), pl.lit(False).alias("follows_mirror"))
     if "at" not in d.columns:
         d = d.with_columns(pl.lit("").alias("at"))
     labels = dict(zip(d["metric"], d["label"]))
@@ -237,8 +288,11 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
           for c in ("delta", "low", "high")],
         pl.when(share).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"),
         pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String).alias("verdict"),
-        pl.struct("same_as", "mirror").map_elements(
-            lambda x: "" if x["same_as"] is None else
+        pl.struct("same_as", "mirror", "follows", "follows_mirror").map_elements(
+            lambda x: (f"not the same metric, the same change{', the other way,' if x['follows_mirror'] else ''} "
+                       f"as {labels.get(x['follows'], x['follows'])} here ({_seat_of(x['follows'])} "
+                       "furthest from fair at both values)") if x["follows"] is not None else
+            "" if x["same_as"] is None else
             (f"the mirror of {labels.get(x['same_as'], x['same_as'])}" if x["mirror"]
              else f"the same as {labels.get(x['same_as'], x['same_as'])}"),
             return_dtype=pl.String).alias("repeats"),
@@ -873,9 +927,14 @@ def share_bars_words(effects: pl.DataFrame) -> str:
                           ("strategy_win_share_", "strategies' win shares")):
         hits = [m for m in drawn if m.startswith(prefix)]
         if hits:
-            # between player counts a seat's share is read as its advantage (win share − fair share)
-            add(words.replace("win shares", "advantages (win share − fair share)")
-                if any("advantage" in str(labels.get(m, "")) for m in hits) else words)
+            # between player counts a seat's share is read as its advantage (win share − fair share;
+            # in a game with roles, within its role: win share − the role's share / its seats)
+            said = [str(labels.get(m, "")) for m in hits]
+            add(words.replace("win shares", "advantages within their role (win share − their "
+                                            "role's win share / its seats)")
+                if any(" advantage among the " in x for x in said) else
+                words.replace("win shares", "advantages (win share − fair share)")
+                if any("advantage" in x for x in said) else words)
     if "balance" in drawn:
         add("the seat imbalance (the largest distance of a seat's win share from the fair share)")
     if any(m.startswith("role_split_") for m in drawn):
@@ -1476,7 +1535,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         held = "; ".join(f"{o} = {value_text(v)} ({why})" for o, (v, why) in anchors(sw).items()) \
             if len(sw["varies"]) > 1 else ""
         held = f", each with the other parameters held at {held}" if held else ""
-        repeats = " A metric that repeats another (the same number, or its mirror) is left out."
+        repeats = tornado_caption_notes(s.effects)
         turning, turned = turning_points(s, True, named)
         names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit, turning=turning,
                                                       names=named),

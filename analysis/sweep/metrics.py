@@ -17,6 +17,13 @@ intervals of the seats' shares of the role's wins (:func:`analysis.roles.role_sh
 delta method) mapped through the largest distance; a change of it joins its comparison's
 simultaneous family (:func:`_with_splits`) and is bounded as the seat imbalance's change is.
 
+Between two player counts a seat's win share is compared against its reference at each count, so
+that the effect is not the reference moving: 1/P where the seats are alike (:func:`fair_shares`),
+its role's win share / the role's seats for a seat of a role of several seats (:func:`within_role`);
+a side's share, and a role of one seat's, as they are. The seat imbalance whose change is one
+seat's in the data (that seat furthest from fair at both values) is marked so
+(:func:`furthest_seat`): equal there, not the same metric.
+
 Because every variant of a sweep plays the same games (common random numbers), an effect of a
 parameter is measured game by game (:func:`paired_effect`): the interval of a difference between two
 variants is that of the mean of per-game differences, narrower than two independent intervals.
@@ -654,6 +661,50 @@ def fair_shares(v: VariantData) -> dict[str, float]:
             if m.key in v.keys}
 
 
+#: a seat's share between player counts of a game with roles, as a label says it (its role's name
+#: in place of {role}; :func:`within_role`)
+WITHIN_ROLE = "advantage among the {role} (win share − the {role}' win share / their seats)"
+
+
+def role_references(v: VariantData) -> dict[str, tuple[str, int]]:
+    """Per seat of ``v`` in a role of several seats (a game with roles: Seigneurial's
+    Censitaires), ``seat_win_share_<s>`` → (its role's ``role_win_share_<role>``, the role's
+    seats k): the seat's reference within its role is the role's win share / k, what it would win
+    if the role's seats split the role's wins equally. None for a role of one seat (its seat's
+    share is the role's) nor in a game whose seats are alike (:func:`fair_shares` gives 1/P)."""
+    spec = registry.specs().get(v.meta.get("game"))
+    if spec is None or spec.roles_alike:
+        return {}
+    roles = spec.seat_roles(v.n_players)
+    out = {}
+    for s, r in enumerate(roles):
+        k = roles.count(r)
+        if k > 1:
+            out[f"seat_win_share_{s + 1}"] = (f"role_win_share_{r}", k)
+    return out
+
+
+def within_role(a: VariantData, b: VariantData, keys: list[str]) -> dict[str, tuple[int, int]]:
+    """The seats of ``keys`` compared between ``a`` and ``b`` against their role's equal split
+    (:func:`role_references`): a seat of the same role of several seats in both whose role has
+    another number of seats in ``b`` than in ``a`` (between player counts), ``key`` → (k in a,
+    k in b). Its effect is then the change of win share − the role's win share / k, the game
+    with roles' counterpart of win share − 1/P (designer review s57 A: a Seigneurial --vary
+    players=3..5 said seat 2 (Censitaire)'s win share moved by −27.6 pp, "clear and large enough
+    to matter", the Censitaires' wins split over 4 seats instead of 2). At one player count
+    nothing is changed: a seat's share is compared as it is."""
+    ra, rb = role_references(a), role_references(b)
+    out = {}
+    for k in keys:
+        if k in ra and k in rb and ra[k][0] == rb[k][0] and ra[k][1] != rb[k][1] and ra[k][0] in keys:
+            out[k] = (ra[k][1], rb[k][1])
+    return out
+
+
+def _role_of(v: VariantData, key: str) -> str:
+    return role_references(v)[key][0]
+
+
 def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL,
                       overrides: dict | None = None) -> list[dict]:
     """Every headline metric of ``b`` minus that of ``a``, measured game by game (common random
@@ -669,9 +720,13 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     split gap, the simultaneous 95% intervals of only the rows they are built from), smallest (the smallest
     difference that matters, :func:`analysis.load.smallest_difference`), verdict
     (:func:`analysis.stats.practical`), same_as and mirror (:func:`same_numbers`: the metric this
-    row repeats, or None; whether it is that metric's mirror, moving by as much the other way). Empty when the variants played different games. Between
+    row repeats, or None; whether it is that metric's mirror, moving by as much the other way),
+    follows and follows_mirror (the seat imbalance's row only: the seat whose change it is in these
+    data, :func:`furthest_seat`; else None). Empty when the variants played different games. Between
     two player counts a win share is compared by its distance from its fair share (the label says
-    "seat 2's advantage (win share − fair share)"): its raw change is mostly 1/P moving."""
+    "seat 2's advantage (win share − fair share)"): its raw change is mostly 1/P moving; in a game
+    with roles, a seat of a role of several seats by its distance from its role's equal split
+    (:func:`within_role`: "seat 2 (Censitaire)'s advantage among the Censitaires (…)")."""
     if a.n_games != b.n_games:
         return []
     game = a.meta.get("game")
@@ -680,10 +735,13 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     # Across player counts a win share moves with the fair share (1/2 → 1/5 is −30 pp of nothing
     # but arithmetic): compare each share's distance from its own fair share instead.
     fair_a, fair_b = fair_shares(a), fair_shares(b)
+    # In a game with roles, a seat of a role of several seats against its role's equal split
+    # (the role's share / its seats), which moves with the role's seats as 1/P does with P
+    within = within_role(a, b, keys)
     with_balance = a.fair is not None and b.fair is not None
     P = a.n_players
     splits = _common_splits(a, b)
-    mean, cov = _effect_moments(a, b, keys, fair_a, fair_b, with_balance or bool(splits))
+    mean, cov = _effect_moments(a, b, keys, fair_a, fair_b, with_balance or bool(splits), within)
     if splits:
         mean, cov, at_split = _with_splits(mean, cov, len(keys), P, splits, with_balance)
     low, high, _ = stats.simultaneous(mean, cov, level)
@@ -733,11 +791,16 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         lo_u, hi_u = imbalance_change(*own(idx))
         rows.append({"metric": "balance", "info": BALANCE, "delta": bb - ba,
                      "low": lo_b, "high": hi_b,
-                     "low_unadjusted": max(lo_u, lo_b), "high_unadjusted": min(hi_u, hi_b)})
+                     "low_unadjusted": max(lo_u, lo_b), "high_unadjusted": min(hi_u, hi_b),
+                     **dict(zip(("follows", "follows_mirror"), furthest_seat(a, b) if paired else (None, False)))})
     for j, key in enumerate(keys):
         info = a.info[key]
         if key in fair_a and fair_a[key] != fair_b.get(key):
             info = MetricInfo(info.key, info.label.replace("win share", ADVANTAGE), info.unit, info.share)
+        elif key in within:
+            role = a.info[_role_of(a, key)].label.removeprefix("the ").removesuffix("' win share")
+            info = MetricInfo(info.key, info.label.replace("win share", WITHIN_ROLE.format(role=role)),
+                              info.unit, info.share)
         rows.append({"metric": key, "info": info, "delta": float(mean[j]),
                      "low": float(low[j]), "high": float(high[j]),
                      "low_unadjusted": float(mean[j] - Z * se[j]),
@@ -775,7 +838,33 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
                  smallest=_smallest(info, game, overrides))
         r["verdict"] = stats.practical(r["delta"], r["low"], r["high"], r["smallest"])
         r["same_as"], r["mirror"] = twins.get(r["metric"], (None, False))
+        r.setdefault("follows", None)
+        r.setdefault("follows_mirror", False)
     return rows
+
+
+def furthest_seat(a: VariantData, b: VariantData) -> tuple[str | None, bool]:
+    """The seat whose win share the seat imbalance's change repeats between ``a`` and ``b`` (one
+    player count), by the estimates: the seat furthest from the fair share at both, on the same
+    side, as ``(seat_win_share_<s>, below)``; then the imbalance's change is that seat's change
+    (``below``: its change with the sign turned, the seat under the fair share). The two are not
+    the same metric (the imbalance is no per-game number, :func:`same_numbers` cannot pair it;
+    with another seat furthest at another value they part), only equal in these data (designer
+    review s57 B: `setup.start_coins[0]=0..4` drew "the seat imbalance" and "seat 3's win
+    share" as two bars of +0.8 pp (−0.15 to 1.75) under a caption saying a metric that repeats
+    another is left out). ``(None, False)`` when no one seat is furthest at both, on one side."""
+    if a.fair is None or b.fair is None or a.n_players != b.n_players:
+        return None, False
+    found = []
+    for v in (a, b):
+        d = _seat_moments(v)[0] - v.fair
+        far = np.flatnonzero(np.isclose(np.abs(d), np.abs(d).max(), rtol=0.0, atol=1e-12))
+        if far.size != 1 or d[far[0]] == 0:
+            return None, False
+        found.append((int(far[0]), bool(d[far[0]] < 0)))
+    if found[0] != found[1]:
+        return None, False
+    return f"seat_win_share_{found[0][0] + 1}", found[0][1]
 
 
 def _common_splits(a: VariantData, b: VariantData) -> list[tuple[MetricInfo, list[int]]]:
@@ -819,14 +908,21 @@ def _with_splits(mean: np.ndarray, cov: np.ndarray, K: int, P: int, splits: list
 
 
 def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dict, fair_b: dict,
-                    with_balance: bool) -> tuple[np.ndarray, np.ndarray]:
+                    with_balance: bool, within: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Mean and covariance of the mean of the per-game vector [each metric's change (b − a, a
-    share's from its fair share), then a's and b's seat shares when ``with_balance``]: from the
+    share's from its fair share; a seat of ``within``, :func:`within_role`, from its role's share
+    / its seats, game by game), then a's and b's seat shares when ``with_balance``]: from the
     rows, or without them as the linear map of the pair's exact sums
     (:meth:`analysis.sweep.joint.JointSums.moments`): mean A·μ + shift, covariance A·C·Aᵀ / n (over
     the deals of rotated-seat variants: :func:`joint_mean_cov`, as :func:`by_deal` from rows)."""
+    within = within or {}
+
+    def ref(v: VariantData, k: str, per_role: int) -> np.ndarray | float:
+        return v.samples[_role_of(v, k)] / per_role
+
     if a.joint is None or b.joint is None:
-        cols = [(b.samples[k] - fair_b.get(k, 0.0)) - (a.samples[k] - fair_a.get(k, 0.0))
+        cols = [(b.samples[k] - fair_b.get(k, 0.0) - (ref(b, k, within[k][1]) if k in within else 0.0))
+                - (a.samples[k] - fair_a.get(k, 0.0) - (ref(a, k, within[k][0]) if k in within else 0.0))
                 for k in keys]
         X = np.column_stack(cols + ([a.seat_wins, b.seat_wins] if with_balance else []))
         return stats.mean_cov(by_deal(X, _pair_deal(a, b)))
@@ -845,6 +941,10 @@ def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dic
     for j, k in enumerate(keys):
         A[j, K + j], A[j, j] = 1.0, -1.0
         shift[j] = fair_a.get(k, 0.0) - fair_b.get(k, 0.0)
+        if k in within:                 # − the role's share / its seats, in b and in a
+            r = keys.index(_role_of(a, k))
+            A[j, K + r] -= 1.0 / within[k][1]
+            A[j, r] += 1.0 / within[k][0]
     for r in range(len(seat_rows)):
         A[K + r, len(columns) + r] = 1.0
     mean = A @ mu + shift
@@ -857,6 +957,10 @@ def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dic
         ta, tb, ca, cb = sums[j], sums[K + j], scales[j], scales[K + j]
         # a fair share is (seats of the role) / P: exact as a fraction of small denominator
         fa, fb = (Fraction(f.get(k, 0.0)).limit_denominator(1000) for f in (fair_a, fair_b))
+        if k in within:                 # the role's share / its seats, exact as the seat's
+            r = keys.index(_role_of(a, k))
+            fa += Fraction(sums[r], n * scales[r] * within[k][0])
+            fb += Fraction(sums[K + r], n * scales[K + r] * within[k][1])
         mean[j] = float(Fraction(tb * ca - ta * cb, n * ca * cb) - fb + fa)
     return mean, A @ C_mean @ A.T
 
@@ -935,9 +1039,15 @@ def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, floa
     if key not in a.keys or key not in b.keys:
         return None
     shift = fair_shares(b).get(key, 0.0) - fair_shares(a).get(key, 0.0)   # 0 at one player count
+    role = role_references(a).get(key, ("",))[0]
+    keys = [key] + ([role] if role and role in a.keys and role in b.keys else [])
+    within = {k: v for k, v in within_role(a, b, keys).items() if k == key}
     if a.joint is None or b.joint is None:
-        return mean_ci(b.samples[key] - a.samples[key] - shift, _pair_deal(a, b))
-    mean, cov = _effect_moments(a, b, [key], fair_shares(a), fair_shares(b), False)
+        x = b.samples[key] - a.samples[key] - shift
+        if within:
+            x = x - b.samples[role] / within[key][1] + a.samples[role] / within[key][0]
+        return mean_ci(x, _pair_deal(a, b))
+    mean, cov = _effect_moments(a, b, keys, fair_shares(a), fair_shares(b), False, within)
     m, half = float(mean[0]), Z * float(np.sqrt(max(cov[0, 0], 0.0)))
     return m, m - half, m + half
 

@@ -9,6 +9,8 @@ May import matplotlib (Agg), numpy, polars and :mod:`reports.figures.common`.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
@@ -91,6 +93,8 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
                         drawstyle="steps-mid", label="fair share (1/P)")
             else:
                 ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
+        if kind == "seat" and fair is None:
+            _equal_splits(ax, d, values, xs)
         ax.set_title(panel_title(title, fig.get_figwidth() / min(len(panels), 3)))
         ax.set_xlabel(label or parameter)
         if kind == "role_one":                 # one side's share, zoomed on its own values
@@ -114,6 +118,30 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     return fig
+
+
+def _equal_splits(ax, d: pl.DataFrame, values: list, xs: dict) -> None:
+    """On a game with roles' seat panel, per role of several seats, the share each of its seats
+    would win if they split the role's wins equally (the role's win share / its seats, at each
+    point's own count of them): the reference a seat of that role is compared with, as 1/P is
+    in a game whose seats are alike (:func:`analysis.sweep.metrics.within_role`; designer review
+    s57 A: between 3 and 5 players the Censitaire seats' shares fell by ~27 pp, their side's wins
+    split over more seats). Seats and sides are known by their labels ("seat 2 (Censitaire)'s win
+    share", "the Censitaires' win share", :func:`analysis.sweep.metrics.share_metrics`)."""
+    seats = d.filter(pl.col("metric").str.starts_with("seat_win"))
+    roles = [re.search(r"^seat \d+ \((.+)\)'s win share$", str(x)) for x in seats["label"].to_list()]
+    for role in dict.fromkeys(m[1] for m in roles if m):
+        side = d.filter(pl.col("metric").str.starts_with("role_win") & (pl.col("label") == f"the {role}s' win share"))
+        pts = []
+        for v in values:
+            k = seats.filter((pl.col("value") == v) & pl.col("label").str.contains(f"({role})", literal=True)).height
+            share = side.filter(pl.col("value") == v)["estimate"].to_list()
+            if k >= 2 and share:
+                pts.append((xs[v], 100.0 * float(share[0]) / k))
+        if pts:
+            ax.plot(*zip(*pts), color=FAIR, ls="--", lw=1, drawstyle="steps-mid" if len(pts) > 1 else "default",
+                    marker="_" if len(pts) == 1 else None,
+                    label=f"equal split of the {role}s' wins")
 
 
 def panel_title(title: str, panel_width: float, size: float | None = None) -> str:
@@ -149,8 +177,10 @@ TOP_BARS = 16      # bars a tornado panel draws at most
 def _short_label(label: str) -> str:
     """A metric's name on a tornado bar: without its parenthesis; a role's split gap ("the largest
     gap of a Censitaire seat from an equal split of the Censitaires' wins") as "the Censitaires'
-    split: largest gap" (the sentences and tables give it in full)."""
-    label = label.split(" (")[0]
+    split: largest gap" (the sentences and tables give it in full). Only the closing parenthesis
+    goes: a seat's role within the name stays ("seat 2 (Censitaire)'s advantage among the
+    Censitaires", where the first parenthesis cut it to "seat 2", with neither role nor metric)."""
+    label = re.sub(r" \([^()]*\)$", "", label)
     if label.startswith("the largest gap of a") and " of the " in label:
         role = label.rsplit(" of ", 1)[1].removesuffix(" wins")
         return f"{role} split: largest gap"
@@ -190,7 +220,9 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = TOP_BARS,
     At most ``top`` bars a panel, and a panel that leaves some out says so ("the 16 largest of 24").
     A metric that is the same number as another, or its mirror (column ``same_as``: a one-seat
     role's share is its seat's; with two roles one side's is one minus the other's), is not drawn:
-    its bar would repeat the other's, as the sentences name it once. ``turning``: (parameter,
+    its bar would repeat the other's, as the sentences name it once. The seat imbalance whose
+    change is one seat's in these data (column ``follows``: that seat furthest from fair at both
+    values) is drawn, its label saying whose ("= seat 3's change here"). ``turning``: (parameter,
     metric) → the value where the metric's response turns (:func:`analysis.sweep.metrics.turns`),
     said on the bar's label, since a first → last bar hides a turn (review Z #5). A label keeps
     the metric's name, not its parenthesis (the sentences define it); it says "reverses", not
@@ -213,9 +245,15 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = TOP_BARS,
         ax.errorbar(delta, y, xerr=error_bars(lo, delta, hi), fmt="none", ecolor="#222", capsize=3)
         turns_at = [(turning or {}).get((p, m)) for p, m in
                     zip(g["parameter"], g["metric"] if "metric" in g.columns else [None] * g.height)]
+        # the seat imbalance whose change is one seat's here (that seat furthest from fair at both
+        # values: analysis.sweep.metrics.furthest_seat) says so, beside that seat's equal bar
+        # (designer review s57 B: two unexplained bars of +0.8 pp)
+        follows = (g["follows"].to_list() if "follows" in g.columns else [None] * g.height)
         labels = [f"{(names or {}).get(p, p)} {a}→{b}: {_short_label(lab)}"
                   + (f" (reverses at {t}: see text)" if t is not None else "")
-                  for p, a, b, lab, t in zip(g["parameter"], g["from"], g["to"], g["label"], turns_at)]
+                  + (f" (= seat {f.removeprefix('seat_win_share_')}'s change here)" if f else "")
+                  for p, a, b, lab, t, f in zip(g["parameter"], g["from"], g["to"], g["label"], turns_at,
+                                                follows)]
         ax.set_yticks(y, labels, fontsize=9)
         ax.axvline(0, color="#444", lw=1)
         ax.set_xlabel("change (percentage points)" if shares else f"change ({u})")
