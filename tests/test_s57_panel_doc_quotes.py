@@ -129,3 +129,23 @@ def test_the_worked_panel_sweeps_print_what_docs_sweep_quotes(heading, metrics, 
     page = tmp_path / f"{out}-report" / "report.html"
     assert _page_text(page)
     _check_table(example, page, metrics)
+
+
+def test_the_role_players_sweep_quotes_are_what_it_prints(tmp_path, monkeypatch):
+    """docs/sweep.md's Seigneurial ``players=3..5`` sweep at 2,000 games (the paragraph on
+    ``--vary players``): its two quotes of the page, the sides' lead and a Censitaire seat's
+    advantage among the Censitaires (it quoted "4.3%" where the tool printed 4.4%, review s57 #8)."""
+    text = (DOCS / "sweep.md").read_text(encoding="utf-8")
+    at = text.index("Seigneurial's `players=3..5` at 2,000 games")
+    para = " ".join(text[at:text.index("\n\n", at)].split())
+    quotes = [q for q in re.findall(r'"([^"]+)"', para) if re.search(r"\d", q)]
+    lead = next(q for q in quotes if q.startswith("the Seigneur's win share is"))
+    advantage = next(q for q in quotes if q.startswith("moves seat 2 (Censitaire)'s advantage"))
+    monkeypatch.chdir(tmp_path)
+    balance("sweep", "--game", "seigneurial", "--vary", "players=3..5", "--games", "2000",
+            "--out", "sweeps/sgp")
+    balance("report", "sweeps/sgp", "--out", "sweeps/sgp-report")
+    page = _page_text(tmp_path / "sweeps/sgp-report/report.html")
+    for quote in (lead, advantage):
+        missing = [p for p in _parts(quote) if p not in page]
+        assert not missing, (quote, missing)
