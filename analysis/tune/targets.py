@@ -540,10 +540,11 @@ def race_bounds(candidate: VariantData, incumbent: VariantData, targets: tuple[T
     of d(x_i + δ) − d(x_i) over the box of the two intervals (:func:`analysis.stats.band_difference_range`, d the
     target's band distance / tolerance). Per target, max_j f_j − max_j g_j (f the candidate's
     distances, g the incumbent's) is at least f_j − g_j at the incumbent's farthest column j, one
-    of the columns whose interval may be the largest, so at least the smallest lower end over those;
-    and at most the largest upper end over the columns that may be the candidate's farthest. It is
-    intersected with the objectives' own interval difference from the same family (still valid:
-    one event makes both hold), and summed over the targets. When the pairing makes D's interval
+    of the columns whose interval may be the largest, and at least (any column's sure f) − (the
+    most g_j can be): the smallest over those columns of the better of the two; and at most, the
+    same way, the largest over the columns that may be the candidate's farthest
+    (:func:`analysis.stats.max_distance_change`, which argues it; no wider than the objectives' own
+    interval difference from the same family), summed over the targets. When the pairing makes D's interval
     narrow, this is much narrower than the difference of two objective intervals
     (:func:`race_interval_unpaired`; docs/sweep.md has the figures)."""
     n = candidate.n_games
