@@ -13,7 +13,7 @@ matplotlib's own fonts) so that it can be searched and extracted.
 
 May import matplotlib (to find its fonts and, for a figure given without its PNG, to draw it),
 polars, the standard library, :mod:`reports.pdfdoc`, :mod:`reports.figures.common` (the style),
-:mod:`reports.text` (cell formats) and, for type checking only, :mod:`reports.sections`.
+:mod:`reports.text` (cell formats, the columns said once) and, for type checking only, :mod:`reports.sections`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from reports.pdfdoc import PdfDocument, TrueTypeFont, png_size
-from reports.text import cell_text, without_code_marks
+from reports.text import cell_text, said_once, without_code_marks
 
 if TYPE_CHECKING:
     from reports.sections import Section
@@ -196,10 +196,18 @@ class _Layout:
         parts of its columns, each with the columns that tell its rows apart (:meth:`key_columns`:
         the row's name, or a sweep's parameter, values and metric), as few parts as make it
         readable (:func:`column_parts`): the event-card table of 11 columns ran to five pages of
-        cells wrapped over 6-9 lines."""
+        cells wrapped over 6-9 lines. A column empty in every row is left out and one of a single
+        value in every row is said once in the caption (:func:`reports.text.said_once`). Cut into
+        parts, the table's columns are read in :meth:`reading_order` (a verdict beside its change
+        and interval, what stood between them after it)."""
+        df, said = said_once(df)
+        if said:
+            caption = f"{caption} ({said})"
+        whole = df
+        df = df.select(self.reading_order(df))
         parts = self.column_parts(df)
         if len(parts) == 1:
-            self._add_table(caption, df)
+            self._add_table(caption, whole)
             return
         keys = self.key_columns(df)
         # the parts of the same rows one after the other, a page's worth of rows at a time (review
@@ -286,15 +294,22 @@ class _Layout:
         return even if fits else blocks
 
     def _layout(self, header: list[str], cells: list[list[str]], pad: float = 0.05):
-        """(type size, column widths, the most lines a row wraps to) of a table at the first type
-        size that fits the text width."""
+        """(type size, column widths, the most lines a row wraps to) of a table: at the largest
+        type size of 6.8 pt or more that fits the text width and reads (:meth:`_reads`), else at
+        the first type size that fits the text width. A smaller type before a cut into parts
+        (session 58: the before/after's change, interval and verdict wrapped to 12 lines at 7.5 pt
+        and read at 6.8 pt, in one table)."""
+        first = None
         for size in (7.5, 6.8, 6.0, 5.4):
             widths = self._column_widths(header, cells, size, pad)
-            if widths is not None:
-                break
-        most = max((max(len(self.wrap(v, size, w - 2 * pad)) for v, w in zip(row, widths))
-                    for row in cells), default=1)
-        return size, widths, most
+            if widths is None:
+                continue
+            lines = [max(len(self.wrap(v, size, w - 2 * pad)) for v, w in zip(row, widths)) for row in cells]
+            got = (size, widths, max(lines, default=1))
+            first = first or got
+            if size < 6.8 or self._reads(size, lines):
+                return got if size >= 6.8 else first
+        return first
 
     def _row_lines(self, header: list[str], cells: list[list[str]], pad: float = 0.05
                    ) -> tuple[float, list[int]]:
@@ -360,16 +375,59 @@ class _Layout:
         before them (the estimate they bound: ``change``, ``delta``, ``estimate``), ``unit`` where
         it follows them (the unit of all three), and the two values compared (``from``, ``to``)
         where the table has them. Session 57: the PDF cut a grid sweep's "Every two values" between
-        ``low`` and ``high``, a pair's interval half in one table and half in the next."""
+        ``low`` and ``high``, a pair's interval half in one table and half in the next. Session 58:
+        the verdict on that change too (the first column to its right named "verdict…"), and in a
+        table whose interval is one column (the before/after's "Change", "95% interval of the
+        change", "Verdict"), the change, the columns to its right that name an interval ("…interval…",
+        "… at once …") up to its verdict, and the values compared (``Before``, ``After``): the
+        before/after's 66 metrics printed their verdicts a table away from their changes, matched
+        to their rows by eye."""
         cols = list(df.columns)
+        low_cols = [c.lower() for c in cols]
+        compared = [c for c in cols if c in ("from", "to")] + [c for c in cols if c.lower() in ("before", "after")]
+        starts = [i for i, c in enumerate(low_cols) if c.split(" ")[0] in ("change", "delta", "estimate")
+                  or (i + 2 < len(cols) and cols[i + 1] == "low" and cols[i + 2] == "high")]
+
+        def verdict_after(i: int) -> int | None:
+            """The verdict on the estimate in column ``i``: the first "verdict…" column to its right,
+            before the next estimate."""
+            stop = next((j for j in starts if j > i), len(cols))
+            return next((j for j in range(i + 1, stop) if low_cols[j].startswith("verdict")), None)
+
         groups = []
-        for i in range(1, len(cols) - 1):
-            if cols[i] == "low" and cols[i + 1] == "high":
-                group = [c for c in ("from", "to") if c in cols] + [cols[i - 1], "low", "high"]
-                if i + 2 < len(cols) and cols[i + 2] == "unit":
+        for i in starts:
+            if i + 2 < len(cols) and cols[i + 1] == "low" and cols[i + 2] == "high":
+                group = [c for c in ("from", "to") if c in cols] + [cols[i], "low", "high"]
+                end = i + 2
+                if end + 1 < len(cols) and cols[end + 1] == "unit":
                     group.append("unit")
+                v = verdict_after(end)
+                if v is not None:
+                    group.append(cols[v])
                 groups.append(group)
+                continue
+            v = verdict_after(i)
+            if v is None:
+                continue
+            bounds = [cols[j] for j in range(i + 1, v) if "interval" in low_cols[j] or " at once" in f" {low_cols[j]}"]
+            groups.append([c for c in compared if cols.index(c) < i] + [cols[i], *bounds, cols[v]])
         return groups
+
+    def reading_order(self, df: pl.DataFrame) -> list[str]:
+        """``df``'s columns as a table cut into parts reads them: the columns between an estimate
+        and its verdict that are not of its group (:meth:`column_groups`: the before/after's
+        "Family (adjusted together)" and "p (Holm-adjusted)", which say how the verdict's interval
+        was adjusted) moved to just after the verdict, so the change, its interval and its verdict
+        stand side by side and those columns, with what follows, can make a part of their own."""
+        cols = list(df.columns)
+        for group in self.column_groups(df):
+            at = [cols.index(c) for c in group if c not in ("from", "to") and c.lower() not in ("before", "after")]
+            lo, hi = min(at), max(at)
+            aside = [c for c in cols[lo:hi + 1] if c not in group]
+            if aside:
+                kept = [c for c in cols[lo:hi + 1] if c in group]
+                cols = cols[:lo] + kept + aside + cols[hi + 1:]
+        return cols
 
     def column_parts(self, df: pl.DataFrame) -> list[list[str]]:
         """The columns but the row's key (:meth:`key_columns`), cut into the fewest runs of
@@ -455,8 +513,13 @@ class _Layout:
             self.y -= self.line_height(9.5)
         self.y -= 0.04
         self._header(header, hdr_lines, widths, hdr_h, size, pad)
-        for parts, row_h in zip(wrapped, heights):
-            if row_h > self.room():
+        here = 0                           # rows of this table on this page
+        for i, (parts, row_h) in enumerate(zip(wrapped, heights)):
+            # the last row is never alone on a page of its own: the one before it goes too, where
+            # this page keeps two rows (the base report's "Tile types" left Palais alone on page 10)
+            alone = i == len(heights) - 2 and here >= 2 and row_h <= self.room() < row_h + heights[-1]
+            if row_h > self.room() or alone:
+                here = 0
                 self.new_page()
                 # wrapped like every other line: a long caption ran off the page's edge
                 for line in self.wrap(f"{caption} (continued)", 8, TEXT_W):
@@ -472,6 +535,7 @@ class _Layout:
                     yy -= lh
                 x += w
             self.y -= row_h
+            here += 1
             self.page.line(MARGIN * 72, self.y * 72, (MARGIN + sum(widths)) * 72, self.y * 72, 0.5, "#cccccc")
         self.y -= 0.18
 

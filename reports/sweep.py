@@ -67,7 +67,8 @@ from reports.pdf import write_pdf
 from reports.rules_diff import value_text
 from reports.sections import FigureSet, Section, glossary_section
 from reports.text import (amount, change_unit, common_digits, interval_digits, metric_value, pct,
-                          rounded as rounded_value, shown_change, signed, verdict_digits, verdict_words)
+                          rounded as rounded_value, said_once, shown_change, signed, verdict_digits,
+                          verdict_words)
 from simcore import games as registry
 from simcore.atomic import atomic_dir, published_as
 from simcore.errors import UsageError
@@ -1171,6 +1172,10 @@ def _img(png: bytes, name: str, caption: str = "") -> str:
     return f"<figure><img alt='{html.escape(name)}' src='data:image/png;base64,{data}'>{cap}</figure>"
 
 
+#: the sweep page's tables whose HTML says a column of one value once and leaves out an empty one
+SAID_ONCE_TABLES = (EFFECTS_TABLE, VALUES_TABLE, PAIRS_TABLE, SLICES_TABLE)
+
+
 def _section_html(s: Section, png: dict[str, bytes], captions: dict[str, str]) -> str:
     parts = [f"<section id='{html.escape(s.id)}'><h2>{html.escape(s.title)}</h2>"]
     if s.intro:
@@ -1181,7 +1186,11 @@ def _section_html(s: Section, png: dict[str, bytes], captions: dict[str, str]) -
                      + "</ul>")
     parts += [_img(png[n], n, captions.get(n, "")) for n in s.figures if n in png]
     for caption, df in s.tables:
-        parts.append(f"<h3>{html.escape(caption)}</h3>" + _html_table(df))
+        # a value table's column empty in every row left out, one of a single value said once
+        # above it (session 58 review: `repeats`, `interval of`), as the PDF does every table's
+        df, said = said_once(df) if caption in SAID_ONCE_TABLES else (df, "")
+        note = f"<p class='note'>{html.escape(said[0].upper() + said[1:])}.</p>" if said else ""
+        parts.append(f"<h3>{html.escape(caption)}</h3>{note}" + _html_table(df))
     return "".join(parts) + "</section>"
 
 

@@ -354,6 +354,37 @@ def cell_text(v) -> str:
     return str(v)
 
 
+SAID_ONCE_ROWS = 3      # a table of fewer rows keeps its columns: "every row" of two is no saving
+
+
+def said_once(df: pl.DataFrame) -> tuple[pl.DataFrame, str]:
+    """``df`` without the columns empty in every row and those of one value in every row, and the
+    words that say them once (for the table's caption, or a note above it): "in every row,
+    'parameter': setup.start_coins[0] (seat 1's); 'interval of': the value-by-value family; empty
+    in every row, left out: 'others at', 'repeats'". A table of fewer than
+    :data:`SAID_ONCE_ROWS` rows, and one that would keep fewer than two columns, is given back
+    whole with no words. Session 58 review: the one-parameter sweep's value tables were cut in two
+    parts only to print an always-empty `repeats` and a constant `interval of` beside parameter,
+    from, to and metric repeated."""
+    if df.height < SAID_ONCE_ROWS:
+        return df, ""
+    cells = {c: {cell_text(v) for v in df[c]} for c in df.columns}
+    empty = [c for c in df.columns if cells[c] == {""}]
+    same = [c for c in df.columns if len(cells[c]) == 1 and c not in empty]
+    if len(df.columns) - len(empty) - len(same) < 2:
+        same = []
+    if len(df.columns) - len(empty) < 2:
+        empty = []
+    if not empty and not same:
+        return df, ""
+    said = []
+    if same:
+        said.append("in every row, " + "; ".join(f"'{c}': {next(iter(cells[c]))}" for c in same))
+    if empty:
+        said.append("empty in every row, left out: " + ", ".join(f"'{c}'" for c in empty))
+    return df.drop(empty + same), "; ".join(said)
+
+
 def turns(x: float) -> str:
     """A number of turns: ``52`` when whole (quantiles of whole turns usually are), else ``52.5``."""
     return f"{x:.0f}" if float(x).is_integer() else num(x, 1)

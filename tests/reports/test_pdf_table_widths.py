@@ -80,6 +80,20 @@ def test_the_line_counts_it_optimises_are_the_ones_the_pdf_draws():
                     (text, size, room)
 
 
+def _varied(table: pl.DataFrame) -> pl.DataFrame:
+    """``table`` with numbers that differ row by row, as a real comparison's do: the PDF says a
+    column of one value in every row once in the caption (session 58), and TABLE's numbers are
+    one value in every row."""
+    n = table.height
+    return table.with_columns(
+        pl.Series("Unit", [("%, change in pp", "coins")[i % 2] for i in range(n)]),
+        pl.Series("Before", [f"{20 + i / 7:.2f}%" for i in range(n)]),
+        pl.Series("After", [f"{21 + i / 9:.2f}%" for i in range(n)]),
+        pl.Series("Change", [f"+{1 + i / 11:.2f} pp" for i in range(n)]),
+        pl.Series("95% interval of the change", [f"+{i / 11:.2f} to +{2 + i / 11:.2f} pp" for i in range(n)]),
+        pl.Series("p (Holm-adjusted)", [("p < 0.001", "p = 0.012", "p = 1.000")[i % 3] for i in range(n)]))
+
+
 def _event_table(rows: int = 14) -> pl.DataFrame:
     """Like the Middle-Ages event-card ablation table: a name, three summary columns, then a win
     share and a score column for each of four seats, every cell a value, an interval and a verdict."""
@@ -120,12 +134,15 @@ def test_a_table_too_wide_to_read_is_printed_in_parts_of_its_columns(monkeypatch
         assert df.columns[0] == "Event card"
         assert f"part {k % n + 1} of {n}: " in caption, caption
         header, cells = list(df.columns), [[cell_text(v) for v in row] for row in df.iter_rows()]
-        size = next(z for z in (7.5, 6.8, 6.0, 5.4) if doc._column_widths(header, cells, z, PAD) is not None)
-        widths = doc._column_widths(header, cells, size, PAD)
+        # at the type and widths the PDF draws it with (session 58: the largest type of 6.8 pt or
+        # more at which the part reads, no longer the first whose words fit)
+        size, widths, _ = doc._layout(header, cells, PAD)
         assert size >= 6.8, (k, size)
         assert max(len(doc.wrap(v, size, w - 2 * PAD)) for row in cells for v, w in zip(row, widths)) <= 4
     drawn.clear()
-    doc.add_table("Before/after", TABLE)          # (8 columns, rows of up to 3-4 lines: readable)
+    # (8 columns, rows of up to 3-4 lines: readable)
+    varied = _varied(TABLE)
+    doc.add_table("Before/after", varied)
     assert len(drawn) == 1 and drawn[0][1].columns == TABLE.columns and drawn[0][0] == "Before/after"
     assert pdf.MAX_ROW_LINES == 4
 
@@ -146,11 +163,14 @@ def test_a_table_cut_into_parts_of_columns_keeps_each_rows_parts_on_one_page(tmp
     long = ("clear and large enough to matter (all 64 at once: +8.607 to +12.040 pp, on the change's "
             "side of 0; read on every tested metric at once)")
     n = 66
-    table = TABLE.with_columns(
+    table = _varied(TABLE).with_columns(
         pl.Series("Metric", [f"Metric {i:02d} of the comparison, a long label" for i in range(n)]),
         pl.Series("Change", [f"+{i}.{i:02d} pp" for i in range(n)]),
         pl.Series("Verdict", [f"{long} row{i:02d}" for i in range(n)]),
-        pl.Series("Compared", ["paired, game by game on the same deals"] * n))
+        pl.Series("Compared", ["paired, game by game on the same deals", "unpaired"] * (n // 2)),
+        # (a table the smaller type does not read whole, session 58: with its families, as the
+        # before/after's is)
+        pl.Series("Family (adjusted together)", ["60 other tested metrics", "4 seat win shares"] * (n // 2)))
     doc = _Layout(PdfDocument("t"), "t")
     assert len(doc.column_parts(table)) > 1                  # the case this test is about
     write_pdf(tmp_path / "t.pdf", "T", [Section("x", "X", "", tables=[("All compared metrics", table)])],

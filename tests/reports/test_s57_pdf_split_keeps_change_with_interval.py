@@ -43,18 +43,18 @@ def _check_together(drawn):
 
 
 def test_every_two_values_keeps_each_change_with_both_ends_of_its_interval(monkeypatch):
-    _check_together(_drawn(monkeypatch, "Every two values", _sweep_table(every_two=True)))
+    _check_together(_drawn(monkeypatch, "Every two values", _sweep_table(every_two=True, repeats=True)))
 
 
 def test_each_value_against_the_base_value_keeps_each_change_with_its_interval(monkeypatch):
-    _check_together(_drawn(monkeypatch, "Each value against the base value", _sweep_table()))
+    _check_together(_drawn(monkeypatch, "Each value against the base value", _sweep_table(repeats=True)))
 
 
 def test_the_values_compared_stay_with_the_change_when_they_are_not_repeated(monkeypatch):
     """One pair per parameter (a grid of 3 values each, the base in the middle: "Every two values"
     holds 1 → 5 and 2 → 6 only): parameter and metric tell the rows apart, so from and to are
     columns like the others and must share the change's part."""
-    table = _sweep_table(every_two=True).filter(
+    table = _sweep_table(every_two=True, repeats=True).filter(
         pl.struct("from", "to").map_elements(lambda r: (r["from"], r["to"]) in {("1", "5"), ("2", "6")},
                                              return_dtype=pl.Boolean))
     assert _Layout(PdfDocument("t"), "t").key_columns(table) == ["parameter", "metric"]
@@ -67,7 +67,7 @@ def test_the_values_compared_are_repeated_as_a_pair_or_not_at_all(monkeypatch):
     apart without `from`; its part 2 repeated parameter, to and metric, a `to` column with no
     `from` beside it ("to 4" of which pair?)."""
     pairs = {("2", "3"), ("3", "4"), ("0", "2"), ("0", "4")}
-    table = _sweep_table().filter(
+    table = _sweep_table(repeats=True).filter(
         pl.struct("from", "to").map_elements(lambda r: (r["from"], r["to"]) in pairs, return_dtype=pl.Boolean))
     drawn = _drawn(monkeypatch, "Each value against the base value", table)
     assert len(drawn) >= 2, "the case this test is about: a table printed in parts"
@@ -98,6 +98,6 @@ def test_a_split_table_starts_below_its_section_and_not_on_a_page_of_its_own(mon
     doc.new_page()
     doc.add_heading("Every two values")
     doc.y = BOTTOM + (PAGE_H - TOP - BOTTOM) / 2           # half a page left below the intro
-    doc.add_table("Every two values", _sweep_table(every_two=True))
+    doc.add_table("Every two values", _sweep_table(every_two=True, repeats=True))
     assert spans[0][1] == 1, spans                          # the first block on the heading's page
     assert all(a == b for _, a, b in spans), spans          # each block's parts on one page
