@@ -297,7 +297,7 @@ class _Layout:
         """(type size, column widths, the most lines a row wraps to) of a table: at the largest
         type size of 6.8 pt or more that fits the text width and reads (:meth:`_reads`), else at
         the first type size that fits the text width. A smaller type before a cut into parts
-        (session 58: the before/after's change, interval and verdict wrapped to 12 lines at 7.5 pt
+        (session 57: the before/after's change, interval and verdict wrapped to 12 lines at 7.5 pt
         and read at 6.8 pt, in one table)."""
         first = None
         for size in (7.5, 6.8, 6.0, 5.4):

@@ -1187,7 +1187,7 @@ def _section_html(s: Section, png: dict[str, bytes], captions: dict[str, str]) -
     parts += [_img(png[n], n, captions.get(n, "")) for n in s.figures if n in png]
     for caption, df in s.tables:
         # a value table's column empty in every row left out, one of a single value said once
-        # above it (session 58 review: `repeats`, `interval of`), as the PDF does every table's
+        # above it (session 57 review: `repeats`, `interval of`), as the PDF does every table's
         df, said = said_once(df) if caption in SAID_ONCE_TABLES else (df, "")
         note = f"<p class='note'>{html.escape(said[0].upper() + said[1:])}.</p>" if said else ""
         parts.append(f"<h3>{html.escape(caption)}</h3>{note}" + _html_table(df))

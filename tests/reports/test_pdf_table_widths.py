@@ -82,7 +82,7 @@ def test_the_line_counts_it_optimises_are_the_ones_the_pdf_draws():
 
 def _varied(table: pl.DataFrame) -> pl.DataFrame:
     """``table`` with numbers that differ row by row, as a real comparison's do: the PDF says a
-    column of one value in every row once in the caption (session 58), and TABLE's numbers are
+    column of one value in every row once in the caption (session 57), and TABLE's numbers are
     one value in every row."""
     n = table.height
     return table.with_columns(
@@ -134,7 +134,7 @@ def test_a_table_too_wide_to_read_is_printed_in_parts_of_its_columns(monkeypatch
         assert df.columns[0] == "Event card"
         assert f"part {k % n + 1} of {n}: " in caption, caption
         header, cells = list(df.columns), [[cell_text(v) for v in row] for row in df.iter_rows()]
-        # at the type and widths the PDF draws it with (session 58: the largest type of 6.8 pt or
+        # at the type and widths the PDF draws it with (session 57: the largest type of 6.8 pt or
         # more at which the part reads, no longer the first whose words fit)
         size, widths, _ = doc._layout(header, cells, PAD)
         assert size >= 6.8, (k, size)
@@ -168,7 +168,7 @@ def test_a_table_cut_into_parts_of_columns_keeps_each_rows_parts_on_one_page(tmp
         pl.Series("Change", [f"+{i}.{i:02d} pp" for i in range(n)]),
         pl.Series("Verdict", [f"{long} row{i:02d}" for i in range(n)]),
         pl.Series("Compared", ["paired, game by game on the same deals", "unpaired"] * (n // 2)),
-        # (a table the smaller type does not read whole, session 58: with its families, as the
+        # (a table the smaller type does not read whole, session 57: with its families, as the
         # before/after's is)
         pl.Series("Family (adjusted together)", ["60 other tested metrics", "4 seat win shares"] * (n // 2)))
     doc = _Layout(PdfDocument("t"), "t")

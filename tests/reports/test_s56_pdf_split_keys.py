@@ -25,7 +25,7 @@ def _sweep_table(others_vary: bool = False, every_two: bool = False, repeats: bo
     ("Each value against the base value"; ``every_two``: "Every two values", as a 5,000-game sweep
     of income.palais.base=1..5 × setup.start_coins[0]=[0,2,4,6] printed it; ``others_vary``:
     each pair at two values of the other parameter). ``repeats``: the win-share rows say a metric
-    they repeat, a table as wide as those were printed: since session 58 the PDF leaves out a
+    they repeat, a table as wide as those were printed: since session 57 the PDF leaves out a
     column empty in every row (their `repeats`) and says a column of one value once in the caption,
     and those tables print whole; the cut into parts is tested on this one."""
     rows = []

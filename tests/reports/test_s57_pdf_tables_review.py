@@ -1,4 +1,4 @@
-"""The PDF's tables as a designer reads them (session 58 review, on the rendered PDFs):
+"""The PDF's tables as a designer reads them (session 57 review, on the rendered PDFs):
 
 1. A table cut into parts of its columns keeps each verdict in the part of its change and interval
    (reports.pdf._Layout.column_groups): the before/after's "All 66 compared metrics" printed the
