@@ -107,10 +107,9 @@ def test_a_table_whose_first_column_names_its_rows_repeats_that_column_only():
     assert doc.key_columns(table.head(1)) == ["Event card"]
 
 
-def test_each_block_of_a_split_table_is_drawn_on_one_page(monkeypatch):
-    """The blocks of rows are planned to fit a page at the widths of each part's every row; a part
-    drawn at the widths of its block's rows alone wrapped otherwise, and the sweep page's "Every
-    two values" ran a block's last row onto a page of its own under "(continued)"."""
+def record_spans(monkeypatch) -> list[tuple[str, int, int]]:
+    """The list that each block of rows :meth:`_Layout._add_table` draws is appended to, as
+    (caption, first page, last page)."""
     spans = []
     draw = _Layout._add_table
 
@@ -120,6 +119,14 @@ def test_each_block_of_a_split_table_is_drawn_on_one_page(monkeypatch):
         spans.append((caption, start, self.page_no))
 
     monkeypatch.setattr(_Layout, "_add_table", drawn)
+    return spans
+
+
+def test_each_block_of_a_split_table_is_drawn_on_one_page(monkeypatch):
+    """The blocks of rows are planned to fit a page at the widths of each part's every row; a part
+    drawn at the widths of its block's rows alone wrapped otherwise, and the sweep page's "Every
+    two values" ran a block's last row onto a page of its own under "(continued)"."""
+    spans = record_spans(monkeypatch)
     doc = _Layout(PdfDocument("t"), "t")
     doc.new_page()
     doc.add_table("Every two values", _sweep_table(every_two=True, repeats=True))

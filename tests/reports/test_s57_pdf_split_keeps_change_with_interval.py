@@ -16,7 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from reports.pdf import PdfDocument, _Layout
-from tests.reports.test_s56_pdf_split_keys import _sweep_table
+from tests.reports.test_s56_pdf_split_keys import _sweep_table, record_spans
 
 TOGETHER = ["from", "to", "change", "low", "high", "unit"]
 
@@ -85,15 +85,7 @@ def test_a_split_table_starts_below_its_section_and_not_on_a_page_of_its_own(mon
     the others a page each; every block still on one page."""
     from reports.pdf import BOTTOM, PAGE_H, TOP
 
-    spans = []
-    draw = _Layout._add_table
-
-    def drawn(self, caption, df, **kw):
-        start = self.page_no
-        draw(self, caption, df, **kw)
-        spans.append((caption, start, self.page_no))
-
-    monkeypatch.setattr(_Layout, "_add_table", drawn)
+    spans = record_spans(monkeypatch)
     doc = _Layout(PdfDocument("t"), "t")
     doc.new_page()
     doc.add_heading("Every two values")

@@ -23,6 +23,7 @@ import polars as pl
 
 from reports.pdf import BOTTOM, PAGE_H, TOP, PdfDocument, _Layout
 from tests.reports.test_s56_pdf_split_keys import _sweep_table
+from tests.reports.test_s57_pdf_split_keeps_change_with_interval import _drawn
 
 # rows of the Middle-Ages before/after (100,000 games each, setup.start_coins=[4,0,0,0]), as its
 # table "All 66 compared metrics" printed them
@@ -73,15 +74,6 @@ def _ab_table(n: int = 66) -> pl.DataFrame:
     rows = [(f"{r[0]} ({k})", *r[1:]) for k in range(n) for r in [AB_ROWS[k % len(AB_ROWS)]]]
     rows[-2:] = BALANCE_ROWS
     return pl.DataFrame(rows, schema=AB_COLUMNS, orient="row")
-
-
-def _drawn(monkeypatch, caption: str, table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
-    drawn: list[tuple[str, pl.DataFrame]] = []
-    monkeypatch.setattr(_Layout, "_add_table", lambda self, caption, df, **_: drawn.append((caption, df)))
-    doc = _Layout(PdfDocument("t"), "t")
-    doc.new_page()
-    doc.add_table(caption, table)
-    return drawn
 
 
 def test_a_verdict_is_printed_in_the_part_of_its_change_and_interval(monkeypatch):
