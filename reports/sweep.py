@@ -149,17 +149,82 @@ def _seat_of(metric: str) -> str:
     return f"seat {metric.removeprefix('seat_win_share_')}"
 
 
+def _follows_parts(r: dict) -> dict:
+    """The pieces every place that names the seat an imbalance's change repeats (``follows``) is
+    worded from: the seat, "the other way" (a seat below fair), whether it is clearly the furthest
+    at both values (``follows_clear``: only then does the imbalance follow it), how the intervals
+    stand (``follows_interval``), the reason an interval differs, and the two verdicts where they
+    differ (:func:`analysis.sweep.metrics.furthest_seat`)."""
+    seat = _seat_of(r["follows"])
+    clear = bool(r.get("follows_clear"))
+    how = r.get("follows_interval") or "same"
+    if how == "same":
+        why = ""
+    elif not clear and how == "wider":
+        why = "it also allows for another seat having been the furthest"
+    elif not clear:
+        why = "it is read on every seat that may have been the furthest"
+    elif how == "narrower":
+        why = "the two values' own intervals of the seats' shares bound it too"
+    else:
+        why = f"it is read on {seat}'s distance from the fair share, not on its share"
+    mine, theirs = verdict_words(r.get("verdict")), verdict_words(r.get("follows_verdict"))
+    verdicts = (f"the imbalance's change {mine}, {seat}'s {theirs}"
+                if r.get("verdict") and r.get("follows_verdict") and mine != theirs else "")
+    return {"seat": seat, "other_way": bool(r.get("follows_mirror")), "clear": clear, "how": how,
+            "interval": {"wider": "a wider interval", "narrower": "a narrower interval"}.get(how, "another interval"),
+            "than": {"wider": f"wider than {seat}'s", "narrower": f"narrower than {seat}'s"}.get(
+                how, f"not {seat}'s"),
+            "why": why, "verdicts": verdicts,
+            "where": (f"{seat} clearly the furthest from fair at both values" if clear else
+                      f"{seat} the furthest from fair at both values by the estimates, but not clearly: "
+                      "another seat's interval reaches as far from it")}
+
+
 def follows_words(r: dict) -> str:
     """Why the seat imbalance's change ``r`` is a seat's (``follows``,
-    :func:`analysis.sweep.metrics.furthest_seat`): "as seat 3's win share does here: seat 3 is the
-    seat furthest from the fair share at both values, above it; not the same metric" (by as much
-    the other way for a seat below it). Equal in these data only (designer review s57 B)."""
-    seat = _seat_of(r["follows"])
-    if r.get("follows_mirror"):
-        return (f"by as much as {seat}'s win share, the other way, here: {seat} is the seat furthest "
-                "from the fair share at both values, below it; not the same metric")
-    return (f"as {seat}'s win share does here: {seat} is the seat furthest from the fair share at "
-            "both values, above it; not the same metric")
+    :func:`analysis.sweep.metrics.furthest_seat`), for its sentence. That seat clearly the furthest
+    from fair at both values and the same interval: "as seat 3's win share does here: seat 3 is
+    clearly the seat furthest from the fair share at both values, above it; not the same metric"
+    (by as much the other way for a seat below it; designer review s57 B). Otherwise the same
+    estimate, and why the interval differs, with both verdicts where they differ (review of s57 B:
+    "within noise" beside seat 1's "clear but small", both called the same change)."""
+    f = _follows_parts(r)
+    seat, side = f["seat"], "below" if f["other_way"] else "above"
+    if f["clear"] and f["how"] == "same":
+        if f["other_way"]:
+            return (f"by as much as {seat}'s win share, the other way, here: {seat} is clearly the seat "
+                    "furthest from the fair share at both values, below it; not the same metric")
+        return (f"as {seat}'s win share does here: {seat} is clearly the seat furthest from the fair "
+                "share at both values, above it; not the same metric")
+    state = (f"{seat}, {side} the fair share, is clearly the seat furthest from it at both values"
+             if f["clear"] else
+             f"{seat}, {side} the fair share, is the seat furthest from it at both values by the "
+             "estimates, but not clearly: another seat's interval reaches as far from it")
+    interval = (f"; the imbalance's interval is {f['than']}: {f['why']}" if f["how"] != "same" else
+                "; here the interval is the same")
+    # the imbalance's verdict is the sentence's own; the seat's is said beside it
+    verdicts = f"; {seat}'s change is {verdict_words(r.get('follows_verdict'))}" if f["verdicts"] else ""
+    return (f"the same estimate as {seat}'s win share{', the other way,' if f['other_way'] else ''} "
+            f"here: {state}{interval}{verdicts}; not the same metric")
+
+
+def follows_cell(r: dict) -> str:
+    """The seat imbalance's "repeats" cell in the effects tables, from the same pieces as its
+    sentence (:func:`follows_words`): "not the same metric, the same change and interval as seat
+    3's win share here (seat 3 clearly the furthest from fair at both values)", or "not the same
+    metric: the same estimate, the other way, as seat 1's win share here (seat 1 the furthest …
+    but not clearly …), with a wider interval: it also allows for another seat having been the
+    furthest; the imbalance's change within noise, seat 1's clear but small"."""
+    f = _follows_parts(r)
+    way = ", the other way," if f["other_way"] else ""
+    label = f"{f['seat']}'s win share"
+    if f["clear"] and f["how"] == "same":
+        return f"not the same metric, the same change and interval{way} as {label} here ({f['where']})"
+    interval = (f", with {f['interval']}: {f['why']}" if f["how"] != "same" else
+                ", with the same interval here")
+    verdicts = f"; {f['verdicts']}" if f["verdicts"] else ""
+    return f"not the same metric: the same estimate{way} as {label} here ({f['where']}){interval}{verdicts}"
 
 
 def tornado_caption_notes(effects: pl.DataFrame) -> str:
@@ -167,7 +232,8 @@ def tornado_caption_notes(effects: pl.DataFrame) -> str:
     metric that repeats another in every game, :func:`analysis.sweep.metrics.same_numbers`) and,
     per comparison whose seat imbalance has a drawn seat's change (``follows``), that the two
     bars are one change but not one metric (designer review s57 B: two bars of +0.8 pp (−0.15 to
-    1.75) under "A metric that repeats another … is left out")."""
+    1.75) under "A metric that repeats another … is left out"), or, where the seat is not clearly
+    the furthest or the intervals differ, one estimate with two intervals, and why."""
     out = " A metric that repeats another in every game (the same number, or its mirror) is left out."
     if "follows" not in effects.columns or effects.height == 0:
         return out
@@ -175,20 +241,23 @@ def tornado_caption_notes(effects: pl.DataFrame) -> str:
     for r in effects.filter(pl.col("follows").is_not_null()).iter_rows(named=True):
         if (r["parameter"], r["metric"]) not in drawn or (r["parameter"], r["follows"]) not in drawn:
             continue
-        seat = _seat_of(r["follows"])
-        twin = effects.filter((pl.col("parameter") == r["parameter"]) & (pl.col("from") == r["from"])
-                              & (pl.col("to") == r["to"]) & (pl.col("metric") == r["follows"]))
-        if twin.height != 1:
+        f = _follows_parts(r)
+        seat, way = f["seat"], ", the other way" if f["other_way"] else ""
+        both = f"The bars of the seat imbalance and of {seat}'s win share ({r['parameter']} {r['from']} → {r['to']})"
+        if f["clear"] and f["how"] == "same":
+            out += (f" {both} are the same change and interval{way}, not the same metric: {seat} is "
+                    "clearly the seat furthest from the fair share at both values, so here the imbalance "
+                    "moves as its share does (with another seat furthest they would part).")
             continue
-        t = twin.row(0, named=True)
-        seat_way = ((-t["delta"], -t["high"], -t["low"]) if r["follows_mirror"]
-                    else (t["delta"], t["low"], t["high"]))
-        same = all(abs(x - y) < 1e-9 for x, y in zip(seat_way, (r["delta"], r["low"], r["high"])))
-        out += (f" The bars of the seat imbalance and of {seat}'s win share ({r['parameter']} "
-                f"{r['from']} → {r['to']}) are {'the same change and interval' if same else 'the same change'}"
-                f"{', the other way' if r['follows_mirror'] else ''}, not the same metric: {seat} is the "
-                "seat furthest from the fair share at both values, so here the imbalance moves as its "
-                "share does (with another seat furthest they would part).")
+        state = (f"{seat} is clearly the seat furthest from the fair share at both values"
+                 if f["clear"] else
+                 f"{seat} is the seat furthest from the fair share at both values by the estimates, "
+                 "but not clearly (another seat's interval reaches as far from it)")
+        interval = (f"; the imbalance's interval is {f['than']}: {f['why']}" if f["how"] != "same" else
+                    "; here the two intervals happen to be the same")
+        verdicts = f" ({f['verdicts']})" if f["verdicts"] else ""
+        out += (f" {both} have the same estimate{way}, not the same metric"
+                f"{'' if f['how'] == 'same' else ' nor the same interval'}{verdicts}: {state}{interval}.")
     return out
 
 
@@ -275,6 +344,9 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
         d = d.with_columns(pl.lit(None, pl.String).alias("same_as"), pl.lit(False).alias("mirror"))
     if "follows" not in d.columns:
         d = d.with_columns(pl.lit(None, pl.String).alias("follows"), pl.lit(False).alias("follows_mirror"))
+    d = d.with_columns(*[pl.lit(v, t).alias(c) for c, v, t in (
+        ("follows_clear", False, pl.Boolean), ("follows_interval", None, pl.String),
+        ("follows_verdict", None, pl.String)) if c not in d.columns])
     if "at" not in d.columns:
         d = d.with_columns(pl.lit("").alias("at"))
     labels = dict(zip(d["metric"], d["label"]))
@@ -289,10 +361,9 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
           for c in ("delta", "low", "high")],
         pl.when(share).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"),
         pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String).alias("verdict"),
-        pl.struct("same_as", "mirror", "follows", "follows_mirror").map_elements(
-            lambda x: (f"not the same metric, the same change{', the other way,' if x['follows_mirror'] else ''} "
-                       f"as {labels.get(x['follows'], x['follows'])} here ({_seat_of(x['follows'])} "
-                       "furthest from fair at both values)") if x["follows"] is not None else
+        pl.struct("same_as", "mirror", "follows", "follows_mirror", "follows_clear", "follows_interval",
+                  "verdict", "follows_verdict").map_elements(
+            lambda x: follows_cell(x) if x["follows"] is not None else
             "" if x["same_as"] is None else
             (f"the mirror of {labels.get(x['same_as'], x['same_as'])}" if x["mirror"]
              else f"the same as {labels.get(x['same_as'], x['same_as'])}"),

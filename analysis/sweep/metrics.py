@@ -22,7 +22,8 @@ that the effect is not the reference moving: 1/P where the seats are alike (:fun
 its role's win share / the role's seats for a seat of a role of several seats (:func:`within_role`);
 a side's share, and a role of one seat's, as they are. The seat imbalance whose change is one
 seat's in the data (that seat furthest from fair at both values) is marked so
-(:func:`furthest_seat`): equal there, not the same metric.
+(:func:`furthest_seat`): equal there, not the same metric; followed, interval and all, only where
+the seat is clearly the furthest at both values by the family's intervals.
 
 Because every variant of a sweep plays the same games (common random numbers), an effect of a
 parameter is measured game by game (:func:`paired_effect`): the interval of a difference between two
@@ -721,8 +722,10 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     difference that matters, :func:`analysis.load.smallest_difference`), verdict
     (:func:`analysis.stats.practical`), same_as and mirror (:func:`same_numbers`: the metric this
     row repeats, or None; whether it is that metric's mirror, moving by as much the other way),
-    follows and follows_mirror (the seat imbalance's row only: the seat whose change it is in these
-    data, :func:`furthest_seat`; else None). Empty when the variants played different games. Between
+    follows, follows_mirror and follows_clear (the seat imbalance's row only: the seat whose change
+    its estimate is in these data, whether the seat is clearly the furthest, :func:`furthest_seat`;
+    else None), follows_interval and follows_verdict (the imbalance's interval against that seat's
+    change turned its way, "same", "wider", "narrower" or "other", and the seat's verdict). Empty when the variants played different games. Between
     two player counts a win share is compared by its distance from its fair share (the label says
     "seat 2's advantage (win share − fair share)"): its raw change is mostly 1/P moving; in a game
     with roles, a seat of a role of several seats by its distance from its role's equal split
@@ -792,7 +795,10 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         rows.append({"metric": "balance", "info": BALANCE, "delta": bb - ba,
                      "low": lo_b, "high": hi_b,
                      "low_unadjusted": max(lo_u, lo_b), "high_unadjusted": min(hi_u, hi_b),
-                     **dict(zip(("follows", "follows_mirror"), furthest_seat(a, b) if paired else (None, False)))})
+                     **dict(zip(("follows", "follows_mirror", "follows_clear"),
+                                furthest_seat(a, b, (low[k:k + P], high[k:k + P]),
+                                              (low[k + P:k + P + Pb], high[k + P:k + P + Pb]))
+                                if paired else (None, False, False)))})
     for j, key in enumerate(keys):
         info = a.info[key]
         if key in fair_a and fair_a[key] != fair_b.get(key):
@@ -840,31 +846,76 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         r["same_as"], r["mirror"] = twins.get(r["metric"], (None, False))
         r.setdefault("follows", None)
         r.setdefault("follows_mirror", False)
+        r.setdefault("follows_clear", False)
+    for r in rows:
+        r["follows_interval"], r["follows_verdict"] = _beside_followed(r, rows)
     return rows
 
 
-def furthest_seat(a: VariantData, b: VariantData) -> tuple[str | None, bool]:
-    """The seat whose win share the seat imbalance's change repeats between ``a`` and ``b`` (one
-    player count), by the estimates: the seat furthest from the fair share at both, on the same
-    side, as ``(seat_win_share_<s>, below)``; then the imbalance's change is that seat's change
-    (``below``: its change with the sign turned, the seat under the fair share). The two are not
-    the same metric (the imbalance is no per-game number, :func:`same_numbers` cannot pair it;
-    with another seat furthest at another value they part), only equal in these data (designer
-    review s57 B: `setup.start_coins[0]=0..4` drew "the seat imbalance" and "seat 3's win
-    share" as two bars of +0.8 pp (−0.15 to 1.75) under a caption saying a metric that repeats
-    another is left out). ``(None, False)`` when no one seat is furthest at both, on one side."""
+def _beside_followed(r: dict, rows: list[dict]) -> tuple[str | None, str | None]:
+    """For the seat imbalance's row ``r`` naming a seat (``follows``): how its interval stands
+    against that seat's change turned its way ("same", "wider", "narrower" or "other": neither
+    holds the other) and the seat's verdict; (None, None) for any other row."""
+    if r.get("follows") is None:
+        return None, None
+    seat = next(x for x in rows if x["metric"] == r["follows"])
+    lo, hi = (-seat["high"], -seat["low"]) if r["follows_mirror"] else (seat["low"], seat["high"])
+    tol = 1e-9
+    if abs(r["low"] - lo) <= tol and abs(r["high"] - hi) <= tol:
+        how = "same"
+    elif r["low"] <= lo + tol and r["high"] >= hi - tol:
+        how = "wider"
+    elif r["low"] >= lo - tol and r["high"] <= hi + tol:
+        how = "narrower"
+    else:
+        how = "other"
+    return how, seat["verdict"]
+
+
+def furthest_seat(a: VariantData, b: VariantData, a_seats: tuple | None = None,
+                  b_seats: tuple | None = None) -> tuple[str | None, bool, bool]:
+    """The seat whose win share the seat imbalance's estimated change repeats between ``a`` and
+    ``b`` (one player count): the seat furthest from the fair share at both by the estimates, on
+    the same side, as ``(seat_win_share_<s>, below, clear)``; the imbalance's estimate is then
+    that seat's change (``below``: with the sign turned, the seat under the fair share). The two
+    are not the same metric (the imbalance is no per-game number, :func:`same_numbers` cannot pair
+    it; with another seat furthest at another value they part), only equal in these data (designer
+    review s57 B: `setup.start_coins[0]=0..4` drew "the seat imbalance" and "seat 3's win share" as
+    two bars of +0.8 pp (−0.15 to 1.75) under a caption saying a metric that repeats another is
+    left out). ``(None, False, False)`` when no one seat is furthest at both, on one side.
+
+    ``clear``: the seat is the furthest at both values by the intervals too, not by the estimates
+    alone. ``a_seats`` and ``b_seats`` are (low, high) of each value's seat shares in the
+    comparison's family, the intervals the imbalance's own interval is built from
+    (:func:`analysis.stats.max_distance_change`): clear at a value when the seat's nearest
+    distance from fair its interval allows is beyond every other seat's furthest. Only then is
+    the seat the one the imbalance follows: the imbalance's interval is then bounded by that
+    seat's change alone (the same as its interval, or narrower where the values' own intervals
+    cut it). A seat furthest only by the estimates is named by the page as having the same
+    estimate, not as the seat the imbalance follows: the imbalance's interval also allows for
+    another seat having been the furthest, so it is wider and its verdict may differ (review of
+    s57 B: the same sweep's 1 → 2 coins read the imbalance −0.45 pp (−0.71 to +0.26) within noise
+    beside seat 1's +0.45 (+0.19 to +0.71) clear but small, both called "the same change").
+    Without the intervals, never clear."""
     if a.fair is None or b.fair is None or a.n_players != b.n_players:
-        return None, False
+        return None, False, False
     found = []
     for v in (a, b):
         d = _seat_moments(v)[0] - v.fair
         far = np.flatnonzero(np.isclose(np.abs(d), np.abs(d).max(), rtol=0.0, atol=1e-12))
         if far.size != 1 or d[far[0]] == 0:
-            return None, False
+            return None, False, False
         found.append((int(far[0]), bool(d[far[0]] < 0)))
     if found[0] != found[1]:
-        return None, False
-    return f"seat_win_share_{found[0][0] + 1}", found[0][1]
+        return None, False, False
+    s, below = found[0]
+    clear = a_seats is not None and b_seats is not None
+    for v, seats in ((a, a_seats), (b, b_seats)):
+        if not clear:
+            break
+        near, far_ = stats.band_distance_range(seats[0], seats[1], v.fair, v.fair)
+        clear = bool(near[s] > np.delete(far_, s).max())
+    return f"seat_win_share_{s + 1}", below, clear
 
 
 def _common_splits(a: VariantData, b: VariantData) -> list[tuple[MetricInfo, list[int]]]:

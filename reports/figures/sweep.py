@@ -212,6 +212,23 @@ def tornado_bars(e: pl.DataFrame, shares: bool, top: int = TOP_BARS) -> set[tupl
 
 
 @styled
+def _follows_label(r: dict) -> str:
+    """The seat imbalance's bar label's note on the seat whose change its estimate is (column
+    ``follows``, :func:`analysis.sweep.metrics.furthest_seat`): " (= seat 3's change here)" when
+    that seat is clearly the furthest at both values and the interval is the same; else
+    " (same estimate as seat 1's change, the other way; wider interval)"; "" for any other bar."""
+    f = r.get("follows")
+    if not f:
+        return ""
+    seat, way = f"seat {f.removeprefix('seat_win_share_')}", ", the other way," if r.get("follows_mirror") else ""
+    how = r.get("follows_interval") or "same"
+    if r.get("follows_clear") and how == "same":
+        return f" (= {seat}'s change{way} here)"
+    interval = {"wider": "wider interval", "narrower": "narrower interval", "same": "same interval"}.get(
+        how, "another interval")
+    return f" (same estimate as {seat}'s change{way.rstrip(',')}; {interval})"
+
+
 def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = TOP_BARS,
             turning: dict | None = None, names: dict | None = None) -> Figure | None:
     """Which parameter moves which metric most: the paired effect of moving each parameter from its
@@ -222,7 +239,9 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = TOP_BARS,
     role's share is its seat's; with two roles one side's is one minus the other's), is not drawn:
     its bar would repeat the other's, as the sentences name it once. The seat imbalance whose
     change is one seat's in these data (column ``follows``: that seat furthest from fair at both
-    values) is drawn, its label saying whose ("= seat 3's change here"). ``turning``: (parameter,
+    values) is drawn, its label saying whose ("= seat 3's change here"; "same estimate as seat 1's
+    change, the other way; wider interval" where the seat is not clearly the furthest or the
+    interval differs: :func:`_follows_label`). ``turning``: (parameter,
     metric) → the value where the metric's response turns (:func:`analysis.sweep.metrics.turns`),
     said on the bar's label, since a first → last bar hides a turn (review Z #5). A label keeps
     the metric's name, not its parenthesis (the sentences define it); it says "reverses", not
@@ -248,10 +267,13 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = TOP_BARS,
         # the seat imbalance whose change is one seat's here (that seat furthest from fair at both
         # values: analysis.sweep.metrics.furthest_seat) says so, beside that seat's equal bar
         # (designer review s57 B: two unexplained bars of +0.8 pp)
-        follows = (g["follows"].to_list() if "follows" in g.columns else [None] * g.height)
+        # (review of s57 B: "= seat 1's change" beside two intervals and verdicts that differ), or,
+        # where that seat is not clearly the furthest or the interval differs, that only the
+        # estimate is that seat's and how the interval stands; the caption says why
+        follows = [_follows_label(x) for x in (g.iter_rows(named=True) if "follows" in g.columns
+                                                else [{}] * g.height)]
         labels = [f"{(names or {}).get(p, p)} {a}→{b}: {_short_label(lab)}"
-                  + (f" (reverses at {t}: see text)" if t is not None else "")
-                  + (f" (= seat {f.removeprefix('seat_win_share_')}'s change here)" if f else "")
+                  + (f" (reverses at {t}: see text)" if t is not None else "") + f
                   for p, a, b, lab, t, f in zip(g["parameter"], g["from"], g["to"], g["label"], turns_at,
                                                 follows)]
         ax.set_yticks(y, labels, fontsize=9)
