@@ -32,7 +32,8 @@ over, with ``same_games`` (how many games, none differing) and, for a share, ``c
 games' 95 % bound on its change, :func:`analysis.stats.same_games_bound` (a mean, a score or a
 length, gets no bound: one game that differs can move it by any amount).
 
-May import polars, numpy, :mod:`analysis` and its modules.
+May import polars, numpy, :mod:`analysis` and its modules, and the registry of games
+(:mod:`simcore.games`: which games size a count, :func:`counts_sized`).
 """
 
 from __future__ import annotations
@@ -213,6 +214,25 @@ lead changes, :data:`analysis.load.SMALLEST_LEAD_CHANGES`, and 0.01 for the resh
 :data:`analysis.load.SMALLEST_COUNT`). Review U #3: the lead changes were sized against the
 game's score amount, "2 lead changes" in Middle-Ages, two thirds of their mean; a designer review
 then found 0.01 a game too small for a mean of 3 (+0.07 listed as large enough to matter)."""
+
+
+def counts_sized(game: str | None) -> bool:
+    """Whether a two-run before/after of ``game`` sizes a count per game (:data:`COUNT_METRICS`),
+    read from its spec: its lead changes (a game with running totals, ``checkpoint_by_turn`` or
+    ``checkpoint_by_event`` columns: Middle-Ages), or a ``count_per_game`` column that can be more
+    than one a game. One of at most one a game (a bool, or ``high`` ≤ 1: Médiévallons' reshuffles,
+    MV-6; Fief's surrenders) is dropped by :func:`_left_out` as the same number as the share of
+    games with one, so such a game sizes no count (``balance report`` refuses ``count=`` for it)."""
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    if spec is None:
+        return False
+    cols = (*spec.all_player_columns, *spec.all_game_columns)
+    if any(c.role in ("checkpoint_by_turn", "checkpoint_by_event") for c in cols):
+        return True
+    return any(c.role == "count_per_game" and c.dtype != "bool" and (c.high is None or c.high > 1)
+               for c in cols)
 
 
 SEATS = "seats"

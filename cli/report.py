@@ -159,8 +159,13 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             raise UsageError(f"{given}: a panel's page shows no played balance questions; play them for "
                              f"one of its cells (balance questions {first} --out DIR) and report that "
                              f"cell (balance report {first} --questions DIR --out REP)")
+        from reports.build import refuse_unsized_page
         from reports.panel import build_panel_report, build_panel_sweep_report
 
+        # a kind no page here sizes, before anything is read or written (not taken without a word)
+        refuse_unsized_page(smallest, "panel sweep" if (runs[0] / "panel_sweep.json").is_file() else
+                            "panel before/after" if len(runs) == 2 and not cells and all(map(is_panel_dir, runs))
+                            else "panel", _game_of(runs[0]))
         check_output_dir(out, force, inputs=runs, kind="report")
         if cells:
             # the same run (or a copy of it) given twice would be two cells of one run's games, the
@@ -196,6 +201,9 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
 
         if len(runs) > 1:
             raise UsageError(f"{runs[0]} is a {kind} directory: report it on its own")
+        from reports.build import refuse_unsized_page
+
+        refuse_unsized_page(smallest, kind, _game_of(runs[0]))
         check_output_dir(out, force, inputs=runs, kind="report")   # not inside what it reads
         if progress:
             progress(f"Reading the {kind}")
@@ -221,6 +229,14 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         from simcore.rundir import read_meta
 
         targets = check_targets(str(read_meta(runs[0]).get("game")), target, "balance report")
+    if smallest:                                       # and a kind none of its pages sizes
+        from reports.build import refuse_unsized_page
+
+        n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
+        refuse_unsized_page(smallest, "run" if len(groups) == 1 else "side by side" if side_by_side
+                            else "before/after", groups[0].game,
+                            _questions_kinds(runs[0], shown=questions is not None or (
+                                n > 0 and (play_questions or questions_player(runs[0]) is not None))))
     target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else []),
                                                   *([skill] if skill else [])], kind="report")
     n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
@@ -254,6 +270,39 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     finally:
         for tmp in tmps:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _game_of(path: Path) -> str | None:
+    """The game of a run, panel, sweep or tune directory, from its run.json or plan (sweep.json,
+    tune.json, panel_sweep.json, panel.json) or its first cell's run.json; None when none says."""
+    import json
+
+    from simcore.rundir import read_meta
+
+    if (path / "run.json").is_file():
+        return read_meta(path).get("game")
+    for name in ("sweep.json", "tune.json", "panel_sweep.json", "panel.json"):
+        try:
+            game = json.loads((path / name).read_text(encoding="utf-8")).get("game")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if game:
+            return str(game)
+    cell = next((c for c in sorted(path.glob("cell-*")) if (c / "run.json").is_file()), None)
+    return read_meta(cell).get("game") if cell is not None else None
+
+
+def _questions_kinds(run: Path, shown: bool) -> tuple[str, ...]:
+    """What the played balance questions a run's page shows size (the game's analysis hook's
+    ``SMALLEST_KINDS``, as ``balance questions`` takes them); () when none are shown."""
+    if not shown:
+        return ()
+    from simcore import games as registry
+    from simcore.rundir import read_meta
+
+    spec = registry.specs().get(read_meta(run).get("game"))
+    hook = registry.import_hook(spec.analysis_hooks) if spec is not None and spec.analysis_hooks else None
+    return tuple(getattr(hook, "SMALLEST_KINDS", ("share",))) if hook is not None else ()
 
 
 def _tagged(progress: Callable[..., None] | None, label: str, side: str) -> Callable[[str], None] | None:
@@ -312,7 +361,8 @@ def register(app: typer.Typer) -> None:
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference", show_default=False,
             help=SMALLEST_HELP + " Also count=N, a before/after's counts per game (default 0.1 a game for "
-                                 "lead changes, 0.01 for reshuffles; e.g. 'count=0.2')." + " Every verdict of the page (seats, strategies, matchups, roles, the "
+                                 "lead changes, 0.01 for reshuffles; e.g. 'count=0.2'); a kind no "
+                                 "page of the report sizes is refused." + " Every verdict of the page (seats, strategies, matchups, roles, the "
                                  "before/after, a sweep's effects) is worded by it."),
         skill: Optional[Path] = typer.Option(
             None, "--skill", show_default=False,

@@ -48,6 +48,65 @@ from simcore.errors import UsageError
 from simcore.atomic import check_output_dir, publish_dir, temporary_dir
 
 
+PAGE_WORDS = {"run": "a report of one {game} run", "side by side": "a side-by-side report of {game} runs",
+              "before/after": "a before/after of {game} runs", "panel": "a {game} panel's page",
+              "panel before/after": "a before/after of two {game} panels",
+              "sweep": "a {game} sweep's page", "panel sweep": "a {game} panel sweep's page",
+              "tune": "a {game} tune's page"}
+"""How :func:`refuse_unsized_page` names each page kind of ``balance report``."""
+
+
+def page_sizes(page: str, game: str | None, questions: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The kinds of smallest difference (``share``, ``score``, ``length``, ``count``:
+    :func:`analysis.load.parse_smallest_difference`'s) a ``balance report`` page of kind ``page``
+    (a key of :data:`PAGE_WORDS`) sizes anything by, for ``game``; ``questions``: the kinds the
+    played balance questions shown on a run's page size (the game's ``SMALLEST_KINDS``).
+
+    Every page sizes win shares. A run's page sizes a score where the game keeps a running total
+    by turn (the winners' lead over the runners-up, :func:`reports.text.flow_sentences`:
+    Middle-Ages), and its played questions' kinds; a two-run before/after also sizes the mean
+    scores, the game length where the game has a length column (Middle-Ages has none) and a count
+    per game where :func:`analysis.compare.counts_sized` says one is left to compare (lead
+    changes; not Médiévallons' reshuffles, at most one a game). A panel's page sizes seat or
+    side shares only; a panel before/after its seats' or sides' shares, end reasons and game
+    length; a sweep's effects (a panel sweep's too) shares, scores and lengths; a tune's page its
+    targets' shares and lengths."""
+    from analysis.compare import counts_sized
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    cols = (*spec.all_player_columns, *spec.all_game_columns) if spec is not None else ()
+    length = spec is None or any(c.role == "length" for c in cols)
+    by_turn = any(c.role == "checkpoint_by_turn" for c in cols)
+    kinds = {"share"}
+    if page in ("run", "side by side", "before/after"):
+        kinds |= set(questions) | ({"score"} if by_turn else set())
+    if page == "before/after":
+        kinds |= {"score"} | ({"length"} if length else set()) | ({"count"} if counts_sized(game) else set())
+    elif page in ("sweep", "panel sweep"):
+        kinds |= {"score"} | ({"length"} if length else set())
+    elif page in ("panel before/after", "tune") and length:
+        kinds.add("length")
+    return tuple(k for k in ("share", "score", "length", "count") if k in kinds)
+
+
+def refuse_unsized_page(smallest: dict | None, page: str, game: str | None,
+                        questions: tuple[str, ...] = ()) -> None:
+    """One :class:`UsageError` line (:func:`analysis.load.refuse_unsized`'s) when ``smallest``
+    (``--smallest-difference``) gives a kind the page sizes nothing of (:func:`page_sizes`):
+    "--smallest-difference count: no count difference is sized by a report of one Middle-Ages
+    run (sized there: win_share, score)", rather than taking it without a word."""
+    if not smallest:
+        return
+    from analysis.load import refuse_unsized
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    title = spec.title if spec is not None else str(game or "")
+    refuse_unsized(smallest, page_sizes(page, game, questions),
+                   PAGE_WORDS[page].format(game=title).replace("  ", " "))
+
+
 def plan_groups(runs: Iterable[str | Path], pool: bool = True, side_by_side: bool = False) -> list:
     """The configurations of ``runs`` (pooled unless ``pool=False``), baseline first; a one-line
     :class:`UsageError` for runs of different games, or of different player counts without

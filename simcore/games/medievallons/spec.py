@@ -49,8 +49,9 @@ SPEC = GameSpec(
         Column("end_reason", "int8", "0 third_guild (MV-7), 1 empty_pile (MV-6), 2 truncated",
                "end reason", role="end_reason", low=0, high=len(END_REASONS) - 1,
                labels=labelled(END_REASONS, END_WORDS)),
+        # at most once (MV-6: the red End card turns yellow once), so its mean is a share
         Column("reshuffles", "int8", "times the discard pile was reshuffled into the draw pile",
-               role="count_per_game", low=0),
+               role="count_per_game", low=0, high=1),
     ),
     score_unit="guild cards",
     # skill runs of 200 games per budget, 4 players, on the same 2 cores: Middle-Ages 35 s,
