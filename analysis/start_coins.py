@@ -15,13 +15,16 @@ written once here:
   the ``kind`` of the table each bot names in the strategy files the run recorded).
 * :func:`start_coins_caution` — the tune's caution (its tuned rules, ``analysis.tune``).
 * :func:`runs_caution` — the same caution worded for a page that compares runs (a sweep, a
-  before/after, over one line-up or a panel): said when, and only when, the runs' start coins are
-  not all the same, some run gives the seats of its player count different coins, and some run
-  played heuristic bots.
+  before/after, over one line-up or a panel): said when, and only when, among the runs of one
+  player count the coins of the seats played (:func:`played_coins`: a list's first P entries, a
+  number every seat's) are not all the same and some of those runs give their seats different
+  coins, and some run played heuristic bots.
 * :func:`dir_caution` — :func:`runs_caution` for a sweep, panel sweep or panel directory, or for a
   before/after's two directories, from every run.json they hold.
+* :func:`skill_caution` — :func:`runs_caution` for a ``balance skill --against`` comparison, from
+  the two directories' skill.json, when budget 0 (the line-up's own bots) is compared.
 
-Reads run.json and rules texts only; plays nothing (reports use it). May import the standard
+Reads run.json, skill.json records and rules texts only; plays nothing (reports use it). May import the standard
 library, :mod:`analysis.rules_diff` (value text) and :mod:`simcore.rundir` (the run.json name).
 """
 
@@ -172,14 +175,38 @@ PAGES = {
                            "both rule sets with bots that ignore coins (simulate … --players N "
                            "--strategies random instead of --panel) or with the search bot "
                            "(--strategies search16)"),
+    "skill against": ("at budget 0 every seat plays the line-up's own bots, here heuristic bots ({})",
+                      "what the comparison says at budget 0 measures the bots' openings as much as the "
+                      "coins", "Before relying on budget 0, read the budgets where every seat searches, "
+                      "or play both rule sets with bots that ignore coins (simulate … --strategies "
+                      "random)"),
 }
+
+
+def played_coins(coins, players: int):
+    """The start coins of the seats a game of ``players`` plays under a start-coins value: a
+    per-seat list's first ``players`` entries, a number every seat's; None without the setting.
+    ([2, 1, 0, 0] and [2, 1, 0, 0, 5] start the seats of a 4-player game alike.)"""
+    if coins is None:
+        return None
+    return list(coins[:players]) if isinstance(coins, list) else [coins] * players
+
+
+def _coins_of_meta(game: str, meta: dict):
+    """A run's start-coins value: ``start_coins`` where the meta records it (a skill directory's,
+    :func:`skill_caution`), else read from its ``rules_text``."""
+    if "start_coins" in meta:
+        return meta["start_coins"]
+    return coins_of(game, str(meta.get("rules_text") or ""))
 
 
 def runs_caution(metas, page: str) -> str:
     """The caution of a page of kind ``page`` (a key of :data:`PAGES`) that compares the runs whose
-    run.json are ``metas`` (a before/after's: the baseline's first): said when their game's start
-    coins are not the same in every run, some run gives the seats of its player count different
-    coins, and some run played heuristic bots (:func:`heuristic_bots`); else ""."""
+    run.json are ``metas`` (a before/after's: the baseline's first): said when, among the runs of
+    one player count, the coins of the seats played (:func:`played_coins`) are not the same in
+    every run and some of those runs give their seats different coins, and some run played
+    heuristic bots (:func:`heuristic_bots`); else "". The values it names are those of the first
+    such player count: the first run's and the first whose seats start otherwise."""
     metas = [m for m in metas if isinstance(m, dict)]
     if not metas:
         return ""
@@ -187,23 +214,51 @@ def runs_caution(metas, page: str) -> str:
     path = START_COINS_GAMES.get(game)
     if path is None:
         return ""
-    values = [coins_of(game, str(m.get("rules_text") or "")) for m in metas]
-    keys = [json.dumps(v, sort_keys=True) for v in values]
-    if len(set(keys)) < 2:
-        return ""
-    coins = next((v for v, m in zip(values, metas) if uneven(v, [int(m.get("players") or 0)])), None)
+    found = None
+    runs = [(int(m.get("players") or 0), _coins_of_meta(game, m)) for m in metas]
+    for players in dict.fromkeys(p for p, _ in runs):
+        values = [v for p, v in runs if p == players]
+        keys = [json.dumps(played_coins(v, players), sort_keys=True) for v in values]
+        coins = next((v for v in values if uneven(v, [players])), None)
+        if len(set(keys)) > 1 and coins is not None:
+            found = (coins, values[0], next(v for v, k in zip(values, keys) if k != keys[0]))
+            break
     heuristic = heuristic_bots(metas)
-    if coins is None or not heuristic:
+    if found is None or not heuristic:
         return ""
+    coins, first, other = found
     played, so, check = PAGES[page]
     if page.endswith("sweep"):
         what = f"some values tried give the seats different start coins ({path} = {value_text(coins)}, …)"
     else:
-        other = next(v for v, k in zip(values, keys) if k != keys[0])
         what = (f"the rules compared give the seats different start coins ({path}: "
-                f"{value_text(values[0])} → {value_text(other)})")
+                f"{value_text(first)} → {value_text(other)})")
     return (f"Caution: {what}, and {played.format(', '.join(heuristic))}. {WHY}: {so} ({DOCS}). "
             f"{check}.")
+
+
+def skill_caution(q: dict, budgets) -> str:
+    """The caution of a ``balance skill --against`` comparison (the directory's skill.json ``q``:
+    its cells' line-ups, ``strategy_kinds`` and ``start_coins`` by player count, and its
+    ``against`` record's ``start_coins``) at the budgets compared: at budget 0 every seat plays its
+    line-up's own bots, so :func:`runs_caution` decides for the cells of both rules when budget 0 is
+    compared; at other budgets every seat searches, and no caution is said. "" too when either
+    side's start coins were not recorded (nothing to decide from)."""
+    a = q.get("against")
+    if not isinstance(a, dict) or 0 not in {int(b) for b in budgets}:
+        return ""
+    mine, theirs = q.get("start_coins"), a.get("start_coins")
+    if not isinstance(mine, dict) or not isinstance(theirs, dict):
+        return ""
+    cells = [c for c in (q.get("panel") or {}).get("cells") or [] if isinstance(c, dict)]
+
+    def metas(coins: dict) -> list[dict]:
+        return [{"game": q.get("game"), "players": int(c.get("players") or 0),
+                 "start_coins": coins[str(c.get("players"))], "strategies": list(c.get("lineup") or []),
+                 "strategy_kinds": q.get("strategy_kinds") or {}}
+                for c in cells if str(c.get("players")) in coins]
+
+    return runs_caution(metas(theirs) + metas(mine), "skill against")
 
 
 def _metas_in(path: Path) -> list[dict]:
@@ -228,4 +283,5 @@ def dir_caution(paths, page: str) -> str:
 
 
 __all__ = ["START_COINS_GAMES", "IN_TUNE_DIR", "PAGES", "coins_of", "uneven", "uneven_coins",
-           "names_start_coins", "heuristic_bots", "start_coins_caution", "runs_caution", "dir_caution"]
+           "names_start_coins", "heuristic_bots", "start_coins_caution", "played_coins", "runs_caution",
+           "skill_caution", "dir_caution"]

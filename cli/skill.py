@@ -38,7 +38,10 @@ Under rules of one's own (``--rules``, ``--set``: a fix), ``--against DIR`` comp
 win share with a skill directory of other rules (the shipped ones, say), budget by budget
 (:mod:`analysis.skill_against`): ``against.csv``/``.parquet``/``.txt``, a table on the terminal and
 the section the page leads with; what cannot be compared (another game or panel, no budget in
-common, the same rules as read) is refused in one line before ``--out`` is touched.
+common, the same rules as read) is refused in one line before ``--out`` is touched. Rules that start
+the seats played with different coins, compared at budget 0 where the line-up's heuristic bots play,
+get the caution of :func:`analysis.start_coins.skill_caution` after the comparison (``skill.json``
+records each rules' ``start_coins`` by player count and the line-ups' ``strategy_kinds`` for it).
 
 May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis`, :mod:`reports` and
 :mod:`cli.progress`.
@@ -142,8 +145,12 @@ def skill(
     from simcore.config import parse_settings
 
     sets = parse_settings(settings or ())
+    from analysis.start_coins import START_COINS_GAMES, coins_of
+
+    start_coins = {}        # by player count, as read (skill.json; the --against caution reads it)
     for p in sorted({c.players for c in cells}):
         prep = runner.prepare(spec.name, players=p, rules=rules, settings=sets, quiet=True)
+        start_coins[str(p)] = coins_of(spec.name, prep.rules_text)
     rules_file = runner.rules_source(spec.name, rules, ()).name      # the file, without the --set
     rules_data = rules_data_sha256(spec.name, rules, sets, sorted({c.players for c in cells}))
     before = None if against is None else check_against(against, out, spec.name, the_panel, bs,
@@ -154,7 +161,9 @@ def skill(
     about_rules = {"rules": rules_file, "settings": [x.text for x in sets],
                    "rules_name": prep.rules_name, "rules_given": rules is not None or bool(sets),
                    "rules_data_sha256": rules_data, "rules_change": tuned_change(rules),
-                   "target": [t.text for t in targets]}
+                   "target": [t.text for t in targets], "strategy_kinds": lineup_kinds(spec, the_panel)}
+    if spec.name in START_COINS_GAMES:
+        about_rules["start_coins"] = start_coins
     # --out checked and claimed as every command's (simcore.atomic.check_output_path: the working
     # directory, a symbolic link, a virtual file system, inside or around an input ... one line),
     # its ownership marker proving a skill directory before --force replaces it. --force over
@@ -912,14 +921,55 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
         "dir": str(against), "rules_name": before.get("rules_name"),
         "rules_given": before.get("rules_given"), "rules_sha256": before.get("rules_sha256"),
         "rules_change": before.get("rules_change")}}
+    if "start_coins" in question:       # the other rules' start coins, for the caution
+        theirs_coins = recorded_start_coins(spec.name, before, sorted({int(k) for k in question["start_coins"]}))
+        if theirs_coins is not None:
+            q["against"]["start_coins"] = theirs_coins
     words = against_sentence(cmp, q, spec)
+    # some seats' start coins compared at budget 0, where the line-up's heuristic bots play
+    # (analysis.start_coins): said after the comparison, as the page says it
+    from analysis.start_coins import skill_caution
+
+    caution = skill_caution(q, cmp["budget"].unique().to_list())
     from analysis.skill_against import written
 
     _write_table(out, "against", written(cmp))        # its verdicts in the page's words
-    (out / "against.txt").write_text(words + "\n")
+    (out / "against.txt").write_text(words + "\n" + (caution + "\n" if caution else ""))
     _write_json(out / "skill.json", q)
     (tables or console).print(_against_table(cmp, rules_label(before), spec))
     console.print(words)
+    if caution:
+        console.print(caution)
+
+
+def lineup_kinds(spec, panel) -> dict:
+    """Each bot of the panel's line-ups by its kind as the game's loader reads it (``heuristic``,
+    ``random``, ``search``...; skill.json ``strategy_kinds``, as run.json records it)."""
+    from simcore import games as registry
+
+    loader = registry.import_hook(spec.strategies)
+    names = dict.fromkeys(n for c in panel.cells for n in loader.resolve(list(c.lineup), c.players)[0])
+    return {str(n): getattr(loader.lookup(n), "kind", None) for n in names}
+
+
+def recorded_start_coins(game: str, q: dict, counts: list[int]) -> dict | None:
+    """The start coins of a skill directory's rules by player count (``counts``): as its skill.json
+    records them, or, for one written before it did, read again from the rules file and settings it
+    names; None when they cannot be read (the file moved or no longer reads)."""
+    if isinstance(q.get("start_coins"), dict):
+        return q["start_coins"]
+    if not q.get("rules"):
+        return None
+    from analysis.start_coins import coins_of
+    from simcore import runner
+    from simcore.config import parse_settings
+    from simcore.errors import UsageError
+
+    try:
+        return {str(p): coins_of(game, runner.rules_source(game, Path(q["rules"]), parse_settings(
+            q.get("settings") or ()), seats=p).text) for p in counts}
+    except (OSError, ValueError, UsageError):
+        return None
 
 
 def _against_table(cmp, other: str, spec):

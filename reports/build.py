@@ -332,10 +332,15 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             # after what changed and the seats' answer, before the longer lists
             at = _after_warning(secs[0].sentences, 2)
             secs[0].sentences.insert(at, line)
-    if not side_by_side and secs:     # after what changed and the seats' answer, as it leads
-        cautions = [c for g in groups[1:] if (c := runs_caution([*base_rs.metas, *g.metas], "before/after"))]
-        at = _after_warning(secs[0].sentences, 2)
-        secs[0].sentences[at:at] = list(dict.fromkeys(cautions))
+    if not side_by_side:              # after what changed and the seats' answer, as it leads
+        # each variant's caution in its own before/after section (review: with two variants, the
+        # second's caution landed in the first's section, where it named the other's coins)
+        for i, g in enumerate(groups[1:]):
+            name = "comparison" if len(groups) == 2 else f"comparison_{i + 1}"
+            sec = next((s for s in secs if s.id == name), None)
+            if sec is not None and (caution := runs_caution([*base_rs.metas, *g.metas], "before/after")):
+                at = _after_warning(sec.sentences, 2)
+                sec.sentences.insert(at, caution)
     if target_words and secs:         # after what changed and the seats' answer, as it leads
         at = _after_warning(secs[0].sentences, 2)
         secs[0].sentences[at:at] = target_words

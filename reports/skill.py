@@ -13,7 +13,8 @@ directory first).
 
 May import polars, numpy, matplotlib (through :mod:`reports.figures.common`), :mod:`analysis.skill_words`
 (the advantage and its sentence, computed from the table), :mod:`analysis.skill_against` (the
-comparison's sentence), :mod:`analysis.skill_target` (a target's reading, the roles' names),
+comparison's sentence), :mod:`analysis.start_coins` (its caution of some seats' start coins compared
+with heuristic bots), :mod:`analysis.skill_target` (a target's reading, the roles' names),
 :mod:`analysis.stats` and :mod:`analysis.load` (sizes against the smallest
 difference that matters), :mod:`reports.html` (style, and the glossary's hover titles on the
 page's sentences), :mod:`reports.glossary` (the page's "How to read this page"),
@@ -34,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from analysis.skill_against import bound_text, change_number, change_text, seat_text, verdict_text
+from analysis.start_coins import skill_caution
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, cells as skill_cells,
@@ -341,10 +343,13 @@ def against_html(d: Path, q: dict, spec) -> str:
                       f"src='data:image/png;base64,{png}'></figure>")
     level = float(cmp["level"][0])
     parts = against_lines(words)
+    # some seats' start coins compared at budget 0, the line-up's heuristic bots: after the list
+    caution = skill_caution(q, cmp["budget"].unique().to_list())
     return (f"<h2>Against {html.escape(other)}: does the change hold as play gets stronger?</h2>"
             f"<p>{with_titles(parts[0])}</p><ul>"
             + "".join(f"<li>{with_titles(x)}</li>" for x in parts[1:]) + "</ul>"
-            f"<p class='note'>Compared with the balance skill directory {html.escape(str(a.get('dir')))} "
+            + (f"<p>{with_titles(caution)}</p>" if caution else "")
+            + f"<p class='note'>Compared with the balance skill directory {html.escape(str(a.get('dir')))} "
             f"({html.escape(other)}): each seat's win share when every seat searches, these rules "
             f"minus those, with Newcombe's interval for a difference of two proportions (at "
             f"{100 * level:.4g}%, as the sentence says). The grey band holds the changes smaller than "
@@ -1428,6 +1433,8 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
                          f"(intervals at {100 * float(cmp['level'][0]):.4g}%, all holding together "
                          "at 95%)", against_table(cmp, other))]
         extra_sentences = against_lines(words)
+        # (the caution of some seats' start coins compared with heuristic bots at budget 0)
+        extra_sentences += [c] if (c := skill_caution(q, cmp["budget"].unique().to_list())) else []
     return Section(
         "skill", "Balance as play gets stronger (search budget)",
         f"From the balance skill directory {d.name} ({q['games']:,} games per budget and part; "
