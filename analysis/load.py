@@ -141,6 +141,18 @@ def parse_smallest_difference(text: str | None, option: str = "--smallest-differ
     return out
 
 
+def keeps_length(game: str | None) -> bool:
+    """Whether ``game``'s runs keep a game length (a column of role ``length``): Middle-Ages' games
+    all last 16 turns (MA-4) and keep none, so nothing of theirs is sized by ``length=``. An
+    unknown game (None, or not registered) is taken to keep one: the caller refuses it elsewhere."""
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    if spec is None:
+        return True
+    return any(c.role == "length" for c in (*spec.all_player_columns, *spec.all_game_columns))
+
+
 def refuse_unsized(small: dict, kinds, what: str) -> None:
     """One :class:`UsageError` line when ``small`` (:func:`parse_smallest_difference`'s) gives a
     kind that ``what`` (what a command sizes: "balance sweep's effects") sizes nothing of, rather

@@ -102,7 +102,7 @@ def sweep(
         "page (balance report DIR) words the effects by it."),
     **game_options,
 ) -> None:
-    from analysis.load import parse_smallest_difference, refuse_unsized
+    from analysis.load import keeps_length, parse_smallest_difference, refuse_unsized
     from analysis.sweep.play import plan_sweep
     from simcore.cluster import check_options, executor_for
     from simcore.options import check_chunk_size, check_threads
@@ -110,8 +110,10 @@ def sweep(
     from strategies.panels import options_panel
 
     small = parse_smallest_difference(smallest_difference)
-    # (a sweep's effects are win shares, scores and the game length: no count per game)
-    refuse_unsized(small, ("share", "score", "length"), "balance sweep's effects")
+    # (a sweep's effects are win shares, scores and the game length where the game keeps one
+    # (not Middle-Ages, 16 turns): no count per game)
+    refuse_unsized(small, ("share", "score", "length") if keeps_length(game) else ("share", "score"),
+                   "balance sweep's effects")
     n = parse_games(games)
     check_threads(threads)
     check_chunk_size(chunk_size)

@@ -72,11 +72,12 @@ def page_sizes(page: str, game: str | None, questions: tuple[str, ...] = ()) -> 
     length; a sweep's effects (a panel sweep's too) shares, scores and lengths; a tune's page its
     targets' shares and lengths."""
     from analysis.compare import counts_sized
+    from analysis.load import keeps_length
     from simcore import games as registry
 
     spec = registry.specs().get(game) if game else None
     cols = (*spec.all_player_columns, *spec.all_game_columns) if spec is not None else ()
-    length = spec is None or any(c.role == "length" for c in cols)
+    length = keeps_length(game)
     by_turn = any(c.role == "checkpoint_by_turn" for c in cols)
     kinds = {"share"}
     if page in ("run", "side by side", "before/after"):

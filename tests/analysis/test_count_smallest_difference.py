@@ -112,7 +112,7 @@ def test_a_bad_count_is_refused_in_one_line_by_every_command(run, tmp_path, caps
 
 @pytest.mark.parametrize("command,sized", [
     ("baseline", "win_share, score"), ("check", "win_share, score"),
-    ("sweep", "win_share, score, length"), ("questions", "win_share, score")])
+    ("sweep", "win_share, score)"), ("questions", "win_share, score")])
 def test_a_command_that_sizes_no_count_says_so_rather_than_ignore_it(run, tmp_path, capsys, command, sized):
     args = {"baseline": ["baseline", str(run), "--out", str(tmp_path / "b.toml")],
             "check": ["check", str(run), "--baseline", str(tmp_path / "missing.toml")],

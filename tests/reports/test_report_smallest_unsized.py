@@ -81,3 +81,20 @@ def test_a_panel_before_after_refuses_a_count(tmp_path, capsys):
     err = _refused(capsys, ["report", str(tmp_path / "a"), str(tmp_path / "b")], tmp_path / "rep", "count",
                    "win_share")
     assert "panels" in err, err
+
+
+def test_a_middle_ages_sweep_refuses_a_length_it_never_sizes(tmp_path, capsys):
+    """Middle-Ages keeps no game length (16 turns, MA-4), so its sweep's effects size none: ``balance
+    sweep --smallest-difference length=2`` was recorded in sweep.json and ignored (helper-211's
+    note); it is refused in one line before anything is played, as ``count=`` is."""
+    from cli import _run
+
+    code = _run(["sweep", "--game", "middle-ages", "--vary", "income.palais.base=3..4", "--games", "100",
+                 "--out", str(tmp_path / "sw"), "--smallest-difference", "length=2"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "--smallest-difference length" in err and "(sized there: win_share, score)" in err, err
+    assert not (tmp_path / "sw").exists()
+    # a game with a length keeps taking it
+    assert _run(["sweep", "--game", "seigneurial", "--vary", "track.goal.4=10..11", "--games", "50",
+                 "--out", str(tmp_path / "sg"), "--smallest-difference", "length=2", "--quiet"]) == 0
