@@ -230,6 +230,37 @@ class _Layout:
                 self._add_table(said[0].upper() + said[1:], _part(df, keys, cols).slice(lo, hi - lo),
                                 layout=layout)
 
+    def table_start(self, caption: str, df: pl.DataFrame, room: float) -> float:
+        """The height (inches) :meth:`add_table` needs below the cursor before it draws ``df``
+        there, ``room`` inches being left: a table in one part, its caption, header and first
+        rows (:meth:`_start_height`); one cut into parts, its first block of rows (all parts).
+        What a heading and its intro are kept with (:func:`write_pdf`)."""
+        df, said = said_once(df)
+        if said:
+            caption = f"{caption} ({said})"
+        whole = df
+        df = df.select(self.reading_order(df))
+        parts = self.column_parts(df)
+        if len(parts) == 1:
+            return self._start_height(caption, whole)
+        return self.row_blocks(caption, df, parts, first=room)[0][2]
+
+    def _start_height(self, caption: str, df: pl.DataFrame, layout: tuple[float, list[float]] | None = None,
+                      pad: float = 0.05) -> float:
+        """The height :meth:`_add_table` keeps together at the start of ``df``: caption, header
+        and the whole table up to a third of a page, else its first three rows."""
+        cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
+        header = list(df.columns)
+        size, widths = layout or self._layout(header, cells, pad)[:2]
+        lh = self.line_height(size)
+        hdr_h = max(len(self.wrap(h, size, w - 2 * pad, "bold")) for h, w in zip(header, widths)) * lh + 2 * pad
+        heights = [max(len(self.wrap(v, size, w - 2 * pad)) for v, w in zip(row, widths)) * lh + 2 * pad
+                   for row in cells]
+        head_h = len(self.wrap(caption, 9.5, TEXT_W, "bold")) * self.line_height(9.5) + 0.04 + hdr_h
+        whole = sum(heights)
+        keep = whole if whole <= (PAGE_H - TOP - BOTTOM) / 3 else sum(heights[:3])
+        return head_h + keep + 0.1
+
     def row_blocks(self, caption: str, df: pl.DataFrame, parts: list[list[str]],
                    first: float | None = None) -> list[tuple[int, int, float]]:
         """Runs of rows (start, end, height in inches) whose tables of every part, stacked, fit one
@@ -429,15 +460,69 @@ class _Layout:
                 cols = cols[:lo] + kept + aside + cols[hi + 1:]
         return cols
 
+    def column_units(self, df: pl.DataFrame, keys: list[str]) -> list[list[str]]:
+        """The columns but ``keys``, in the table's order, as runs no cut into parts separates and a
+        part takes whole (:meth:`column_parts`): a group of :meth:`column_groups` (from its first
+        column left over by the key columns to its last), neighbouring columns named alike but for
+        their numbers ("seat 1 win share (%)" … "seat 4 win share (%)": every seat's share in one
+        part, side by side) or but for their first word ("Seigneur side win share (%)",
+        "Censitaire side win share (%)"), and a column whose name says it is an interval with the
+        estimate just before it ("Objective", "Objective's 95% interval")."""
+        import re
+
+        rest = [c for c in df.columns if c not in keys]
+        joined = set()                     # i in joined: rest[i - 1] and rest[i] in one run
+        for group in self.column_groups(df):
+            held = [i for i, c in enumerate(rest) if c in group]
+            if held:
+                joined.update(range(held[0] + 1, held[-1] + 1))
+
+        def alike(a: str, b: str) -> bool:
+            na, nb = re.sub(r"\d+", "#", a), re.sub(r"\d+", "#", b)
+            if "#" in na and na == nb:
+                return True
+            wa, wb = a.split(" "), b.split(" ")
+            return len(wa) >= 3 and wa[1:] == wb[1:]
+
+        for i in range(1, len(rest)):
+            name, before = rest[i].lower(), rest[i - 1].lower()
+            if alike(rest[i - 1], rest[i]) or ("interval" in name and "interval" not in before
+                                               and (name.startswith(before) or re.match(r"\d+% interval", name))):
+                joined.add(i)
+        units: list[list[str]] = []
+        for i, c in enumerate(rest):
+            if i in joined and units:
+                units[-1].append(c)
+            else:
+                units.append([c])
+        return units
+
+    def _column_need(self, name: str, cells: list[str], size: float = 6.8, pad: float = 0.05) -> float:
+        """The width (inches) a column reads at in a part: its header in at most three lines and
+        its cells in at most three, no word split (what :meth:`column_parts` packs parts with: the
+        rows' lines alone let one part take a dozen narrow numbers under headers of five lines
+        beside a half-empty first part)."""
+        words = [w for t in (name, *cells) for w in str(t).split(" ")]
+        longest = max(self.width(w, size, "bold") for w in words)
+        header = self.width(name, size, "bold") / 3
+        body = max((self.width(t, size) for t in cells), default=0.0) / 3
+        return max(longest, header, body) + 2 * pad
+
     def column_parts(self, df: pl.DataFrame) -> list[list[str]]:
-        """The columns but the row's key (:meth:`key_columns`), cut into the fewest runs of
-        neighbouring columns (up to :data:`MAX_PARTS`) whose tables, each with the key columns,
-        read (:meth:`_reads`: type at 6.8 pt or more, rows of at most :data:`MAX_ROW_LINES` lines
-        but a few); among the cuts into that many runs, the one with the fewest wrapped lines; the
-        whole table when it reads so, or when no cut does better (then the cut with the fewest
-        wrapped lines in all). No cut falls inside a group of :meth:`column_groups` (a change, its
-        interval, its unit and the values compared: from the group's first column left over by
-        the key columns to its last), even where a cut there would read better."""
+        """The columns but the row's key (:meth:`key_columns`) in the fewest parts (up to
+        :data:`MAX_PARTS`) whose tables, each with the key columns, read (:meth:`_reads`: type at
+        6.8 pt or more, rows of at most :data:`MAX_ROW_LINES` lines but a few); the whole table
+        when it reads so. The parts are packed from runs of columns read together
+        (:meth:`column_units`: a change with its interval and verdict, every seat's share, an
+        objective with its interval), never cut, in the table's order: each part takes the next
+        run while its columns' widths (:meth:`_column_need`: headers in three lines at most) fit
+        its share of the width, and where the next run does not fit, the later runs that do, so
+        no part is left half-empty while the next one is crammed; the share is the smallest with
+        which that many parts hold every run (balanced parts). Session 58: the Seigneurial
+        tune's "Every trial" was cut into 5 columns and 13 (the rows' lines alone, a dozen narrow
+        numbers under headers of five lines), seat 1's share apart from the other seats', the
+        settings apart from their objective. Where no packing reads, the cut into neighbouring
+        runs with the fewest wrapped lines (as before)."""
         cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
         size, lines = self._row_lines(list(df.columns), cells)
         if self._reads(size, lines) or len(df.columns) < 3:
@@ -446,6 +531,61 @@ class _Layout:
         rest = [c for c in df.columns if c not in keys]
         if len(rest) < 2:                  # nothing to cut: the whole table
             return [list(df.columns[1:])]
+        units = self.column_units(df, keys)
+        if len(units) < 2:                 # one group and the key columns: the whole table
+            return [list(df.columns[1:])]
+        at = {c: i for i, c in enumerate(df.columns)}
+        need = {c: self._column_need(c, [row[at[c]] for row in cells]) for c in df.columns}
+        room = TEXT_W - sum(need[c] for c in keys)
+        widths = [sum(need[c] for c in u) for u in units]
+
+        def reads(cols: list[str]) -> bool:
+            idx = sorted([at[c] for c in keys] + [at[c] for c in cols])
+            size_, lines_ = self._row_lines([df.columns[i] for i in idx], [[row[i] for i in idx] for row in cells])
+            return self._reads(size_, lines_)
+
+        # a run with an interval (an estimate, a change) is what the row's other columns led to:
+        # the first part it fits takes it, before the other runs (the tune's objective beside the
+        # settings that gave it)
+        results = {i for i, u in enumerate(units) if any("interval" in c.lower() or c == "high" for c in u)}
+
+        def pack(share: float) -> list[list[int]]:
+            """The runs (by index) in parts of at most ``share`` inches each, in order (the runs
+            with an interval first), a part taking the later runs that fit where the next does
+            not."""
+            left, parts = list(range(len(units))), []
+            while left:
+                part, used = [left[0]], widths[left[0]]
+                for u in [u for u in left[1:] if u in results] + [u for u in left[1:] if u not in results]:
+                    if used + widths[u] <= share + 1e-9:
+                        part.append(u)
+                        used += widths[u]
+                parts.append(part)
+                left = [u for u in left if u not in part]
+            return parts
+
+        for k in range(2, MAX_PARTS + 1):
+            if len(pack(room)) > k:
+                continue
+            lo, hi = max(max(widths), sum(widths) / k), room
+            if lo <= hi and len(pack(lo)) <= k:
+                hi = lo
+            else:
+                for _ in range(30):        # the smallest share that packs into k parts
+                    mid = (lo + hi) / 2
+                    lo, hi = (lo, mid) if len(pack(mid)) <= k else (mid, hi)
+            parts = [[c for u in sorted(p) for c in units[u]] for p in pack(hi)]
+            parts.sort(key=lambda cols: at[cols[0]])
+            if all(reads(p) for p in parts):
+                return [sorted(p, key=at.get) for p in parts]
+        return self._neighbouring_parts(df, keys, rest, cells, lines)
+
+    def _neighbouring_parts(self, df: pl.DataFrame, keys: list[str], rest: list[str],
+                            cells: list[list[str]], lines: list[int]) -> list[list[str]]:
+        """The cut of ``rest`` into the fewest runs of neighbouring columns (up to
+        :data:`MAX_PARTS`) whose tables read, the one with the fewest wrapped lines among them;
+        else the cut with the fewest wrapped lines in all. No cut falls inside a group of
+        :meth:`column_groups`, even where a cut there would read better."""
         from itertools import combinations
 
         best, best_lines = [list(rest)], sum(lines)
@@ -468,7 +608,7 @@ class _Layout:
             if held:
                 joined.update(range(held[0] + 1, held[-1] + 1))
         free = [i for i in range(1, len(rest)) if i not in joined]
-        if not free:                       # one group and the key columns: the whole table
+        if not free:
             return [list(df.columns[1:])]
         for k in range(2, min(MAX_PARTS, len(free) + 1) + 1):
             # every cut of the columns into k neighbouring runs (a table has at most a dozen), the
@@ -504,10 +644,7 @@ class _Layout:
         # the table starts on a new page unless its caption, header and first rows fit here: the
         # whole of a table up to a third of a page (kept together), else its first three rows (a
         # table that started with one row at a page's foot read as a table of one row)
-        head_h = len(cap_lines) * self.line_height(9.5) + 0.04 + hdr_h
-        whole = sum(heights)
-        keep = whole if whole <= (PAGE_H - TOP - BOTTOM) / 3 else sum(heights[:3])
-        self.need(head_h + keep + 0.1)
+        self.need(self._start_height(caption, df, (size, widths), pad))
         for line in cap_lines:
             self.text_at(MARGIN, self.y, line, 9.5, "bold")
             self.y -= self.line_height(9.5)
@@ -693,6 +830,22 @@ def write_pdf(path: Path, title: str, secs: list[Section], figs: dict, png: dict
                     + 0.08)
             if head + h + cap_h <= PAGE_H - TOP - BOTTOM:
                 doc.need(head + h + cap_h)
+        elif s.tables and not s.sentences and not s.figures:
+            # keep-with-next: the heading and intro on the page of the table's start (its caption,
+            # header and first rows, or a cut table's first block), else both go to the next page
+            # (session 58: "Every effect"'s heading and intro alone at the foot of page 3, its
+            # 7-row table on page 4)
+            head = (len(doc.wrap(s.title, 14, TEXT_W, "bold")) * doc.line_height(14) + 0.1
+                    + (len(doc.wrap(s.intro, 9.5, TEXT_W)) * doc.line_height(9.5) + 0.1 if s.intro else 0)
+                    + 0.08)
+            caption, df = s.tables[0]
+            doc.need(head + doc.table_start(caption, df, doc.room() - head))
+        elif s.intro and s.sentences:
+            # the heading and intro with the first sentence's first lines
+            first = doc.wrap(s.sentences[0], 9.5, TEXT_W - 0.16)
+            head = (len(doc.wrap(s.title, 14, TEXT_W, "bold")) * doc.line_height(14) + 0.1
+                    + len(doc.wrap(s.intro, 9.5, TEXT_W)) * doc.line_height(9.5) + 0.1)
+            doc.need(head + min(len(first), 2) * doc.line_height(9.5))
         doc.add_heading(s.title)
         if s.intro:
             doc.add_text(s.intro, 9.5, space_after=0.1)
