@@ -106,3 +106,36 @@ def test_a_heading_and_its_intro_are_kept_with_the_start_of_their_table(monkeypa
         assert heading == first_row, (filler, heading, first_row)
         moved += heading == 2
     assert moved, "the case this test is about: a section that goes to the next page"
+
+
+def _sentence_pages(monkeypatch, filler: int) -> tuple[int, int]:
+    """The pages the heading "Verdict" and its first sentence's first words are drawn on, after a
+    section of ``filler`` sentences (the tune report's page 1 left "Verdict"'s heading and intro
+    alone at its foot, the sentences on page 2)."""
+    seen: dict[str, int] = {}
+    text_at = _Layout.text_at
+
+    def record(self, x, y, text, *a, **kw):
+        seen.setdefault(text.split(" ")[0], self.page_no)
+        return text_at(self, x, y, text, *a, **kw)
+
+    monkeypatch.setattr(_Layout, "text_at", record)
+    secs = [Section("a", "Before", sentences=[f"Sentence {i} of the section before, long enough to wrap "
+                                              "once or twice across the width of the page, as they do."
+                                              for i in range(filler)]),
+            Section("b", "Verdict", intro="The best candidate of the search, played again on fresh games. " * 4,
+                    sentences=["Firstsentence: the target NOT met in 1 of 4 cells, " * 4])]
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as d:
+        write_pdf(Path(d) / "r.pdf", "t", secs, {})
+    return seen["Verdict"], seen["Firstsentence:"]
+
+
+def test_a_heading_and_its_intro_are_kept_with_the_first_lines_of_their_sentences(monkeypatch):
+    moved = 0
+    for filler in range(14, 34):
+        heading, first = _sentence_pages(monkeypatch, filler)
+        assert heading == first, (filler, heading, first)
+        moved += heading == 2
+    assert moved, "the case this test is about: a section that goes to the next page"
