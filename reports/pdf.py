@@ -406,7 +406,7 @@ class _Layout:
         before them (the estimate they bound: ``change``, ``delta``, ``estimate``), ``unit`` where
         it follows them (the unit of all three), and the two values compared (``from``, ``to``)
         where the table has them. Session 57: the PDF cut a grid sweep's "Every two values" between
-        ``low`` and ``high``, a pair's interval half in one table and half in the next. Session 58:
+        ``low`` and ``high``, a pair's interval half in one table and half in the next. Session 57 (later):
         the verdict on that change too (the first column to its right named "verdict…"), and in a
         table whose interval is one column (the before/after's "Change", "95% interval of the
         change", "Verdict"), the change, the columns to its right that name an interval ("…interval…",
@@ -518,7 +518,7 @@ class _Layout:
         run while its columns' widths (:meth:`_column_need`: headers in three lines at most) fit
         its share of the width, and where the next run does not fit, the later runs that do, so
         no part is left half-empty while the next one is crammed; the share is the smallest with
-        which that many parts hold every run (balanced parts). Session 58: the Seigneurial
+        which that many parts hold every run (balanced parts). Session 57 (later): the Seigneurial
         tune's "Every trial" was cut into 5 columns and 13 (the rows' lines alone, a dozen narrow
         numbers under headers of five lines), seat 1's share apart from the other seats', the
         settings apart from their objective. Where no packing reads, the cut into neighbouring
@@ -575,7 +575,11 @@ class _Layout:
                     mid = (lo + hi) / 2
                     lo, hi = (lo, mid) if len(pack(mid)) <= k else (mid, hi)
             parts = [[c for u in sorted(p) for c in units[u]] for p in pack(hi)]
-            parts.sort(key=lambda cols: at[cols[0]])
+            # the part with a result (a change and its interval, an objective) first, then the
+            # others in the table's order: the before/after's "Unit, Family, p, Compared" came
+            # before its "Before … Verdict" (its first column, Unit, stands first in the table)
+            shown = {c for u in results for c in units[u]}
+            parts.sort(key=lambda cols: (not any(c in shown for c in cols), at[cols[0]]))
             if all(reads(p) for p in parts):
                 return [sorted(p, key=at.get) for p in parts]
         return self._neighbouring_parts(df, keys, rest, cells, lines)
@@ -833,7 +837,7 @@ def write_pdf(path: Path, title: str, secs: list[Section], figs: dict, png: dict
         elif s.tables and not s.sentences and not s.figures:
             # keep-with-next: the heading and intro on the page of the table's start (its caption,
             # header and first rows, or a cut table's first block), else both go to the next page
-            # (session 58: "Every effect"'s heading and intro alone at the foot of page 3, its
+            # (session 57: "Every effect"'s heading and intro alone at the foot of page 3, its
             # 7-row table on page 4)
             head = (len(doc.wrap(s.title, 14, TEXT_W, "bold")) * doc.line_height(14) + 0.1
                     + (len(doc.wrap(s.intro, 9.5, TEXT_W)) * doc.line_height(9.5) + 0.1 if s.intro else 0)

@@ -363,7 +363,7 @@ def said_once(df: pl.DataFrame) -> tuple[pl.DataFrame, str]:
     'parameter': setup.start_coins[0] (seat 1's); 'interval of': the value-by-value family; empty
     in every row, left out: 'others at', 'repeats'". A table of fewer than
     :data:`SAID_ONCE_ROWS` rows, and one that would keep fewer than two columns, is given back
-    whole with no words. Session 58 review: the one-parameter sweep's value tables were cut in two
+    whole with no words. Session 57 review: the one-parameter sweep's value tables were cut in two
     parts only to print an always-empty `repeats` and a constant `interval of` beside parameter,
     from, to and metric repeated."""
     if df.height < SAID_ONCE_ROWS:

@@ -2,7 +2,7 @@
 
 1. A table cut into parts of its columns is packed to use the width: balanced parts, each run of
    related columns (every seat's share, an objective with its interval) whole in one part, the
-   objective beside the settings that gave it. Session 58 review: the Seigneurial panel tune's
+   objective beside the settings that gave it. Session 57 review: the Seigneurial panel tune's
    "Every trial" was cut into a part of 5 columns, half its width empty, and one of 13 (seats 2-4,
    both sides, the length, the four bots' shares, the objective and its interval): seat 1's
    share apart from the other seats', the settings apart from their objective (the cut minimised

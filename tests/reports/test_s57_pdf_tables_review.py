@@ -193,3 +193,15 @@ def test_a_table_never_leaves_its_last_row_alone_on_the_next_page(monkeypatch):
             cases += 1
             assert pages.count(2) >= 2, (room, pages)
     assert cases, "the case this test is about: a table that runs onto the next page"
+
+
+def test_the_part_with_the_change_and_its_verdict_is_printed_first(monkeypatch):
+    """A table cut into parts prints first the part that holds its result (a change with its
+    interval and verdict), then the others: the before/after's "All 66 compared metrics" printed
+    "part 1 of 2: Unit … Compared" (Unit, Family, p, Compared) before "part 2 of 2: Before …
+    Verdict", because Unit stands first in the table (seen on the rendered PDF, session 57)."""
+    drawn = _drawn(monkeypatch, "All 66 compared metrics", _ab_table())
+    assert len(drawn) >= 2, "the case this test is about: a table printed in parts"
+    first = drawn[0]
+    assert "part 1 of" in first[0] and "Change" in first[1].columns and "Verdict" in first[1].columns, \
+        (first[0], first[1].columns)
