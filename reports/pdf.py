@@ -200,12 +200,7 @@ class _Layout:
         value in every row is said once in the caption (:func:`reports.text.said_once`). Cut into
         parts, the table's columns are read in :meth:`reading_order` (a verdict beside its change
         and interval, what stood between them after it)."""
-        df, said = said_once(df)
-        if said:
-            caption = f"{caption} ({said})"
-        whole = df
-        df = df.select(self.reading_order(df))
-        parts = self.column_parts(df)
+        caption, whole, df, parts = self._prepared(caption, df)
         if len(parts) == 1:
             self._add_table(caption, whole)
             return
@@ -235,15 +230,20 @@ class _Layout:
         there, ``room`` inches being left: a table in one part, its caption, header and first
         rows (:meth:`_start_height`); one cut into parts, its first block of rows (all parts).
         What a heading and its intro are kept with (:func:`write_pdf`)."""
-        df, said = said_once(df)
-        if said:
-            caption = f"{caption} ({said})"
-        whole = df
-        df = df.select(self.reading_order(df))
-        parts = self.column_parts(df)
+        caption, whole, df, parts = self._prepared(caption, df)
         if len(parts) == 1:
             return self._start_height(caption, whole)
         return self.row_blocks(caption, df, parts, first=room)[0][2]
+
+    def _prepared(self, caption: str, df: pl.DataFrame) -> tuple[str, pl.DataFrame, pl.DataFrame, list[list[str]]]:
+        """``df`` as :meth:`add_table` draws it (and :meth:`table_start` measures it): its caption
+        with what :func:`reports.text.said_once` says once, the table without those columns, the
+        same in :meth:`reading_order`, and its parts (:meth:`column_parts`)."""
+        df, said = said_once(df)
+        if said:
+            caption = f"{caption} ({said})"
+        ordered = df.select(self.reading_order(df))
+        return caption, df, ordered, self.column_parts(ordered)
 
     def _start_height(self, caption: str, df: pl.DataFrame, layout: tuple[float, list[float]] | None = None,
                       pad: float = 0.05) -> float:

@@ -18,17 +18,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-
-def _variant(winners: np.ndarray, P: int = 4):
-    from pathlib import Path
-
-    from analysis.sweep.metrics import MetricInfo, VariantData
-
-    w = np.zeros((winners.size, P))
-    w[np.arange(winners.size), winners] = 1.0
-    samples = {f"seat_win_share_{s + 1}": w[:, s] for s in range(P)}
-    info = {k: MetricInfo(k, f"seat {k[-1]}'s win share", "pp", True) for k in samples}
-    return VariantData(Path("."), {"game": "middle-ages", "players": P}, P, samples, info, w, 1.0 / P)
+from tests.sweep.test_s57_imbalance_bar_as_a_seats import _variant
 
 
 def _by_metric(a, b) -> dict[str, dict]:
