@@ -97,7 +97,9 @@ def test_a_panel_page_says_in_how_many_cells_the_seat_is_far_enough_from_fair(tm
     runs = [runner.simulate("seigneurial", games=1500, seed=1, out=tmp_path / f"r{k}", quiet=True,
                             players=4, strategies=s) for k, s in enumerate(("standard", "random"))]
     pages = {}
-    for name, text in (("tiny", TINY), ("huge", HUGE)):
+    # (a panel's page sizes win shares only: since session 57 `balance report` refuses a kind no
+    # page of its sizes, so the shares' part of TINY and HUGE alone)
+    for name, text in (("tiny", TINY.split(",")[0]), ("huge", HUGE.split(",")[0])):
         out = tmp_path / name
         # the checks read the words: the figures are 1x1 stand-ins (undrawn_figures.py); a --cells
         # page's figure is drawn in test_panel_from_stats.py and test_panel_states_its_finding.py
