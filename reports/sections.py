@@ -352,7 +352,7 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         rows["Verdict"].append("not tested (an index of the seats: see their win shares)"
                                if r["kind"] == "index" else
                                NO_GAME_DIFFERS if no_game_differs(r) else
-                               verdict_with_range(r, unit, family, d) if r.get("verdict") else
+                               verdict_with_range(r, unit, family, d, say_cut=True) if r.get("verdict") else
                                "moved (significant)" if r["significant"] else
                                "no change detected (interval excludes 0, but not after Holm's correction)"
                                if holm_note(r, tested_count(cmp)) else "no change detected")

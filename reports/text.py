@@ -1678,13 +1678,15 @@ def verdict_range(r: dict, unit: str, digits: int) -> str:
     return f"{signed(_scale(r) * lo, d)} to {signed(_scale(r) * hi, d)}{u}"
 
 
-def verdict_with_range(r: dict, unit: str, family: int, digits: int | None = None) -> str:
+def verdict_with_range(r: dict, unit: str, family: int, digits: int | None = None,
+                       say_cut: bool = False) -> str:
     """A compared metric's verdict beside the interval it was read on, named (review O #4: "Seat 4
     −0.5 pp (95% interval −0.9 to −0.2 pp), clear, may matter" beside "Seat 1 +0.5 pp (+0.2 to
     +0.8 pp), clear but small": the size was read on an interval the page did not print):
-    "clear, may matter (all 4 seat win shares at once: −1.08 to 0.00 pp)" for a clear change
-    (:func:`verdict_range`: its interval over the tested metrics of its family at once,
-    :func:`all_at_once`, cut at 0 where Holm shows the sign; in a table without families, over all
+    "clear, may matter (all 4 seat win shares at once: −1.08 to 0.00 pp, cut at 0 where Holm's
+    correction shows the sign)" for a clear change (:func:`verdict_range`: its interval over the
+    tested metrics of its family at once, :func:`all_at_once`, cut at 0 where Holm shows the sign,
+    which ``say_cut`` says on the row, as a table's cell needs; in a table without families, over all
     ``family`` tested metrics: "all 64 at once"); a change within noise whose own 95% interval
     excludes 0 says that Holm's correction over its family is why; else the verdict's words
     alone."""
@@ -1692,6 +1694,11 @@ def verdict_with_range(r: dict, unit: str, family: int, digits: int | None = Non
     if r.get("significant") and r.get("verdict") != stats.NOT_SHOWN:
         d = metric_digits(r) if digits is None else digits
         rng = verdict_range(r, metric_unit(r["metric"], r["kind"], unit, r.get("key")), d)
+        if say_cut and rng and size_range(r["diff"], r["size_low"], r["size_high"]) != (r["size_low"], r["size_high"]):
+            # Holm showed the sign where that wider interval still holds 0 (session 57: a table's
+            # "−4.390 to 0.000 pp" beside "clear", and nothing on the row said why it ends at 0; a
+            # sentence of several seats says it once after them, _read_on)
+            rng += ", cut at 0 where Holm's correction shows the sign"
         return f"{words} ({all_at_once(r, family)} at once: {rng})" if rng else words
     lo, hi = r.get("diff_low"), r.get("diff_high")
     if (words == verdict_words(stats.NOT_SHOWN) and lo is not None and hi is not None
