@@ -149,6 +149,44 @@ def _seat_of(metric: str) -> str:
     return f"seat {metric.removeprefix('seat_win_share_')}"
 
 
+#: what the page says of the seats that keep the furthest seat from being clearly the furthest
+#: when a row does not say which (a table written before column ``follows_rivals``)
+SOME_RIVAL = "another seat's interval reaches as far from it"
+
+
+def rivals_words(r: dict) -> str:
+    """Which seats' intervals reach as far from the fair share as the nearest distance of the seat
+    the imbalance's estimate repeats (``follows_rivals``, :func:`analysis.sweep.metrics.furthest_seat`),
+    and at which of the comparison's two values (session 58: "another seat's interval reaches as
+    far from it", and a designer asked which): "seat 3's interval reaches as far from it at both
+    values", "the intervals of seats 2 and 4 reach as far from it at 0", "seat 1's interval reaches
+    as far from it at both values, and those of seats 2 and 4 at 0". :data:`SOME_RIVAL` for a row
+    without the column."""
+    rivals = r.get("follows_rivals") or []
+    groups: dict[tuple[bool, bool], list[str]] = {}
+    for x in rivals:
+        if x["at_from"] or x["at_to"]:
+            groups.setdefault((bool(x["at_from"]), bool(x["at_to"])), []).append(
+                x["seat"].removeprefix("seat_win_share_"))
+    if not groups:
+        return SOME_RIVAL
+    places = {(True, True): "at both values", (True, False): f"at {r['from']}",
+              (False, True): f"at {r['to']}"}
+    parts = []
+    for where in ((True, True), (True, False), (False, True)):
+        seats = groups.get(where)
+        if not seats:
+            continue
+        one = len(seats) == 1
+        if not parts:
+            who = f"seat {seats[0]}'s interval" if one else f"the intervals of seats {_and_list(seats)}"
+            parts.append(f"{who} {'reaches' if one else 'reach'} as far from it {places[where]}")
+        else:
+            who = f"seat {seats[0]}'s" if one else f"those of seats {_and_list(seats)}"
+            parts.append(f"{who} {places[where]}")
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
 def _follows_parts(r: dict) -> dict:
     """The pieces every place that names the seat an imbalance's change repeats (``follows``) is
     worded from: the seat, "the other way" (a seat below fair), whether it is clearly the furthest
@@ -178,7 +216,7 @@ def _follows_parts(r: dict) -> dict:
             "why": why, "verdicts": verdicts,
             "where": (f"{seat} clearly the furthest from fair at both values" if clear else
                       f"{seat} the furthest from fair at both values by the estimates, but not clearly: "
-                      "another seat's interval reaches as far from it")}
+                      f"{rivals_words(r)}")}
 
 
 def follows_words(r: dict) -> str:
@@ -187,8 +225,10 @@ def follows_words(r: dict) -> str:
     from fair at both values and the same interval: "as seat 3's win share does here: seat 3 is
     clearly the seat furthest from the fair share at both values, above it; not the same metric"
     (by as much the other way for a seat below it; designer review s57 B). Otherwise the same
-    estimate, and why the interval differs, with both verdicts where they differ (review of s57 B:
-    "within noise" beside seat 1's "clear but small", both called the same change)."""
+    estimate, which seats' intervals reach as far from fair and at which value
+    (:func:`rivals_words`), and why the interval differs, with both verdicts where they differ
+    (review of s57 B: "within noise" beside seat 1's "clear but small", both called the same
+    change)."""
     f = _follows_parts(r)
     seat, side = f["seat"], "below" if f["other_way"] else "above"
     if f["clear"] and f["how"] == "same":
@@ -200,7 +240,7 @@ def follows_words(r: dict) -> str:
     state = (f"{seat}, {side} the fair share, is clearly the seat furthest from it at both values"
              if f["clear"] else
              f"{seat}, {side} the fair share, is the seat furthest from it at both values by the "
-             "estimates, but not clearly: another seat's interval reaches as far from it")
+             f"estimates, but not clearly: {rivals_words(r)}")
     interval = (f"; the imbalance's interval is {f['than']}: {f['why']}" if f["how"] != "same" else
                 "; here the interval is the same")
     # the imbalance's verdict is the sentence's own; the seat's is said beside it
@@ -214,8 +254,9 @@ def follows_cell(r: dict) -> str:
     sentence (:func:`follows_words`): "not the same metric, the same change and interval as seat
     3's win share here (seat 3 clearly the furthest from fair at both values)", or "not the same
     metric: the same estimate, the other way, as seat 1's win share here (seat 1 the furthest …
-    but not clearly …), with a wider interval: it also allows for another seat having been the
-    furthest; the imbalance's change within noise, seat 1's clear but small"."""
+    but not clearly: seat 3's interval reaches as far from it at both values), with a wider
+    interval: it also allows for another seat having been the furthest; the imbalance's change
+    within noise, seat 1's clear but small" (the seats not clear of it: :func:`rivals_words`)."""
     f = _follows_parts(r)
     way = ", the other way," if f["other_way"] else ""
     label = f"{f['seat']}'s win share"
@@ -252,7 +293,7 @@ def tornado_caption_notes(effects: pl.DataFrame) -> str:
         state = (f"{seat} is clearly the seat furthest from the fair share at both values"
                  if f["clear"] else
                  f"{seat} is the seat furthest from the fair share at both values by the estimates, "
-                 "but not clearly (another seat's interval reaches as far from it)")
+                 f"but not clearly ({rivals_words(r)})")
         interval = (f"; the imbalance's interval is {f['than']}: {f['why']}" if f["how"] != "same" else
                     "; here the two intervals happen to be the same")
         verdicts = f" ({f['verdicts']})" if f["verdicts"] else ""
@@ -346,7 +387,7 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
         d = d.with_columns(pl.lit(None, pl.String).alias("follows"), pl.lit(False).alias("follows_mirror"))
     d = d.with_columns(*[pl.lit(v, t).alias(c) for c, v, t in (
         ("follows_clear", False, pl.Boolean), ("follows_interval", None, pl.String),
-        ("follows_verdict", None, pl.String)) if c not in d.columns])
+        ("follows_verdict", None, pl.String), ("follows_rivals", None, pl.Null)) if c not in d.columns])
     if "at" not in d.columns:
         d = d.with_columns(pl.lit("").alias("at"))
     labels = dict(zip(d["metric"], d["label"]))
@@ -362,7 +403,7 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
         pl.when(share).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"),
         pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String).alias("verdict"),
         pl.struct("same_as", "mirror", "follows", "follows_mirror", "follows_clear", "follows_interval",
-                  "verdict", "follows_verdict").map_elements(
+                  "verdict", "follows_verdict", "follows_rivals", "from", "to").map_elements(
             lambda x: follows_cell(x) if x["follows"] is not None else
             "" if x["same_as"] is None else
             (f"the mirror of {labels.get(x['same_as'], x['same_as'])}" if x["mirror"]

@@ -23,7 +23,8 @@ its role's win share / the role's seats for a seat of a role of several seats (:
 a side's share, and a role of one seat's, as they are. The seat imbalance whose change is one
 seat's in the data (that seat furthest from fair at both values) is marked so
 (:func:`furthest_seat`): equal there, not the same metric; followed, interval and all, only where
-the seat is clearly the furthest at both values by the family's intervals.
+the seat is clearly the furthest at both values by the family's intervals, else with the seats
+whose intervals reach as far named, and at which value.
 
 Because every variant of a sweep plays the same games (common random numbers), an effect of a
 parameter is measured game by game (:func:`paired_effect`): the interval of a difference between two
@@ -724,9 +725,12 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     row repeats, or None; whether it is that metric's mirror, moving by as much the other way),
     follows, follows_mirror and follows_clear (the seat imbalance's row only: the seat whose change
     its estimate is in these data, whether the seat is clearly the furthest, :func:`furthest_seat`;
-    else None), follows_interval and follows_verdict (the imbalance's interval against that seat's
-    change turned its way, "same", "wider", "narrower" or "other", and the seat's verdict). Empty when the variants played different games. Between
-    two player counts a win share is compared by its distance from its fair share (the label says
+    else None), follows_rivals (the seats that keep it from being clearly the furthest: a list of
+    {seat, at_from, at_to}, at which of the two values each one's interval reaches as far from
+    the fair share; [] when it is clear, None without a seat), follows_interval and
+    follows_verdict (the imbalance's interval against that seat's change turned its way, "same",
+    "wider", "narrower" or "other", and the seat's verdict). Empty when the variants played
+    different games. Between two player counts a win share is compared by its distance from its fair share (the label says
     "seat 2's advantage (win share − fair share)"): its raw change is mostly 1/P moving; in a game
     with roles, a seat of a role of several seats by its distance from its role's equal split
     (:func:`within_role`: "seat 2 (Censitaire)'s advantage among the Censitaires (…)")."""
@@ -795,10 +799,10 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         rows.append({"metric": "balance", "info": BALANCE, "delta": bb - ba,
                      "low": lo_b, "high": hi_b,
                      "low_unadjusted": max(lo_u, lo_b), "high_unadjusted": min(hi_u, hi_b),
-                     **dict(zip(("follows", "follows_mirror", "follows_clear"),
+                     **dict(zip(("follows", "follows_mirror", "follows_clear", "follows_rivals"),
                                 furthest_seat(a, b, (low[k:k + P], high[k:k + P]),
                                               (low[k + P:k + P + Pb], high[k + P:k + P + Pb]))
-                                if paired else (None, False, False)))})
+                                if paired else (None, False, False, None)))})
     for j, key in enumerate(keys):
         info = a.info[key]
         if key in fair_a and fair_a[key] != fair_b.get(key):
@@ -847,6 +851,7 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         r.setdefault("follows", None)
         r.setdefault("follows_mirror", False)
         r.setdefault("follows_clear", False)
+        r.setdefault("follows_rivals", None)
     for r in rows:
         r["follows_interval"], r["follows_verdict"] = _beside_followed(r, rows)
     return rows
@@ -873,16 +878,16 @@ def _beside_followed(r: dict, rows: list[dict]) -> tuple[str | None, str | None]
 
 
 def furthest_seat(a: VariantData, b: VariantData, a_seats: tuple | None = None,
-                  b_seats: tuple | None = None) -> tuple[str | None, bool, bool]:
+                  b_seats: tuple | None = None) -> tuple[str | None, bool, bool, list[dict] | None]:
     """The seat whose win share the seat imbalance's estimated change repeats between ``a`` and
     ``b`` (one player count): the seat furthest from the fair share at both by the estimates, on
-    the same side, as ``(seat_win_share_<s>, below, clear)``; the imbalance's estimate is then
-    that seat's change (``below``: with the sign turned, the seat under the fair share). The two
+    the same side, as ``(seat_win_share_<s>, below, clear, rivals)``; the imbalance's estimate is
+    then that seat's change (``below``: with the sign turned, the seat under the fair share). The two
     are not the same metric (the imbalance is no per-game number, :func:`same_numbers` cannot pair
     it; with another seat furthest at another value they part), only equal in these data (designer
     review s57 B: `setup.start_coins[0]=0..4` drew "the seat imbalance" and "seat 3's win share" as
     two bars of +0.8 pp (−0.15 to 1.75) under a caption saying a metric that repeats another is
-    left out). ``(None, False, False)`` when no one seat is furthest at both, on one side.
+    left out). ``(None, False, False, None)`` when no one seat is furthest at both, on one side.
 
     ``clear``: the seat is the furthest at both values by the intervals too, not by the estimates
     alone. ``a_seats`` and ``b_seats`` are (low, high) of each value's seat shares in the
@@ -890,32 +895,42 @@ def furthest_seat(a: VariantData, b: VariantData, a_seats: tuple | None = None,
     (:func:`analysis.stats.max_distance_change`): clear at a value when the seat's nearest
     distance from fair its interval allows is beyond every other seat's furthest. Only then is
     the seat the one the imbalance follows: the imbalance's interval is then bounded by that
-    seat's change alone (the same as its interval, or narrower where the values' own intervals
+    seat's change alone (the same as its interval, or narrower where the two values' own intervals
     cut it). A seat furthest only by the estimates is named by the page as having the same
     estimate, not as the seat the imbalance follows: the imbalance's interval also allows for
     another seat having been the furthest, so it is wider and its verdict may differ (review of
     s57 B: the same sweep's 1 → 2 coins read the imbalance −0.45 pp (−0.71 to +0.26) within noise
     beside seat 1's +0.45 (+0.19 to +0.71) clear but small, both called "the same change").
-    Without the intervals, never clear."""
+    Without the intervals, never clear.
+
+    ``rivals``: the other seats whose interval reaches as far from the fair share as the seat's
+    nearest distance, at one value or both: ``{"seat": seat_win_share_<t>, "at_from": at a,
+    "at_to": at b}`` in seat order (session 58: the page said "another seat's interval reaches as
+    far from it" and a designer asked which). [] when the seat is clear; None without the
+    intervals or without a seat."""
     if a.fair is None or b.fair is None or a.n_players != b.n_players:
-        return None, False, False
+        return None, False, False, None
     found = []
     for v in (a, b):
         d = _seat_moments(v)[0] - v.fair
         far = np.flatnonzero(np.isclose(np.abs(d), np.abs(d).max(), rtol=0.0, atol=1e-12))
         if far.size != 1 or d[far[0]] == 0:
-            return None, False, False
+            return None, False, False, None
         found.append((int(far[0]), bool(d[far[0]] < 0)))
     if found[0] != found[1]:
-        return None, False, False
+        return None, False, False, None
     s, below = found[0]
-    clear = a_seats is not None and b_seats is not None
+    key = f"seat_win_share_{s + 1}"
+    if a_seats is None or b_seats is None:
+        return key, below, False, None
+    clear, reach = True, []
     for v, seats in ((a, a_seats), (b, b_seats)):
-        if not clear:
-            break
         near, far_ = stats.band_distance_range(seats[0], seats[1], v.fair, v.fair)
-        clear = bool(near[s] > np.delete(far_, s).max())
-    return f"seat_win_share_{s + 1}", below, clear
+        clear = clear and bool(near[s] > np.delete(far_, s).max())
+        reach.append(far_ >= near[s])
+    rivals = [{"seat": f"seat_win_share_{t + 1}", "at_from": bool(reach[0][t]), "at_to": bool(reach[1][t])}
+              for t in range(a.n_players) if t != s and (reach[0][t] or reach[1][t])]
+    return key, below, clear, rivals
 
 
 def _common_splits(a: VariantData, b: VariantData) -> list[tuple[MetricInfo, list[int]]]:
@@ -1434,10 +1449,15 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
                     "games": a.n_games})
         cache.clear()
     missing = [v["id"] for v in sweep["variants"] if v["id"] not in done]
-    return Sensitivity(sweep, variants, pl.DataFrame(curve_rows), pl.DataFrame(effect_rows),
-                       unit, missing, pl.DataFrame(slice_rows),
+    # every row's type read (infer_schema_length=None): a column such as follows, follows_rivals
+    # (the seat imbalance's row only) can be null in a first hundred rows and set after them
+    def frame(rows: list[dict]) -> pl.DataFrame:
+        return pl.DataFrame(rows, infer_schema_length=None)
+
+    return Sensitivity(sweep, variants, frame(curve_rows), frame(effect_rows),
+                       unit, missing, frame(slice_rows),
                        source="stats" if joint is not None else "rows",
-                       value_effects=pl.DataFrame(value_rows), references=references)
+                       value_effects=frame(value_rows), references=references)
 
 
 def value_pairs(chain: list[dict]) -> list[tuple[dict, dict]]:
@@ -1474,6 +1494,9 @@ def _oriented(r: dict, flip: bool) -> dict:
             "delta": -r["delta"], "low": -r["high"], "high": -r["low"],
             "low_unadjusted": -r["high_unadjusted"], "high_unadjusted": -r["low_unadjusted"],
             "rising": not r["rising"] if r.get("numeric") else r.get("rising"),
+            # the seats whose interval reaches as far at from / at to (furthest_seat) keep their value
+            **({"follows_rivals": [{**x, "at_from": x["at_to"], "at_to": x["at_from"]}
+                                   for x in r["follows_rivals"]]} if r.get("follows_rivals") else {}),
             "reversed": not r.get("reversed", False)}
 
 
