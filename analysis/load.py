@@ -156,12 +156,14 @@ def keeps_length(game: str | None) -> bool:
 def refuse_unsized(small: dict, kinds, what: str) -> None:
     """One :class:`UsageError` line when ``small`` (:func:`parse_smallest_difference`'s) gives a
     kind that ``what`` (what a command sizes: "balance sweep's effects") sizes nothing of, rather
-    than ignoring it; ``kinds``: the kinds it sizes."""
+    than ignoring it; ``kinds``: the kinds it sizes (none: "nothing is sized there", a Fief
+    combat run's page)."""
     unused = [k for k in small if k not in kinds]
     if unused:
         name = SMALLEST_NAMES[unused[0]]
-        raise UsageError(f"--smallest-difference {name}: no {name} difference is sized by {what} "
-                         f"(sized there: {', '.join(SMALLEST_NAMES[k] for k in kinds)})")
+        sized = (f"sized there: {', '.join(SMALLEST_NAMES[k] for k in kinds)}" if kinds
+                 else "nothing is sized there")
+        raise UsageError(f"--smallest-difference {name}: no {name} difference is sized by {what} ({sized})")
 
 
 def share_points(value: str, said: str, limit: str = "between 0 and 100 pp") -> float:

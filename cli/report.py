@@ -203,7 +203,9 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             raise UsageError(f"{runs[0]} is a {kind} directory: report it on its own")
         from reports.build import refuse_unsized_page
 
-        refuse_unsized_page(smallest, kind, _game_of(runs[0]))
+        # (a tune's page sizes what its targets read: its plan says which)
+        refuse_unsized_page(smallest, kind, _game_of(runs[0]),
+                            tune=_plan_of(runs[0], "tune.json") if kind == "tune" else None)
         check_output_dir(out, force, inputs=runs, kind="report")   # not inside what it reads
         if progress:
             progress(f"Reading the {kind}")
@@ -290,6 +292,18 @@ def _game_of(path: Path) -> str | None:
             return str(game)
     cell = next((c for c in sorted(path.glob("cell-*")) if (c / "run.json").is_file()), None)
     return read_meta(cell).get("game") if cell is not None else None
+
+
+def _plan_of(path: Path, name: str) -> dict | None:
+    """The plan ``name`` (tune.json) of a directory as a dict, or None when it cannot be read (the
+    page's own reading then says why, in one line)."""
+    import json
+
+    try:
+        plan = json.loads((path / name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return plan if isinstance(plan, dict) else None
 
 
 def _questions_kinds(run: Path, shown: bool) -> tuple[str, ...]:

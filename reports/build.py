@@ -56,47 +56,75 @@ PAGE_WORDS = {"run": "a report of one {game} run", "side by side": "a side-by-si
 """How :func:`refuse_unsized_page` names each page kind of ``balance report``."""
 
 
-def page_sizes(page: str, game: str | None, questions: tuple[str, ...] = ()) -> tuple[str, ...]:
+def page_sizes(page: str, game: str | None, questions: tuple[str, ...] = (),
+               tune: dict | None = None) -> tuple[str, ...]:
     """The kinds of smallest difference (``share``, ``score``, ``length``, ``count``:
     :func:`analysis.load.parse_smallest_difference`'s) a ``balance report`` page of kind ``page``
     (a key of :data:`PAGE_WORDS`) sizes anything by, for ``game``; ``questions``: the kinds the
-    played balance questions shown on a run's page size (the game's ``SMALLEST_KINDS``).
+    played balance questions shown on a run's page size (the game's ``SMALLEST_KINDS``); ``tune``:
+    a tune's plan (its tune.json), whose targets decide what its page sizes.
 
-    Every page sizes win shares. A run's page sizes a score where the game keeps a running total
-    by turn (the winners' lead over the runners-up, :func:`reports.text.flow_sentences`:
-    Middle-Ages), and its played questions' kinds; a two-run before/after also sizes the mean
-    scores, the game length where the game has a length column (Middle-Ages has none) and a count
-    per game where :func:`analysis.compare.counts_sized` says one is left to compare (lead
-    changes; not Médiévallons' reshuffles, at most one a game). A panel's page sizes seat or
-    side shares only; a panel before/after its seats' or sides' shares, end reasons and game
-    length; a sweep's effects (a panel sweep's too) shares, scores and lengths; a tune's page its
-    targets' shares and lengths."""
+    A run's page (and the side-by-side report, its first run's page beside the others) sizes win
+    shares where it words a seat's distance from the fair share (seats alike), the split of a role's
+    wins among its seats (a role of several seats: Seigneurial's Censitaires) or bots' shares (a
+    game with bots); a score where the game keeps a running total by turn (the winners' lead over
+    the runners-up, :func:`reports.text.flow_sentences`: Middle-Ages); and its played questions'
+    kinds. A Fief combat's two one-seat sides, without bots, have none of these: its run's page
+    sizes nothing. A two-run before/after sizes win shares, the mean scores, the game length where
+    the game has a length column (Middle-Ages has none) and a count per game where
+    :func:`analysis.compare.counts_sized` says one is left to compare (lead changes; not
+    Médiévallons' reshuffles, at most one a game). A panel's page sizes seat or side shares only;
+    a panel before/after its seats' or sides' shares, end reasons and game length; a sweep's
+    effects (a panel sweep's too) shares, scores and lengths. A tune's page sizes its start → tuned
+    changes (win shares on one line-up; over a panel of several cells, the metrics its targets
+    read) and the fit of a role's share or of the game length: a length only with a length target
+    (``length=A..B``), a win share unless every target is a length and the tune is over a panel of
+    several cells; without its plan, what the game's tunes may size (a length where the game takes
+    a length target: :func:`analysis.tune.targets.takes_length_target`, not Fief's rounds). A kind
+    declared here is one the page words something by; whether a given page shows a change of that
+    kind clear of noise (or a tune a fit) is the data's."""
     from analysis.compare import counts_sized
     from analysis.load import keeps_length
+    from analysis.tune.targets import takes_length_target
     from simcore import games as registry
 
     spec = registry.specs().get(game) if game else None
     cols = (*spec.all_player_columns, *spec.all_game_columns) if spec is not None else ()
     length = keeps_length(game)
     by_turn = any(c.role == "checkpoint_by_turn" for c in cols)
+    # a run's win shares are worded against something: the fair share, an equal split of a role's
+    # wins, or the other bots (an unknown game: taken to have them, as keeps_length takes a length)
+    shares = spec is None or spec.roles_alike or spec.strategies is not None or \
+        any(r.max_count > 1 for r in spec.roles)
     kinds = {"share"}
-    if page in ("run", "side by side", "before/after"):
-        kinds |= set(questions) | ({"score"} if by_turn else set())
-    if page == "before/after":
-        kinds |= {"score"} | ({"length"} if length else set()) | ({"count"} if counts_sized(game) else set())
+    if page in ("run", "side by side"):
+        kinds = ({"share"} if shares else set()) | set(questions) | ({"score"} if by_turn else set())
+    elif page == "before/after":
+        kinds |= set(questions) | {"score"} | ({"length"} if length else set()) | \
+            ({"count"} if counts_sized(game) else set())
     elif page in ("sweep", "panel sweep"):
         kinds |= {"score"} | ({"length"} if length else set())
-    elif page in ("panel before/after", "tune") and length:
+    elif page == "panel before/after" and length:
         kinds.add("length")
+    elif page == "tune":
+        aims = [str(t.get("kind")) for t in (tune or {}).get("targets") or [] if isinstance(t, dict)]
+        if not aims:
+            kinds |= {"length"} if game is None or takes_length_target(game) else set()
+        else:
+            cells = ((tune or {}).get("panel") or {}).get("cells") or []
+            if "length" in aims:
+                kinds.add("length")
+            if len(cells) > 1 and all(a == "length" for a in aims):
+                kinds.discard("share")
     return tuple(k for k in ("share", "score", "length", "count") if k in kinds)
 
 
 def refuse_unsized_page(smallest: dict | None, page: str, game: str | None,
-                        questions: tuple[str, ...] = ()) -> None:
+                        questions: tuple[str, ...] = (), tune: dict | None = None) -> None:
     """One :class:`UsageError` line (:func:`analysis.load.refuse_unsized`'s) when ``smallest``
-    (``--smallest-difference``) gives a kind the page sizes nothing of (:func:`page_sizes`):
-    "--smallest-difference count: no count difference is sized by a report of one Middle-Ages
-    run (sized there: win_share, score)", rather than taking it without a word."""
+    (``--smallest-difference``) gives a kind the page sizes nothing of (:func:`page_sizes`; ``tune``:
+    a tune's plan): "--smallest-difference count: no count difference is sized by a report of one
+    Middle-Ages run (sized there: win_share, score)", rather than taking it without a word."""
     if not smallest:
         return
     from analysis.load import refuse_unsized
@@ -104,7 +132,7 @@ def refuse_unsized_page(smallest: dict | None, page: str, game: str | None,
 
     spec = registry.specs().get(game) if game else None
     title = spec.title if spec is not None else str(game or "")
-    refuse_unsized(smallest, page_sizes(page, game, questions),
+    refuse_unsized(smallest, page_sizes(page, game, questions, tune),
                    PAGE_WORDS[page].format(game=title).replace("  ", " "))
 
 

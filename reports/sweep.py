@@ -2896,9 +2896,15 @@ def cell_response_section(start_cells: dict, game: str, subject: str = "The fix"
     small = start_cells.get("smallest") or {}
     share = small.get("share", 0.01) if isinstance(small, dict) else float(small)
     length = small.get("length") if isinstance(small, dict) else None
-    has_length = any(x["metric"] == "game_length" for c in start_cells["cells"] for x in c["metrics"])
-    against = f"{100 * share:g} pp of win share" + (
-        f", {length:g} turns of game length" if has_length and length is not None else "")
+    # the amounts of the kinds its changes have, as result.json kinds them (reworded_cells): a tune
+    # of a length target over a panel has no share among them (session 58: "1 pp of win share, 1
+    # turns of game length" beside lengths only)
+    metrics = [x["metric"] for c in start_cells["cells"] for x in c["metrics"]]
+    unit = length_unit(game)
+    said = [f"{100 * share:g} pp of win share"] if any("share" in m for m in metrics) else []
+    if length is not None and any("share" not in m for m in metrics):
+        said.append(f"{length:g} {unit.removesuffix('s') if length == 1 else unit} of game length")
+    against = ", ".join(said) or f"{100 * share:g} pp of win share"
     return Section(
         "cell-response", "How each cell responds",
         f"Every metric the target reads, in every cell, under {start_cells.get('rules', 'the start rules')} "

@@ -94,6 +94,14 @@ def _share(text: str, what: str) -> float:
     return v
 
 
+def takes_length_target(game: str) -> bool:
+    """Whether ``game`` records a game length in turns (a game column ``turns``), so that a
+    ``length=A..B`` target can be tuned or judged: Médiévallons and Seigneurial do; Middle-Ages (16
+    turns, MA-4) and a Fief combat (its length is in rounds of one combat, FF-3) do not."""
+    spec = registry.specs().get(game)
+    return spec is not None and any(c.name == "turns" for c in spec.game_columns)
+
+
 def parse_target(text: str, game: str, option: str = "--target") -> Target:
     """One ``--target`` for ``game`` (see the module docstring)."""
     what = f"{option} {text}"
@@ -131,7 +139,7 @@ def parse_target(text: str, game: str, option: str = "--target") -> Target:
         lo, hi = float(m.group(1)), float(m.group(2))
         if not hi > lo:
             raise UsageError(f"{what}: the range must run from a smaller to a larger length")
-        if not any(c.name == "turns" for c in spec.game_columns):
+        if not takes_length_target(game):
             raise UsageError(f"{what}: {spec.title} does not record a game length (a fixed number "
                              "of turns)")
         return Target(s, "length", (hi - lo) / 2, lo=lo, hi=hi)

@@ -82,7 +82,7 @@ def test_the_cell_response_is_worded_by_the_smallest_differences_the_report_was_
               "confirm": {**RESULT["confirm"], "cells": [{"label": c["label"], "outcome": "met"}
                                                         for c in CELLS["cells"]]}}
     stored = _section(seat_sections(TUNE, result, TRIALS, "middle-ages"), "How each cell responds")
-    assert "(1 pp of win share, 1 turns of game length)" in stored.intro, stored.intro
+    assert "(1 pp of win share, 1 turn of game length)" in stored.intro, stored.intro
     assert set(stored.tables[0][1]["Words"].to_list()) == {LARGE}
     given = _section(seat_sections(TUNE, result, TRIALS, "middle-ages",
                                    smallest={"share": 0.04, "length": 2.0}), "How each cell responds")
