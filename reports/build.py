@@ -347,7 +347,9 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         answers[0:0] = pooled
     if skill is not None:                 # before the glossary, the last section
         from reports.skill import skill_section
-        secs.insert(len(secs) - 1, skill_section(skill, figs, base_rs.n_players, smallest))
+        # the skill directory's cell of the run's line-up (a panel's cells may share a player count)
+        lineup = list(base_rs.metas[0].get("strategies") or []) or None
+        secs.insert(len(secs) - 1, skill_section(skill, figs, base_rs.n_players, smallest, lineup))
         from reports.skill import skill_headline
         # the report leads with what changed: a skill directory's comparison with other rules
         # gets a line in the leading section
@@ -357,7 +359,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                 "row": base["seat_tests"].row(0, named=True)}
                if "seat_tests" in base and len(base_rs.paths) == 1
                and not base_rs.metas[0].get("rotate_seats") else None)
-        if (line := skill_headline(skill, smallest, base_rs.n_players, run)) and secs:
+        if (line := skill_headline(skill, smallest, base_rs.n_players, run, lineup)) and secs:
             # after what changed and the seats' answer, before the longer lists
             at = _after_warning(secs[0].sentences, 2)
             secs[0].sentences.insert(at, line)

@@ -369,6 +369,43 @@ def _players_of(table: pl.DataFrame, q: dict) -> int:
     return int(table["players"][0]) if "players" in table.columns else int(q["players"])
 
 
+def report_cell(table: pl.DataFrame, q: dict, players: int | None = None,
+                lineup: list[str] | None = None) -> str:
+    """The cell of a skill directory's ``table`` (its ``skill.parquet``, the advantage or the
+    ``--against`` comparison) that a balance report reads for its run: the one of the run's player
+    count and line-up (``players``, ``lineup``; whatever the order of its bots, as
+    :func:`check_skill_lineups` matches them), else the first at that player count, else the
+    first. Session 58 review: a report of two 4×greedy runs on a skill directory of the default
+    panel led with the 4×balanced cell's "up to ±19.4 pp" (the greedy cell's: ±23.5) and plotted
+    that cell, every cell having 4 players. "" for a table without cells."""
+    names = _cells(table)
+    if names == [""]:
+        return ""
+    panel = q.get("panel")
+    if lineup and isinstance(panel, dict):
+        from analysis.panel import lineup_label
+        want = (players, sorted(map(str, lineup)))
+        for c in panel.get("cells") or []:
+            if (int(c["players"]), sorted(map(str, c["lineup"]))) == want:
+                label = c.get("label") or lineup_label(int(c["players"]), list(c["lineup"]))
+                if label in names:
+                    return label
+    if players is not None and "players" in table.columns:
+        return next((c for c in names if int(_cell_table(table, c)["players"][0]) == players), names[0])
+    return names[0]
+
+
+def cell_words(table: pl.DataFrame, cell: str) -> str:
+    """A figure caption's cell where the directory holds several (" Cell 4p 4×greedy, the report's
+    line-up; the skill directory's page has the other 2 cells."), "" otherwise."""
+    names = _cells(table)
+    if not cell or len(names) < 2:
+        return ""
+    rest = len(names) - 1
+    return (f" Cell {cell}, the report's line-up; the skill directory's page has the other "
+            + (f"{rest} cells." if rest > 1 else "cell."))
+
+
 def _whole(bars) -> None:
     """A seat's markers and bars drawn whole where they sit on the share axis' 0 or 100% (the
     Seigneur's 0.0%): the axis stays within 0–100% (the figure checklist's rule 4), so a marker
@@ -524,17 +561,18 @@ def balance_table(table: pl.DataFrame, spec=None) -> pl.DataFrame:
     return out.drop("cell") if set(out["cell"]) == {""} else out
 
 
-def balance_note(table: pl.DataFrame, spec=None) -> str:
+def balance_note(table: pl.DataFrame, spec=None, cell: str | None = None) -> str:
     """Under the Balance table, with seats alike: Ludii's Balance reads the seats' average places,
     not their wins, so it may move another way than the largest win-share gap the page's sentence
     reads (a designer saw it fall 0.922 → 0.858 beside a gap that shrank, without a word): its
-    first and last budget's values in the first cell, and the change between them with its 95%
-    interval (:func:`balance_change`), worded by whether it excludes 0. '' for a game with roles or
-    one budget."""
+    first and last budget's values in ``cell`` (the report's, :func:`report_cell`) or the first
+    cell, and the change between them with its 95% interval (:func:`balance_change`), worded by
+    whether it excludes 0. '' for a game with roles or one budget."""
     if spec is not None and not spec.roles_alike:
         return ""
     cells = skill_cells(table)
-    t = table if not cells or cells[0] == "" else table.filter(pl.col("cell") == cells[0])
+    cell = cell if cell in cells else cells[0] if cells else ""
+    t = table if cell == "" else table.filter(pl.col("cell") == cell)
     t = t.filter(pl.col("part") == "all").sort("budget")
     if "balance" not in t.columns or t["budget"].n_unique() < 2:
         return ""
@@ -553,7 +591,7 @@ def balance_note(table: pl.DataFrame, spec=None) -> str:
     a = t.filter(pl.col("budget") == first).row(0, named=True)
     b = t.filter(pl.col("budget") == last).row(0, named=True)
     d, lo, hi = balance_change(a, b)
-    where = f" ({cells[0]})" if cells and cells[0] else ""
+    where = f" ({cell})" if cell else ""
     # the change as the difference of the two Balances printed beside it (session 56 review:
     # "0.940 → 0.844, a change of −0.097" for 0.9404 and 0.8436)
     shown = round(float(f"{b['balance']:.3f}") - float(f"{a['balance']:.3f}"), 3)
@@ -1304,20 +1342,20 @@ def run_bots_words(q: dict, cell: str, run: dict | None) -> str:
 
 
 def trend_headline(d: Path, q: dict, spec, smallest: dict | None = None,
-                   players: int | None = None, run: dict | None = None) -> str:
+                   players: int | None = None, run: dict | None = None,
+                   lineup: list[str] | None = None) -> str:
     """The report's leading line on a ``--skill`` directory without a comparison (review K #5: the
     headlines led with a 0.7 pp card effect and seat 1's deficit with the bots while the skill
     section showed seat 1 ahead by 10.6 pp once every seat searched): the seat advantage (in a
     game with roles, the first role's win share) at the largest budget with every seat searching,
     worded by its size on its interval, beside what the bots themselves show (budget 0). The cell
-    at the report's player count (``players``), else the first; "" with one budget."""
+    of the report's player count and line-up (``players``, ``lineup``: :func:`report_cell`); ""
+    with one budget."""
     from analysis.load import smallest_difference
 
     table = pl.read_parquet(d / "skill.parquet")
     adv = advantage(table, spec.roles_alike)
-    names = skill_cells(adv)
-    pick = next((c for c in names if players is not None and
-                 int(adv.filter(pl.col("cell") == c)["players"][0]) == players), names[0])
+    pick = report_cell(adv, q, players, lineup)
     one = (adv if pick == "" else adv.filter(pl.col("cell") == pick)).sort("budget")
     if one.height < 2:
         return ""
@@ -1350,27 +1388,35 @@ def trend_headline(d: Path, q: dict, spec, smallest: dict | None = None,
 
 
 def skill_headline(skill_dir: str | Path, smallest: dict | None = None, players: int | None = None,
-                   run: dict | None = None) -> str:
+                   run: dict | None = None, lineup: list[str] | None = None) -> str:
     """One sentence for the report's leading section when its ``--skill`` directory compares its
     rules ``--against`` others: what these rules change at the largest budget with every seat
     searching (the clear changes, with their intervals; in a game with roles the first role's
     change, clear or not; where none is clear, how large a change the games still allow), with the
-    games per budget it is read from. Only the largest budget: the report's own tables are the
-    reading with the bots; "" without a comparison (the skill section reads the trend)."""
+    games per budget it is read from and the level of its intervals (session 58 review: "seat 2 by
+    −4.1 pp (−7.3 to −0.8)" were 99.58% intervals, unsaid, on a page whose intervals are 95% unless
+    marked). The cell of the report's player count and line-up (``players``, ``lineup``:
+    :func:`report_cell`). Only the largest budget: the report's own tables are the reading with the
+    bots; without a comparison, the trend (:func:`trend_headline`)."""
     d = Path(skill_dir)
     q = json.loads((d / "skill.json").read_text())
     spec = registry.get(q["game"])
     read = against_reading(d, q, spec, smallest)
     if read is None:
-        return trend_headline(d, q, spec, smallest, players, run)
+        return trend_headline(d, q, spec, smallest, players, run, lineup)
     cmp, other, _ = read
-    cell = cmp["cell"][0]
-    top = cmp.filter((pl.col("cell") == cell) & (pl.col("budget") == cmp["budget"].max())).sort("seat")
+    cell = report_cell(cmp, q, players, lineup)
+    mine = cmp if cell == "" else cmp.filter(pl.col("cell") == cell)
+    top = mine.filter(pl.col("budget") == mine["budget"].max()).sort("seat")
     hi = int(top["budget"][0])
     rows = list(top.iter_rows(named=True))
     games = min(int(top["after_games"].min()), int(top["before_games"].min()))
+    # the comparison's one level (analysis.skill_against.against_words: Bonferroni over every
+    # cell, budget and seat compared), named as its sentence names it
+    level = (f"intervals at {100 * float(cmp['level'][0]):.4g}%, Bonferroni over {cmp.height} seat "
+             "and budget comparisons holding together at 95%")
     head = (f"As play gets stronger (balance skill {d.name}: {games:,} games per budget, every seat "
-            f"searching" + (f", {cell}" if cell else "") + f"; against {other}): at budget {hi} ")
+            f"searching" + (f", {cell}" if cell else "") + f"; against {other}; {level}): at budget {hi} ")
     parts = []
     if not spec.roles_alike:                      # the first role's seat, clear or not
         r = rows[0]
@@ -1389,9 +1435,10 @@ def skill_headline(skill_dir: str | Path, smallest: dict | None = None, players:
 
 
 def skill_section(skill_dir: str | Path, figs, players: int | None = None,
-                  smallest: dict | None = None):
+                  smallest: dict | None = None, lineup: list[str] | None = None):
     """The balance report's section on a ``balance skill`` directory (``balance report RUN --skill
-    DIR``): the figure of the cell at the report's player count (else the first), the table, and
+    DIR``): the figures of the cell of the report's player count and line-up (:func:`report_cell`;
+    their captions name it among several), the table, and
     the seat (role) advantage and its change as play gets stronger, each worded by its size
     against the smallest difference that matters (``smallest``: the report's overrides by kind)."""
     from reports.sections import Section
@@ -1400,12 +1447,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     q = check_skill_dir(d)
     table = pl.read_parquet(d / "skill.parquet")
     spec = registry.get(q["game"])
-    cells = _cells(table)
-    pick = cells[0]
-    for c in cells:
-        if players is not None and _players_of(_cell_table(table, c), q) == players:
-            pick = c
-            break
+    pick = report_cell(table, q, players, lineup)
     ct = _cell_table(table, pick)
     P = _players_of(ct, q)
     from analysis.load import smallest_difference
@@ -1415,9 +1457,14 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     # read in the family of the skill page's gain sentences (every cell's seats), so that the
     # section says of this cell what the page says of it
     gain = gain_sentence(ct, small, family=table)
+    if pick and len(_cells(table)) > 1 and gain.startswith(" At budget"):
+        # the trend sentence before it reads every cell, its last named last: this one is the
+        # report's cell only (session 58 review: it read as the last cell's)
+        gain = f" In {pick} (the report's line-up), at budget" + gain[len(" At budget"):]
     # a caption of its own: the sentence is the section's first bullet, not repeated under the figure
     names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),
-                     "Each seat's win share by search budget. " + budget_caption(ct))
+                     "Each seat's win share by search budget." + cell_words(table, pick) + " "
+                     + budget_caption(ct))
     # the directory's --against comparison (the fix against the rules before it), if it has one
     extra_tables, extra_sentences = [], []
     read = against_reading(d, q, spec, smallest)
@@ -1428,7 +1475,8 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
         names += figs.add("skill_against", against_figure(
             pick_cmp, spec.seat_roles(int(pick_cmp["players"][0])), small),
             f"Each seat's change of win share against {other} as play gets stronger (its interval, "
-            "all holding together at 95%; grey: smaller than the difference that matters).")
+            "all holding together at 95%; grey: smaller than the difference that matters)."
+            + cell_words(cmp, pick if pick in set(cmp["cell"]) else ""))
         extra_tables = [(f"Against {other}: each seat's change of win share, every seat searching "
                          f"(intervals at {100 * float(cmp['level'][0]):.4g}%, all holding together "
                          "at 95%)", against_table(cmp, other))]
@@ -1448,4 +1496,4 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
         [(balance_title(spec, section=True, budgets=budgets), balance_table(table, spec)),
          ("Win share by search budget (95% Wilson intervals; one seat searching: the others play "
           "their own bots; at budget 0 nobody searches)", _percent(table))] + extra_tables,
-        [sentence + gain] + extra_sentences + ([bn] if (bn := balance_note(table, spec)) else []))
+        [sentence + gain] + extra_sentences + ([bn] if (bn := balance_note(table, spec, pick)) else []))

@@ -357,7 +357,9 @@ def test_the_reports_leading_section_gets_a_line_on_the_comparison(fixed, shippe
     cmp = pl.read_parquet(fixed / "against.parquet").filter(pl.col("budget") == 1)
     seat3 = cmp.filter(pl.col("seat") == 2).row(0, named=True)
     assert line.startswith("As play gets stronger (balance skill fix: 60 games per budget, every seat "
-                           "searching, 4p 4×balanced; against the shipped rules): at budget 1 ")
+                           "searching, 4p 4×balanced; against the shipped rules; intervals at "
+                           f"{100 * (1 - 0.05 / 8):.4g}%, Bonferroni over 8 seat and budget comparisons "
+                           "holding together at 95%): at budget 1 ")
     assert f"seat 3 by {100 * seat3['change']:+.1f} pp".replace("-", "−") in line
     assert "budget 0" not in line               # the report's own tables are the bots' reading
     # no comparison: the trend at the largest budget instead (reports.skill.trend_headline)
