@@ -572,7 +572,11 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
         k, c, b, part = todo[i]
         f = _part_path(cells, k, b, part, len(panel.cells))
         if progress is not None:
-            what = "one searching seat" if part == "one" else "every seat searching"
+            # at budget 0 nobody searches: the line-up's own bots (review s58 #10: "budget 0: every
+            # seat searching")
+            what = ({"one": "no seat searches, each seat's own bot in turn",
+                     "all": "no seat searches, every seat plays its own bot"} if b == 0 else
+                    {"one": "one searching seat", "all": "every seat searching"})[part]
             progress(f"{c.label if len(panel.cells) > 1 else ''} budget {b}: {what}".strip(), j,
                      len(play), [(todo[x][2], todo[x][3], games) for x in play])
         df = play_cell(game, c.players, b, part, games, lineup=c.lineup, roles=roles_of(c.players),

@@ -13,8 +13,8 @@ that makes the true interval narrower, not wider. Each change is worded by its s
 smallest difference that matters, read on its interval (:func:`analysis.stats.practical`).
 
 The sentence (:func:`against_words`) leads, per cell, with each rules' largest gap between two seats
-at every budget (described, each with the adjusted interval its own trend and tables give: one gap,
-one interval), or in a game with roles with the first
+at every budget (described, each with the adjusted interval its own table gives, the one its trend
+reads at the first and last budgets: one gap, one interval), or in a game with roles with the first
 role's win share and its change; then what the new rules change at each budget (each clear change
 placed against the fair share, from the estimates; where none is clear, how large a change the
 games still allow), and, seat by seat, whether a change at the smallest budget holds at the
@@ -34,10 +34,10 @@ import numpy as np
 import polars as pl
 
 from analysis.load import with_seat_label
-from analysis.skill_words import shown_difference, shown_gap
+from analysis.skill_words import ci_digits, shown_difference, shown_gap
 from simcore.numbers import change_digits, fair_gap, rounded, signed
 from analysis.stats import (
-    LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, practical, score_interval,
+    LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, practical, score_interval, wilson,
 )
 
 ALPHA = 0.05
@@ -130,9 +130,27 @@ def written(cmp: pl.DataFrame) -> pl.DataFrame:
                                                                            return_dtype=pl.Utf8)))
 
 
-def change_number(r: dict, digits: int = 1) -> str:
+def row_digits(r: dict) -> int:
+    """The decimals a row's two shares, its change and its interval are printed with, one rule for
+    the sentence, the page's table and the terminal's (review s58 #5: a Seigneur's 0.00% → 0.25%
+    read "+0.25 pp" in the sentence and "+0.3" in the table beside it, its share "0.3%" there and
+    "0.25% (0.01–1.40)" in the seat table): 2 when both shares are below 5% (0.50% → 0.75%, +0.25
+    pp), and at least the decimals each share's own table prints it with (:func:`ci_digits`, with
+    the share's own 95% interval over its games, :func:`analysis.stats.wilson`, as
+    :func:`analysis.skill.seat_interval` makes it); else 1."""
+    d = 2 if max(r["before_win_share"], r["after_win_share"]) < 0.05 else 1
+    for side in ("before", "after"):
+        p, n = r.get(f"{side}_win_share"), r.get(f"{side}_games")
+        if p is not None and n:
+            low, high = wilson(float(p) * int(n), int(n))
+            d = max(d, ci_digits(float(p), float(low), float(high)))
+    return d
+
+
+def change_number(r: dict, digits: int | None = None) -> str:
     """A row's change in pp with its sign, the minus typographic, as the sentence, the page's table
-    and the terminal's print it: the difference of the two shares as printed at ``digits`` (review
+    and the terminal's print it (``digits``: default :func:`row_digits`, the one rule of the three):
+    the difference of the two shares as printed at ``digits`` (review
     s47: 23.0% → 22.3% read −0.8 pp), "+2.5"; where the two shares print alike but differ, at the
     decimals (up to 3) where that difference is not 0 (30.03% against 30.00%: "+0.03", not
     "+0.0"); a change of 0, "0.0", without a sign (session 55 review: "seat 2 +0.0 pp"; the
@@ -140,8 +158,8 @@ def change_number(r: dict, digits: int = 1) -> str:
     a, b = r.get("after_win_share"), r.get("before_win_share")
     if a is None or b is None:
         x = 100 * float(r["change"])
-        return signed(x, change_digits(x, digits))
-    k = digits
+        return signed(x, change_digits(x, 1 if digits is None else digits))
+    k = row_digits(r) if digits is None else digits
     change = shown_difference(a, b, k)
     while change == 0 and a != b and k < 3:
         k += 1
@@ -149,10 +167,11 @@ def change_number(r: dict, digits: int = 1) -> str:
     return signed(100 * change, k)
 
 
-def change_text(r: dict, digits: int = 1) -> str:
+def change_text(r: dict, digits: int | None = None) -> str:
     """A row's change with its interval, the minus typographic: "−4.2 pp (−6.0 to −2.4)" (also the
     report's line, :func:`reports.skill.skill_headline`); the change as :func:`change_number`
-    prints it."""
+    prints it, at :func:`row_digits` unless ``digits`` is given."""
+    digits = row_digits(r) if digits is None else digits
     n = lambda x: _pc(x, digits).replace("-", "−")  # noqa: E731
     return f"{change_number(r, digits)} pp ({n(r['change_low'])} to {n(r['change_high'])})"
 
@@ -274,9 +293,10 @@ def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
 
 
 def _gap_words(by_budget: dict[int, list[dict]], before_short: str, after_short: str) -> str:
-    """Each table's largest gap between two seats at every budget, each with the interval its own
-    trend reads (at the adjusted level, ``gap_level``, named): a description of each rules, not a
-    comparison."""
+    """Each table's largest gap between two seats at every budget, each with the adjusted interval
+    its own table gives (at ``gap_level``, named: the level at which its trend sentence reads its
+    first and last budgets; a middle budget's interval is not one the trend reads, review s58 #10):
+    a description of each rules, not a comparison."""
     parts = []
     levels = set()
     for b, rows in by_budget.items():
@@ -296,7 +316,8 @@ def _gap_words(by_budget: dict[int, list[dict]], before_short: str, after_short:
     k = round(0.05 / (2 * (1 - level))) if level < 1 else 1
     family = "two budgets compared" if k <= 1 else f"two budgets of each of {k} cells compared"
     return (f"The largest gap between two seats' win shares, {before_short} → {after_short}, each "
-            f"with the adjusted interval its own trend reads ({100 * level:.4g}%: {family}; a "
+            f"with the adjusted interval of its own table ({100 * level:.4g}%, the level its trend "
+            f"sentence reads its first and last budgets at: {family}; a "
             "description of each rules, not a test of their difference: the seats' changes below "
             "are that): " + "; ".join(parts) + ".")
 
@@ -307,7 +328,7 @@ def _role_words(by_budget: dict[int, list[dict]]) -> str:
     parts = []
     for b, rows in by_budget.items():
         r = rows[0]
-        d = 2 if max(r["before_win_share"], r["after_win_share"]) < 0.05 else 1   # 0.50% → 0.75%
+        d = row_digits(r)         # 0.50% → 0.75%, as the page's table and the terminal's print it
         parts.append(f"budget {b}: {_pc(r['before_win_share'], d)}% → "
                      f"{_pc(r['after_win_share'], d)}%, {change_text(r, d)}, "
                      f"{_SIZE.get(r['verdict'], 'no clear change')}")

@@ -10,7 +10,9 @@ its change; given the designer's target for that role's share (``balance skill -
 role=NAME:SHARE[:TOL]``, a :class:`Band`), it says instead at which budgets the target is met or
 missed (:func:`_band_words`), as the page's target section does. With seats alike it says whether
 the largest gap between two seats grows, shrinks, changes by less than the difference that matters,
-or cannot be told (never "persists": the two budgets' gaps are each worded by their size). The
+or cannot be told (never "persists": the two budgets' gaps are each worded by their size); in a
+line-up whose seats hold different bots, a gap between seats is mostly their bots' strength, so it
+is worded as a gap with each seat's bot named, not as a seat advantage (:func:`bots_words`). The
 roles' intervals are read at the Bonferroni level over every budget of every cell the sentences
 read (:func:`role_level`: 98.75% for 4 budgets, 99.58% for 4 budgets of 3 cells), so that all the
 claims of a table, or a panel, hold together at 95%, as the seats-alike sentence's do.
@@ -159,7 +161,9 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
     95% interval, for its figure and its table, and are not what the sentence reads). ``level``: the
     level of the interval beside it, as the seats-alike rows carry the table's ``adjusted_level``,
     so the sentence says the level it read. ``games``: the games the budget's figure is read from
-    (the sentence says when they are too few to tell)."""
+    (the sentence says when they are too few to tell). ``bots``: each seat's bot in the line-up
+    (:func:`lineup_bots`): where they differ the gaps are worded as the bots', not as a seat
+    advantage (:func:`mixed`, review s58 #1)."""
     parts = [(c, table if c == "" else table.filter(pl.col("cell") == c)) for c in cells(table)]
     # the intervals the role sentences read: one per budget with an every-seat part, in every cell
     read = sum(one.filter(pl.col("part") == "all")["budget"].n_unique() for _, one in parts)
@@ -168,7 +172,7 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
     for c, one in parts:
         frames.append(_advantage(one, roles_alike, level).with_columns(pl.lit(c).alias("cell")))
     return pl.concat(frames).select(["cell", "budget", "figure", "value", "low", "high", "best", "worst",
-                                     "level", "games", "players", "other", "shown", "digits"])
+                                     "level", "games", "players", "other", "shown", "digits", "bots"])
 
 
 GAP = "largest gap between two seats' win shares"
@@ -180,6 +184,21 @@ TWO_SEATS = "at 2 players, twice each seat's gap from the fair 50%"
 def _two_seats(r: dict) -> str:
     """:data:`TWO_SEATS` for a row of 2 players, else ''."""
     return TWO_SEATS if int(r.get("players") or 0) == 2 else ""
+
+
+def lineup_bots(table: pl.DataFrame, budget: int) -> list[str]:
+    """Each seat's bot (seat 1 first) in one cell's ``all`` part at ``budget``, named as the line-up
+    names it: the bot the seat plays at budget 0 (whose playouts its search plays above it), from
+    the cell's budget-0 rows where it has them, else the bot of that budget without the search-bot
+    file's path ("search4-greedy"). [] for a table without the ``bot`` column."""
+    if "bot" not in table.columns:
+        return []
+    every = table.filter(pl.col("part") == "all")
+    at = every.filter(pl.col("budget") == budget).sort("seat")["bot"].to_list()
+    zero = every.filter(pl.col("budget") == 0).sort("seat")["bot"].to_list()
+    if len(zero) == len(at):
+        return [str(b) for b in zero]
+    return [str(b).rsplit(":", 1)[-1] for b in at]
 
 
 def _advantage(table: pl.DataFrame, roles_alike: bool, roles_level: float) -> pl.DataFrame:
@@ -199,7 +218,7 @@ def _advantage(table: pl.DataFrame, roles_alike: bool, roles_level: float) -> pl
                         1.0 - r["win_share_balance_high_adjusted"],
                         1.0 - r["win_share_balance_low_adjusted"], best, worst,
                         FAMILY_LEVEL if level is None else float(level), int(t["games"].min()),
-                        t.height, "", gap, d))
+                        t.height, "", gap, d, lineup_bots(table, b)))
         else:
             # the first role's share with its interval at the level the sentences' family needs
             # (:func:`role_level`), made again from its share and games (shared wins as fractions)
@@ -207,12 +226,14 @@ def _advantage(table: pl.DataFrame, roles_alike: bool, roles_level: float) -> pl
             d = ci_digits(r["win_share"], r.get("ci_low", np.nan), r.get("ci_high", np.nan))
             out.append((b, f"{r['role'].capitalize()} win share", r["win_share"], float(low), float(high),
                         best, worst, roles_level, int(r["games"]), t.height,
-                        _other_side(t["role"].to_list()), rounded(100 * r["win_share"], d) / 100, d))
+                        _other_side(t["role"].to_list()), rounded(100 * r["win_share"], d) / 100, d,
+                        lineup_bots(table, b)))
     return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
                                      ("low", pl.Float64), ("high", pl.Float64), ("best", pl.Int64),
                                      ("worst", pl.Int64), ("level", pl.Float64), ("games", pl.Int64),
                                      ("players", pl.Int64), ("other", pl.Utf8),
-                                     ("shown", pl.Float64), ("digits", pl.Int64)],
+                                     ("shown", pl.Float64), ("digits", pl.Int64),
+                                     ("bots", pl.List(pl.Utf8))],
                         orient="row")
 
 
@@ -531,26 +552,69 @@ def size(low: float, high: float, smallest: float) -> str:
     return "cannot tell"
 
 
+def mixed(r: dict) -> bool:
+    """True when a row of :func:`advantage` (seats alike) is of a line-up whose seats hold different
+    bots (``bots``): a gap between two of its seats is then mostly a gap between their bots, not a
+    seat advantage (review s58 #1; :func:`reports.text.lineup_note` on a run's page)."""
+    return len(set(r.get("bots") or [])) > 1
+
+
+def _seat(r: dict, s: int) -> str:
+    """"seat 2", or in a mixed line-up (:func:`mixed`) with its bot: "seat 2 (greedy)"."""
+    return f"seat {s + 1}" + (f" ({r['bots'][s]})" if mixed(r) and s < len(r["bots"]) else "")
+
+
+def _advantage_noun(r: dict) -> str:
+    """What a largest gap between two seats is called: a "seat advantage" where every seat holds the
+    same bot; where they hold different bots only a "gap" (mostly the bots' strength)."""
+    return "gap" if mixed(r) else "seat advantage"
+
+
+def bots_words(r: dict) -> str:
+    """The sentence after a mixed line-up's gaps (:func:`mixed`): which seat holds which bot and what
+    that makes of a gap between seats (the words of :func:`reports.text.lineup_note`, review s58
+    #1: "seat 1 ahead of seat 2, a seat advantage" of a balanced bot beside three greedy ones);
+    '' where every seat holds the same bot."""
+    if not mixed(r):
+        return ""
+    groups: dict[str, list[int]] = {}
+    for s, b in enumerate(r["bots"]):
+        groups.setdefault(b, []).append(s)
+    held = ", ".join(f"{_seats_named(ss)} {b}" for b, ss in groups.items())
+    return (f"The seats hold different bots ({held}), each the same seat in every game, so a gap "
+            "between seats of different bots is mostly a gap between those bots, not a seat "
+            "advantage: to measure the seats, play one bot in every seat.")
+
+
+def _seats_named(seats: list[int]) -> str:
+    """"seat 1", "seats 2 and 4", "seats 2, 3 and 4" (0-based ``seats``)."""
+    n = [str(s + 1) for s in seats]
+    return f"seat {n[0]}" if len(n) == 1 else "seats " + ", ".join(n[:-1]) + f" and {n[-1]}"
+
+
 def _gap_words(r: dict, smallest: float, before: dict | None = None) -> str:
     """One budget's largest gap between two seats with its interval, worded by its size; "instead"
-    when ``before`` (the smallest budget) had another seat clearly ahead."""
+    when ``before`` (the smallest budget) had another seat clearly ahead. In a mixed line-up
+    (:func:`mixed`) the seats are named with their bots and the gap is not called a seat
+    advantage (:func:`_advantage_noun`)."""
     at = f"{_span(*_spanned(r))} at budget {r['budget']}"
     if r["low"] > 0:             # a clear gap: who leads and who trails in these games
-        at += f" with seat {r['best'] + 1} ahead of seat {r['worst'] + 1}"
+        at += f" with {_seat(r, r['best'])} ahead of {_seat(r, r['worst'])}"
         if before is not None and before["low"] > 0 and before["best"] != r["best"]:
             at += " instead"
     s, that = size(r["low"], r["high"], smallest), f"the {100 * smallest:g} pp that matters"
+    adv = _advantage_noun(r)
     if s == "matters":
-        return f"{at}, a seat advantage of at least {that}"
+        return f"{at}, a {adv} of at least {that}"
     if s == "none":
-        return (f"{at}, a clear seat advantage but smaller than {that}" if r["low"] > 0 else
-                f"{at}, no seat advantage as large as {that}")
+        return (f"{at}, a clear {adv} but smaller than {that}" if r["low"] > 0 else
+                f"{at}, no {adv} as large as {that}")
     if r["low"] > 0:
-        return f"{at}, a clear seat advantage, though these games cannot tell whether it reaches {that}"
+        return f"{at}, a clear {adv}, though these games cannot tell whether it reaches {that}"
     # the chance level once per sentence: not again for a second budget of the same games
     said = (before is not None and before["low"] <= 0 and size(before["low"], before["high"], smallest) != "none"
             and (before.get("games"), before.get("players")) == (r.get("games"), r.get("players")))
-    return (f"{at}, where these games cannot tell a seat advantage of at least {that} from none"
+    return (f"{at}, where these games cannot tell a {adv} of at least {that} from none"
             + ("" if said else _chance_words(r)))
 
 
@@ -558,12 +622,14 @@ def _chance_words(r: dict) -> str:
     """" (with every seat equal, 300 games give a largest gap of about 5.9 pp by chance alone)":
     beside a largest gap these games cannot tell from none, its chance level
     (:func:`analysis.stats.chance_largest_gap`; review 45 #3: a designer remembers the 9.0 pp, not
-    its interval from 0.0); '' without the row's games and player count."""
+    its interval from 0.0); '' without the row's games and player count. In a mixed line-up
+    (:func:`mixed`), whose seats are not equal, "with every seat winning alike"."""
     games, players = r.get("games"), r.get("players")
     if not games or not players or int(players) < 2:
         return ""
     level = stats.chance_largest_gap(int(players), int(games))
-    return (f" (with every seat equal, {int(games):,} games give a largest gap of about "
+    alike = "winning alike" if mixed(r) else "equal"
+    return (f" (with every seat {alike}, {int(games):,} games give a largest gap of about "
             f"{100 * level:.1f} pp by chance alone)")
 
 
@@ -677,11 +743,19 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | N
         at = [f"{percent(r['value'], k)}% ({percent(r['low'], k)} to {percent(r['high'], k)}) at "
               f"budget {r['budget']}" for r, k in zip(rows, ds)]
         shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} ({_role_family(rows)}).")
-        # the change as the difference of the two shares as printed (at their decimals)
-        k = max(ds[0], ds[-1])
-        printed = (round(rounded(100 * last["value"], ds[-1]) - rounded(100 * first["value"], ds[0]), k) / 100, k,
-                   round(rounded(100 * last["low"], ds[-1]) - rounded(100 * first["high"], ds[0]), k) / 100,
-                   round(rounded(100 * last["high"], ds[-1]) - rounded(100 * first["low"], ds[0]), k) / 100)
+        # the change as the difference of the two shares as printed, at the decimals of the coarser
+        # of the two, and its ends likewise: of shares printed at different decimals (a rare one
+        # gets more) the difference of the two as printed stated a change with false precision,
+        # and a wrong one (review s58 #4: 0.25% and 0.75% printed "0.250%" and "0.8%", "a change of
+        # +0.550 pp ... from −1.773 to +2.698" for +0.50 from −1.771 to +2.683); at the coarser
+        # decimals: "+0.5 pp ... from −1.8 to +2.7"
+        k = min(ds[0], ds[-1])
+
+        def diff(x: float, y: float) -> float:
+            return round(rounded(100 * x, k) - rounded(100 * y, k), k) / 100
+
+        printed = (diff(last["value"], first["value"]), k, diff(last["low"], first["high"]),
+                   diff(last["high"], first["low"]))
         return (shares + " " + _role_words(rows, smallest, band) + " "
                 + _change_words(first, last, smallest, f"The {role}", "rises", "falls", printed))
     # The seats' advantage is the largest gap between two seats, with its interval simultaneous over
@@ -692,9 +766,11 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | N
     k = round(0.05 / (2 * (1 - level))) if level < 1 else 1
     family = "two budgets compared" if k <= 1 else f"two budgets of each of {k} cells compared"
     two = f"; {_two_seats(first)}" if _two_seats(first) else ""
+    bots = bots_words(last) or bots_words(first)
     return (f"the {GAP} ({_level(level)}% intervals, {family}{two}) is "
             f"{_gap_words(first, smallest)}, and {_gap_words(last, smallest, first)}. "
-            + _change_words(first, last, smallest, "The gap", "grows", "shrinks"))
+            + _change_words(first, last, smallest, "The gap", "grows", "shrinks")
+            + (f" {bots}" if bots else ""))
 
 
 def gap_headline(first: dict, last: dict, smallest: float = SMALLEST_SHARE, note: str = "") -> str:
@@ -707,38 +783,45 @@ def gap_headline(first: dict, last: dict, smallest: float = SMALLEST_SHARE, note
     largest gap lies above 0, a reversal ("instead") only where both do with other seats ahead,
     and the interval is said to be of the largest gap between two seats, not of the two seats
     named. Else these games cannot tell (or, below the difference that matters, show no such
-    advantage). ``note``: more words for the closing parenthesis, which names the intervals."""
+    advantage). In a mixed line-up (:func:`mixed`) the seats are named with their bots, the gap
+    is not called a seat advantage, and the closing parenthesis says why (review s58 #1).
+    ``note``: more words for the closing parenthesis, which names the intervals."""
     that = f"the {100 * smallest:g} pp that matters"
 
     def how(r):                 # a clear gap's size against the difference that matters
-        return {"matters": f"a seat advantage of at least {that}",
-                "none": f"a clear seat advantage but smaller than {that}",
-                "cannot tell": f"a clear seat advantage, though these games cannot tell whether it "
+        adv = _advantage_noun(r)
+        return {"matters": f"a {adv} of at least {that}",
+                "none": f"a clear {adv} but smaller than {that}",
+                "cannot tell": f"a clear {adv}, though these games cannot tell whether it "
                                f"reaches {that}"}[size(r["low"], r["high"], smallest)]
 
     def unclear(r):             # a gap whose interval reaches 0
-        return (f"no seat advantage as large as {that}" if size(r["low"], r["high"], smallest) == "none"
-                else f"these games cannot tell a seat advantage of at least {that} from none")
+        adv = _advantage_noun(r)
+        return (f"no {adv} as large as {that}" if size(r["low"], r["high"], smallest) == "none"
+                else f"these games cannot tell a {adv} of at least {that} from none")
 
     span = {k: _span(*_spanned(r)) for k, r in (("first", first), ("last", last))}
     if last["low"] > 0:
-        said = (f"at budget {last['budget']} seat {last['best'] + 1} leads seat {last['worst'] + 1}: "
+        said = (f"at budget {last['budget']} {_seat(last, last['best'])} leads {_seat(last, last['worst'])}: "
                 f"the {GAP} is {span['last']}, {how(last)}")
     else:
         said = f"at budget {last['budget']} {unclear(last)}: the {GAP} is {span['last']}"
     bots = (f"with the bots (budget {first['budget']})" if first["budget"] == 0 else
             f"at budget {first['budget']}")
     if first["low"] > 0:
-        ahead = (f"seat {first['best'] + 1} led instead, ahead of seat {first['worst'] + 1}"
+        ahead = (f"{_seat(first, first['best'])} led instead, ahead of {_seat(first, first['worst'])}"
                  if last["low"] > 0 and first["best"] != last["best"] else
-                 f"the same seat led, ahead of seat {first['worst'] + 1}" if last["low"] > 0 else
-                 f"seat {first['best'] + 1} led seat {first['worst'] + 1}")
+                 f"the same seat led, ahead of {_seat(first, first['worst'])}" if last["low"] > 0 else
+                 f"{_seat(first, first['best'])} led {_seat(first, first['worst'])}")
         bots += f" {ahead}: the largest gap was {span['first']}, {how(first)}"
     elif last["low"] <= 0 and unclear(first) == unclear(last):
         bots += f" likewise: the largest gap was {span['first']}"
     else:
         bots += f" {unclear(first)}: the largest gap was {span['first']}"
     level = min(first["level"], last["level"])
-    notes = [x for x in (_two_seats(last), note) if x]
+    # a mixed line-up (review s58 #1): its gaps are mostly its bots', said in the closing parenthesis
+    lineup = ("the seats hold different bots, so a gap between seats of different bots is mostly "
+              "theirs, not a seat advantage" if mixed(last) or mixed(first) else "")
+    notes = [x for x in (_two_seats(last), lineup, note) if x]
     return (f"{said}; {bots} ({_level(level)}% intervals of that largest gap, simultaneous over "
             "every pair of seats" + "".join(f"; {x}" for x in notes) + ")")

@@ -1013,9 +1013,10 @@ def against_terminal_cell(r: dict) -> str:
     as printed, a change that prints as 0 but is not at the decimals where it is not, one of 0
     without a sign; it printed the unrounded change, "+0.0" for a change of +0.02 pp and "-0.0"
     for one of -0.01, session 55), its interval on a line of its own."""
-    from analysis.skill_against import change_number
+    from analysis.skill_against import change_number, row_digits
 
-    return f"{change_number(r)}\n({_pct(r['change_low'])} to {_pct(r['change_high'])})".replace("-", "−")
+    d = row_digits(r)           # as the sentence and the page's table (review s58 #5)
+    return f"{change_number(r, d)}\n({_pct(r['change_low'], d)} to {_pct(r['change_high'], d)})".replace("-", "−")
 
 
 AGAINST_FILES = ("against.csv", "against.parquet", "against.txt")

@@ -34,7 +34,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.skill_against import bound_text, change_number, change_text, seat_text, verdict_text
+from analysis.skill_against import (
+    bound_text, change_number, change_text, row_digits, seat_text, verdict_text,
+)
 from analysis.start_coins import skill_caution
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
@@ -231,19 +233,23 @@ def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
 def against_table(cmp: pl.DataFrame, other: str = "the other rules") -> pl.DataFrame:
     """The comparison as a designer reads it: a row per cell, budget and seat, both win shares
     (``other``: the other rules' name), the change with its interval, its verdict ("no clear
-    change" where the interval holds 0) and the games each side played."""
+    change" where the interval holds 0) and the games each side played; each row at the decimals
+    the sentence and the terminal print it with (:func:`analysis.skill_against.row_digits`)."""
     rows = []
     for r in cmp.iter_rows(named=True):
+        # a row's decimals as the sentence and the terminal print it (review s58 #5: "+0.25 pp" there,
+        # "+0.3" here; analysis.skill_against.row_digits)
+        d = row_digits(r)
         rows.append({"cell": r["cell"], "budget": r["budget"], "seat": r["seat"] + 1,
                      "role": str(r["role"]).capitalize(),
-                     f"win share, {other}": f"{pct(r['before_win_share'])}%",
-                     "win share, these rules": f"{pct(r['after_win_share'])}%",
+                     f"win share, {other}": f"{pct(r['before_win_share'], d)}%",
+                     "win share, these rules": f"{pct(r['after_win_share'], d)}%",
                      # the difference of the two shares as printed beside it (review s47: 23.0% and
                      # 22.3% beside −0.8)
                      # (a change that prints as 0 but is not gets the decimals where it is not,
                      # one of 0 no sign: analysis.skill_against.change_number)
-                     "change (pp)": change_number(r),
-                     "interval": f"{pct(r['change_low'])} to {pct(r['change_high'])}"
+                     "change (pp)": change_number(r, d),
+                     "interval": f"{pct(r['change_low'], d)} to {pct(r['change_high'], d)}"
                      .replace("-", "−"),
                      "verdict": verdict_text(r["verdict"]),
                      "games": f"{r['before_games']:,} / {r['after_games']:,}"})

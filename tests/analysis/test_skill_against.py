@@ -137,7 +137,8 @@ def test_each_rules_largest_gap_is_described_at_every_budget():
     words = against_words(t, "the shipped rules (s)", "these rules (f)", before_short="shipped",
                           after_short="fix")
     assert ("the largest gap between two seats' win shares, shipped → fix, each with the adjusted "
-            "interval its own trend reads (97.5%: two budgets compared; a description of each rules, "
+            "interval of its own table (97.5%, the level its trend sentence reads its first and last "
+            "budgets at: two budgets compared; a description of each rules, "
             "not a test of their difference: the seats' changes below are that): at budget 0: 10.0 pp "
             "(5.0 to 15.0) → 2.0 pp (0.0 to 6.0).") in words, words
 

@@ -48,7 +48,7 @@ def test_the_comparison_reads_each_gaps_adjusted_interval_and_names_its_level():
     assert t["gap_level"][0] == pytest.approx(0.975)
     words = against_words(t, "a", "b")
     assert "4.4 pp (0.0 to 9.5)" in words and "(0.0 to 9.0)" not in words, words
-    assert "each with the adjusted interval its own trend reads (97.5%: two budgets compared" in words
+    assert "each with the adjusted interval of its own table (97.5%, the level its trend sentence reads its first and last budgets at: two budgets compared" in words
     assert "95% interval" not in words
 
 
