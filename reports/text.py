@@ -1538,6 +1538,13 @@ def shown_change(r: dict, digits: int) -> float:
     return round(rounded(scale * v, digits) - rounded(scale * b, digits), digits) / scale
 
 
+def _as_printed(x: float, metric: str, kind: str, digits: int | None) -> float:
+    """``x`` as :func:`metric_value` prints it, back on its own scale (a share 0.00375 printed
+    "0.38%" → 0.0038)."""
+    scale, base = _base_digits(metric, kind)
+    return rounded(scale * x, base if digits is None else digits) / scale
+
+
 def metric_value(x: float, metric: str, kind: str, digits: int | None = None) -> str:
     """One value of a compared metric: a share as ``27.9%``, a slope in pp per tile, Balance with 3
     decimals, other means with 2 (``digits`` overrides: :func:`metric_digits`; the value is then
@@ -1932,7 +1939,11 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points", game: str | None = No
             # the other side said too, in view (a designer read "both sides' shares moved" beside
             # one side's numbers, the mirror's words folded away on the page)
             r0 = moved.row(0, named=True)
-            mirror = " → ".join(metric_value(1.0 - float(r0[k]), r0["metric"], r0["kind"], d)
+            # 100% minus the share as printed, so that the two printed figures sum to 100% as the
+            # sentence says (review 214 #9: 0.38% beside 99.63%, 0.375% and 99.625% both rounded
+            # away from zero); within half a unit of the mirror's own share, a tie the other way
+            mirror = " → ".join(metric_value(1.0 - _as_printed(float(r0[k]), r0["metric"], r0["kind"], d),
+                                             r0["metric"], r0["kind"], d)
                                 for k in ("base", "variant"))
             spec = spec_for(game) if game else None
             other = [x.display for x in getattr(spec, "roles", ()) if x.name != r0["key"]]
