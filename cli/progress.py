@@ -7,7 +7,9 @@ average time per step so far (:func:`time_left`). It is called as ``steps(text)`
 without a count, e.g. a played question) or ``steps(text, done, total)``. Nothing is shown when
 stderr is not a terminal, unless forced (``BALANCE_PROGRESS=1``), so scripts and CI logs stay clean;
 there a long command instead writes a plain line at most every minute (:class:`LogLines`: games or
-steps done, time spent and left), so a CI log shows it is alive (some CI services stop a job that
+steps done, time spent and left; :class:`Steps` also while one step runs long, its line as the caller
+renders it where it has one, ``source``: ``balance skill``'s with the time left of its parts), so a
+CI log shows it is alive (some CI services stop a job that
 prints nothing for ten minutes) and a short one prints nothing extra.
 :func:`counted` writes a count with its noun ("1 game", "2 games") for every command's lines.
 The closing line of ``simulate`` names each of its times for what it measures (:func:`times_said`:
@@ -147,16 +149,61 @@ class Steps:
         self.done, self.total, self.text = 0, 0, what
         self.lines: list[str] = []          # every step shown, for tests and --verbose logs
         self.log = LogLines(self.console, what, "step")
+        # what a line says when it is written: the step's own (render), or a caller's that knows
+        # more (balance skill's PartClock: the time left from its timed parts)
+        self.source = None
+        self._stop = None
+        self._ticker = None
+        import threading
+
+        self._lock = threading.Lock()
 
     def __enter__(self) -> "Steps":
         if self.console.is_terminal or os.environ.get("BALANCE_PROGRESS"):
             self.live = self.console.status(self.what + "…")
             self.live.__enter__()
+        elif self.log.enabled and self.log.every > 0:
+            # off a terminal a line every period while a step runs, not only when the next one
+            # starts (review 214 #6: a skill run's 4.5-minute part wrote nothing, in a log a CI
+            # service may take for a hung job)
+            import threading
+
+            self._stop = threading.Event()
+            self._ticker = threading.Thread(target=self._tick, name="balance-progress", daemon=True)
+            self._ticker.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        if self._ticker is not None:
+            self._stop.set()
+            self._ticker.join()
+            self._ticker = None
         if self.live is not None:
             self.live.__exit__(*exc)
+
+    def _tick(self) -> None:
+        """Off a terminal: the current line again whenever a period has passed since the last
+        one written (by a step or by this), until the command's steps end."""
+        every = self.log.every
+        while True:
+            with self._lock:
+                last = self.log.last if self.log.last is not None else self.start
+            if self._stop.wait(max(0.01, last + every - time.perf_counter())):
+                return
+            with self._lock:
+                last = self.log.last if self.log.last is not None else self.start
+                if time.perf_counter() - last >= every and self.lines:
+                    self.log.last = time.perf_counter()
+                    self.console.print(self.line(), highlight=False, soft_wrap=True, markup=False)
+
+    def line(self) -> str:
+        """The line as it reads now (the caller's ``source`` where it has one)."""
+        if self.source is not None:
+            try:
+                return self.source()
+            except Exception:       # (a caller's line read between its updates: the step's own)
+                pass
+        return self.render()
 
     def __call__(self, text: str, done: int | None = None, total: int | None = None) -> None:
         if done is not None and total:
@@ -167,12 +214,13 @@ class Steps:
         if self.live is not None:
             self.live.update(line)
         elif self.log.enabled:
-            now = time.perf_counter()
-            if self.log.last is None:
-                self.log.last = self.start
-            if now - self.log.last >= self.log.every:
-                self.log.last = now
-                self.console.print(line, highlight=False, soft_wrap=True, markup=False)
+            with self._lock:
+                now = time.perf_counter()
+                if self.log.last is None:
+                    self.log.last = self.start
+                if now - self.log.last >= self.log.every:
+                    self.log.last = now
+                    self.console.print(self.line(), highlight=False, soft_wrap=True, markup=False)
 
     def render(self) -> str:
         elapsed = time.perf_counter() - self.start

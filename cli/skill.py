@@ -540,6 +540,10 @@ class PartClock:
         self.parts: list = []
         self.done, self.text = 0, ""
         self.started = None
+        # off a terminal the plain lines say this line too, with the time left (review 214 #6: the
+        # step's own line, without it, was written there)
+        if hasattr(steps, "source"):
+            steps.source = self.line
 
     def __call__(self, text: str, done: int, total: int, parts) -> None:
         now = self.clock()
