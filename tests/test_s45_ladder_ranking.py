@@ -1,6 +1,9 @@
 """A ladder of a game whose seats are alike says who is strongest (review 45 #4: a 7 × 7 matrix
 with no sentence; the ranking existed for games with roles only). Each mean and the "clearly ahead"
-call are recomputed here from the ladder's own CSV (its cells and their adjusted bounds)."""
+call are recomputed here: each mean from the ladder's own CSV, the call (review 214 #8: the paired
+interval of the difference of two rows' means, deal by deal, at 1 − 0.05/12) from the same games
+replayed here and scipy's t; two rows whose adjusted bounds in the CSV do not overlap (the rule
+before, which needs no pairing) are always called clear."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import re
 
 import numpy as np
 import polars as pl
+from scipy import stats as sps
 
 from in_process import balance
 
@@ -31,6 +35,20 @@ def test_the_ranking_sentence_follows_the_csv(tmp_path):
     low = {b: float(g["adjusted_low"].mean()) for (b,), g in mine.group_by("bot")}
     high = {b: float(g["adjusted_high"].mean()) for (b,), g in mine.group_by("bot")}
     best = said[0][0]
-    ahead = all(low[best] > high[b] for b in mean if b != best)
-    assert ("is the strongest: clearly ahead of every other bot" in m.group(2)) == ahead, (m.group(2), low, high)
+    apart = all(low[best] > high[b] for b in mean if b != best)
     assert np.isfinite(list(low.values())).all()
+    # the same games deal by deal (one seed for every cell: deal d of each starts alike)
+    from simcore import runner
+
+    def per_deal(bot, opp):
+        prep = runner.prepare("middle-ages", players=4, strategies=[bot] + [opp] * 3, rotate_seats=True)
+        w = runner.collect(prep, games=800, seed=2, columns=("game", "seat", "win_share")).win_shares(4)
+        n = np.arange(800)
+        return w[n, (-(n % 4)) % 4].reshape(200, 4).mean(axis=1)
+
+    rows = {b: np.mean([per_deal(b, o) for o in plain if o != b], axis=0) for b in mean}
+    p = [sps.ttest_1samp(rows[best] - rows[b], 0.0) for b in mean if b != best]
+    ahead = all(r.statistic > 0 and r.pvalue < 0.05 / 12 for r in p)
+    said_clear = "is the strongest: clearly ahead of every other bot" in m.group(2)
+    assert said_clear == ahead, (m.group(2), [(r.statistic, r.pvalue) for r in p])
+    assert said_clear or not apart, (m.group(2), low, high)
