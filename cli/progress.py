@@ -431,8 +431,15 @@ def print_summary(console, result) -> None:
             sides = {}
             for i, role in enumerate(prep.seat_labels):
                 sides.setdefault(role, []).append(float(r["win_share"][i]))
-            words = [f"the {shown(k)} {two(100 * sum(v))}%" if len(v) == 1 else
-                     f"the {len(v)} {shown(k)}s together {two(100 * sum(v))}%"
+            said = {k: two(100 * sum(v)) for k, v in sides.items()}
+            if len(sides) == 2 and abs(sum(map(sum, sides.values())) - 1.0) < 1e-9:
+                # two sides that share every game: the second as 100% minus the first as printed,
+                # so the line sums to 100% (review 214 #9: 0.375% and 99.625% read "0.38%" and
+                # "99.63%", both halves rounded away from zero); within half a unit of its share
+                first, second = sides
+                said[second] = f"{rounded(100 - float(said[first]), 2):.2f}"
+            words = [f"the {shown(k)} {said[k]}%" if len(v) == 1 else
+                     f"the {len(v)} {shown(k)}s together {said[k]}%"
                      for k, v in sides.items()]
             console.print("sides: " + ", ".join(words) + " of the games", soft_wrap=True)
         if head == "seat":

@@ -66,3 +66,23 @@ def _check(q: str, base: float, variant: float) -> None:
     unit = Decimal(1).scaleb(-len(m.group(1).split(".")[1]))
     for shown, share in ((other_before, 1 - base), (other_after, 1 - variant)):
         assert abs(shown - Decimal(repr(100 * share))) <= unit / 2, (shown, share)
+
+
+def test_simulates_closing_line_gives_two_sides_summing_to_100(tmp_path):
+    """The run's own closing line ("sides: the Seigneur 0.38%, the 3 Censitaires together 99.63% of
+    the games" for runs/sg) sums to 100% too, each figure within half a unit of its side's share."""
+    import io
+
+    from rich.console import Console
+
+    from cli.progress import print_summary
+
+    res = runner.simulate("seigneurial", games=4000, seed=5, out=tmp_path / "sg", quiet=True, result=True)
+    out = io.StringIO()
+    print_summary(Console(file=out, width=200), res)
+    m = re.search(r"sides: the Seigneur ([\d.]+)%, the 3 Censitaires together ([\d.]+)% of the games",
+                  out.getvalue())
+    assert m, out.getvalue()
+    lord, rest = Decimal(m.group(1)), Decimal(m.group(2))
+    assert lord + rest == 100, (lord, rest)
+    assert abs(lord - Decimal("0.375")) <= Decimal("0.005") and abs(rest - Decimal("99.625")) <= Decimal("0.005")
