@@ -369,14 +369,15 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     :func:`analysis.panel_compare.role_split_vectors`, compared in the roles' family
     (:data:`ROLES`)."""
     from analysis.load import score_unit
-    from analysis.rules_diff import GOAL_SCORE_METRICS, goal_changes, goal_words, rules_diff
+    from analysis.rules_diff import goal_changes, goal_words, rules_diff
 
     pair = pairing(base_rs, variant_rs)
     base, variant = _identical_cards_pooled(base, variant, base_rs.games_per_unit,
                                             variant_rs.games_per_unit)
     unit = score_unit(base_rs.game)
-    goal = goal_changes(rules_diff(base_rs.metas[0], variant_rs.metas[0]), unit)
-    set_aside = (GOAL_SCORE_METRICS, f"not comparable: {goal_words(goal, unit)}") if goal else None
+    goal = goal_changes(rules_diff(base_rs.metas[0], variant_rs.metas[0]), base_rs.game,
+                        base_rs.n_players)
+    set_aside = (goal.keys(), f"not comparable: {goal_words(goal, unit)}") if goal else None
     split_b, split_v, tested = split if split is not None else (None, None, {})
     extra_b = [count_vector(base_rs), length_vector(base_rs), *([split_b] if split_b is not None else [])]
     extra_v = [count_vector(variant_rs), length_vector(variant_rs), *([split_v] if split_v is not None else [])]
@@ -415,7 +416,7 @@ def _identical_cards_pooled(base: dict, variant: dict, units_b: int, units_v: in
 
 def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], alpha: float,
              game: str | None, smallest: dict | None, extra=None, paired: dict | None = None,
-             set_aside: tuple[tuple[str, ...], str] | None = None,
+             set_aside: tuple[set[tuple[str, str]], str] | None = None,
              tested: dict | None = None) -> tuple[pl.DataFrame, list]:
     from analysis.load import smallest_count, smallest_difference
 
@@ -435,12 +436,15 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
         .otherwise(pl.col("label")).alias("label"))
     j, dropped = _left_out(j, roles="roles" in base)
     if set_aside is not None:
-        # metrics that do not measure the same thing before and after (a score in % of a goal the
-        # change moved): out of the table and the tested family, listed with why
-        metrics, why = set_aside
-        out = j.filter(pl.col("metric").is_in(list(metrics)))
+        # rows that do not measure the same thing before and after (a score in % of a goal the
+        # change moved: those seats' mean scores and the winner's lead, (metric, key) pairs):
+        # out of the table and the tested family, listed with why
+        keys, why = set_aside
+        apart = pl.Series([(m, k) in keys for m, k in zip(j["metric"].to_list(), j["key"].to_list())],
+                          dtype=pl.Boolean)
+        out = j.filter(apart)
         dropped = dropped + [(r["label"], why) for r in out.iter_rows(named=True)]
-        j = j.filter(~pl.col("metric").is_in(list(metrics)))
+        j = j.filter(~apart)
     e1, l1, h1, n1 = (j[c].to_numpy() for c in ("estimate", "ci_low", "ci_high", "n"))
     e2, l2, h2, n2 = (j[c].to_numpy() for c in ("estimate_v", "ci_low_v", "ci_high_v", "n_v"))
     kind = j["kind"].to_numpy()

@@ -165,29 +165,82 @@ def rules_diff(before_meta: dict, after_meta: dict) -> list[SettingChange] | Non
     return settings_diff(before_meta.get("rules_text"), after_meta.get("rules_text"))
 
 
-def goal_changes(changes: list[SettingChange] | None, unit: str) -> list[str]:
-    """The changed settings that move what a score is measured against, when the score is a
-    share of a goal (``unit`` names a goal: Seigneurial's "% of own goal"): a goal's square
-    (``track.goal.*``) or an Objective card (``objectives.*``). A score in such a unit then
-    measures progress toward another goal before and after, so a change of it is not a change
-    of play: a before/after leaves the mean scores out of its tested family and a check does not
-    test them (review R #1: goal 10 → 7 read as the Seigneur's +14.3 pp "that matters" and failed
-    a check, while his mean final square fell). [] otherwise."""
-    if "goal" not in unit or not changes:
-        return []
-    return [c.path for c in changes if "goal" in c.path or c.path.startswith("objectives")]
+@dataclass(frozen=True)
+class GoalChange:
+    """The changed settings that move what some seats' scores are measured against
+    (:func:`goal_changes`): ``paths`` (in the diff's order), the 0-based ``seats`` whose score unit
+    they move and how a sentence names those seats (``who``: "Seat 1 (Seigneur)", "Seats 2, 3 and
+    4 (Censitaire)")."""
+    paths: tuple[str, ...]
+    seats: tuple[int, ...]
+    who: str
+
+    def keys(self) -> set[tuple[str, str]]:
+        """The compared and checked metrics (metric, key) in the score's unit that this change
+        makes incomparable: the mean score of every seat in :attr:`seats` (keys "Seat 1" …, as
+        :func:`analysis.load.seat_label` writes them) and the winner's lead (``score_spread``:
+        the gap between two seats' scores, either of which may be one of them)."""
+        return {("seat_mean_score", f"Seat {s + 1}") for s in self.seats} | {("score_spread", "all")}
 
 
-GOAL_SCORE_METRICS = ("seat_mean_score", "score_spread")
-"""The compared and checked metrics in the score's unit, which :func:`goal_changes` sets aside."""
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "[")
 
 
-def goal_words(paths: list[str], unit: str) -> str:
-    """Why the scores are set aside, in one clause: "the goal changed (track.goal.4), so a score
-    in % of own goal measures progress toward a different goal before and after"."""
-    return (f"the goal changed ({', '.join(paths[:3])}{', …' if len(paths) > 3 else ''}), so a score "
-            f"in {unit} measures progress toward a different goal before and after")
+def goal_changes(changes: list[SettingChange] | None, game: str | None,
+                 players: int | None) -> GoalChange | None:
+    """The changed settings that move what a score is measured against, when the game's score is
+    progress toward a goal the rules set (the game spec's ``score_goals``, role → settings:
+    Seigneurial's Seigneur, ``track.goal.N`` at the N players played, SG-1/SG-8; its Censitaires,
+    ``objectives.cards``, SG-2). A score in such a unit then measures progress toward another goal
+    before and after, so a change of it is not a change of play: a before/after leaves those seats'
+    mean scores out of its tested family and a check does not test them (review R #1: goal 10 → 7
+    read as the Seigneur's +14.3 pp "that matters" and failed a check, while his mean final square
+    fell). Only the seats whose goal moved, and only at the player count played: a goal of another
+    player count, or a setting whose name merely contains "goal", moves no unit, and an Objective
+    card leaves the Seigneur's unit alone (review s58 #1: any such setting dropped every seat's score,
+    and a check of a real +10 pp regression passed once ``track.goal.5`` was added). None when no
+    seat's unit moves."""
+    if not changes or not game or not players:
+        return None
+    from simcore import games as registry
+
+    spec = registry.specs().get(game)      # (a game this version does not know declares no goals)
+    if spec is None:
+        return None
+    if not spec.score_goals:
+        return None
+    roles = spec.seat_roles(int(players))
+    paths: list[str] = []
+    moved: list[str] = []
+    for role, prefixes in spec.score_goals.items():
+        wanted = [p.replace("{players}", str(int(players))) for p in prefixes]
+        hit = [c.path for c in changes if any(_under(c.path, p) for p in wanted)]
+        if hit and role in roles:
+            moved.append(role)
+            paths += [p for p in hit if p not in paths]
+    if not moved:
+        return None
+    seats = tuple(s for s, r in enumerate(roles) if r in moved)
+    named = []
+    for role in moved:
+        mine = [s + 1 for s, r in enumerate(roles) if r == role]
+        numbers = (str(mine[0]) if len(mine) == 1 else
+                   ", ".join(map(str, mine[:-1])) + f" and {mine[-1]}")
+        named.append(f"Seat{'s' if len(mine) > 1 else ''} {numbers} ({spec.role_display(role)})")
+    order = [p for p in (c.path for c in changes) if p in paths]
+    return GoalChange(tuple(order), seats, " and ".join(named))
 
 
-__all__ = ["GOAL_SCORE_METRICS", "MISSING", "Defaulted", "SettingChange", "flatten", "goal_changes", "goal_words",
+def goal_words(goal: GoalChange, unit: str) -> str:
+    """Why those scores are set aside, in one clause: "the goal of Seat 1 (Seigneur) changed
+    (track.goal.4), so a score in % of own goal measures progress toward a different goal before
+    and after"."""
+    paths = goal.paths
+    goals = "goals" if len(goal.seats) > 1 else "goal"
+    return (f"the {goals} of {goal.who} changed ({', '.join(paths[:3])}{', …' if len(paths) > 3 else ''}), "
+            f"so a score in {unit} measures progress toward a different goal before and after")
+
+
+__all__ = ["MISSING", "Defaulted", "GoalChange", "SettingChange", "flatten", "goal_changes", "goal_words",
            "parse_rules", "parse_text", "rules_diff", "settings_diff", "value_text"]

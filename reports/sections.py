@@ -29,7 +29,7 @@ import polars as pl
 from analysis import stats
 from analysis.load import RunSet
 from analysis.load import score_unit as load_score_unit
-from analysis.rules_diff import goal_changes
+from analysis.rules_diff import goal_changes, goal_words
 from reports import glossary
 from reports.figures import common as F
 from reports.rules_diff import (bot_file_changes, diff_sentences, diff_table, matchup_changes, origin,
@@ -1061,11 +1061,14 @@ def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> S
     sentences = diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])
     tables = [("Rule settings that differ", diff_table(changes))] if changes else []
     unit = score_unit(rs)
-    moved_goal = goal_changes(changes, unit)
-    if moved_goal:
-        sentences.append(f"The goal itself changed ({', '.join(moved_goal[:3])}), so a score in {unit} "
-                         f"measures progress toward a different goal before and after: the mean scores "
-                         f"are left out of the comparison; compare win shares.")
+    moved = goal_changes(changes, rs.game, rs.n_players)
+    if moved:
+        # only the seats whose goal moved (review s58 #1: every seat's, for any setting named "goal…")
+        one = len(moved.seats) == 1
+        rest = " and the other seats' mean scores" if len(moved.seats) < rs.n_players else ""
+        sentences.append(f"{goal_words(moved, unit)[0].upper()}{goal_words(moved, unit)[1:]}: "
+                         f"{'its mean score' if one else 'their mean scores'} and the winner's lead "
+                         f"are left out of the comparison; compare win shares{rest}.")
     return Section(
         f"{name}_rules", f"Rules diff: {vlabel} vs {rs.label}",
         "Every rule setting whose value differs between the two runs, read from the rules each run "

@@ -327,6 +327,15 @@ class GameSpec:
     # no played cell seats is refused). A per-seat list not listed here starts at seat 1 (the
     # conformance suite checks every path listed exists in the game's rules file)
     seat_lists: dict[str, int] = field(default_factory=dict)
+    # what each role's score is measured against, when the score is progress toward a goal set in
+    # the rules (Seigneurial's "% of own goal"): role → the rule settings (dotted paths as a rules
+    # diff names them, analysis.rules_diff; "{players}" stands for the player count) that set it.
+    # A change of one of them changes that role's score unit, so a before/after and a check leave
+    # out that role's seats' mean scores (and the winner's lead), and only theirs, at the player
+    # count played (review s58 #1: every seat's score was dropped for any path containing "goal"
+    # or starting with "objectives", a 5-player goal at 4 players included). {} for a score in a
+    # unit no setting moves (coins, cards)
+    score_goals: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def smallest(self, kind: str) -> float:
         """The game's smallest difference that matters of a ``kind`` measured in its own unit

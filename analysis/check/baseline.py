@@ -511,29 +511,35 @@ def rules_changes(baseline: Baseline, meta: dict):
 
 
 def without_goal_scores(baseline: Baseline, rules_text: str | None,
-                        old_rules_text: str | None = None) -> tuple[Baseline, list[str]]:
-    """``baseline`` without its mean-score metrics when the rules checked move the goal a score in
-    % of a goal is measured against (:func:`analysis.rules_diff.goal_changes`: Seigneurial's
-    ``track.goal.*``, ``objectives.*``), and the note saying so; else ``baseline`` and []. The
-    rules checked (``rules_text``) are compared with the baseline's, or in paired mode with the
-    old rules (``old_rules_text``). Review R #1: goal 10 → 7 failed a check on "Seat 1 mean score
-    +14.81 % of own goal" (the same squares over a smaller goal), and goal 10 → 9 failed a panel
-    check on the score alone while every role win share passed."""
+                        old_rules_text: str | None = None) -> tuple[Baseline, list[str], list[str]]:
+    """``baseline`` without the mean-score metrics of the seats whose goal the rules checked move
+    (a score in % of a goal, :func:`analysis.rules_diff.goal_changes`: Seigneurial's Seigneur for
+    ``track.goal.N`` at the baseline's N players, its Censitaires for ``objectives.cards``), the
+    note saying so and the labels of the metrics left out; else ``baseline``, [] and []. The rules
+    checked (``rules_text``) are compared with the baseline's, or in paired mode with the old rules
+    (``old_rules_text``). Review R #1: goal 10 → 7 failed a check on "Seat 1 mean score +14.81 % of
+    own goal" (the same squares over a smaller goal). Review s58 #1: every seat's score was dropped
+    for any setting named "goal…" or "objectives…", so adding ``track.goal.5`` (unread at 4 players)
+    to a change that moved the Seigneur's score by +10.4 % of own goal turned its FAIL into a PASS."""
     from analysis.load import score_unit
-    from analysis.rules_diff import GOAL_SCORE_METRICS, goal_changes, goal_words, settings_diff
+    from analysis.rules_diff import goal_changes, goal_words, settings_diff
 
     before = old_rules_text if old_rules_text is not None else baseline_rules_text(baseline)
     unit = score_unit(baseline.game)
-    goal = goal_changes(settings_diff(before, rules_text), unit)
-    if not goal:
-        return baseline, []
-    kept = [m for m in baseline.metrics if m.metric not in GOAL_SCORE_METRICS]
-    gone = len(baseline.metrics) - len(kept)
+    goal = goal_changes(settings_diff(before, rules_text), baseline.game, baseline.players)
+    if goal is None:
+        return baseline, [], []
+    apart = goal.keys()
+    gone = [m for m in baseline.metrics if (m.metric, m.key) in apart]
     if not gone:
-        return baseline, []
+        return baseline, [], []
+    kept = [m for m in baseline.metrics if (m.metric, m.key) not in apart]
+    scores_kept = any(m.metric == "seat_mean_score" for m in kept)
+    k = len(gone)
+    carry = "the win shares and the other seats' mean scores" if scores_kept else "the win shares"
     return replace(baseline, metrics=kept), [
-        f"mean scores not checked ({gone} metric{'s' if gone > 1 else ''}): {goal_words(goal, unit)}; "
-        "the win shares carry the check"]
+        f"mean scores not checked ({k} metric{'s' if k > 1 else ''}: {', '.join(m.label for m in gone)}): "
+        f"{goal_words(goal, unit)}; {carry} carry the check"], [m.label for m in gone]
 
 
 def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,

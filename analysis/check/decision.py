@@ -643,6 +643,9 @@ class CheckResult:
     # (GamePlan.limited) and the baseline games that would lift it (GamePlan.baseline_games)
     limited: list[str] = field(default_factory=list)
     baseline_games_needed: int | None = None
+    # the baseline's metrics this check left out, by label (the mean scores whose goal the checked
+    # rules move: analysis.check.baseline.without_goal_scores); the verdict line names them
+    left_out: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> list[MetricResult]:

@@ -237,7 +237,8 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     seed = check_play_seed(baseline, seed, paired)
     prep = _prepare(baseline, new_rules, settings)
     old = _prepare(baseline, old_rules) if paired else None
-    baseline, set_aside = without_goal_scores(baseline, prep.rules_text, old.rules_text if paired else None)
+    baseline, set_aside, left_out = without_goal_scores(baseline, prep.rules_text,
+                                                        old.rules_text if paired else None)
     tolerances = baseline.tolerances()
     plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired, game=baseline.game,
                       games=baseline.games)
@@ -310,7 +311,8 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
                       "--save-run DIR keeps it)", notes, games=played, max_games=max_games,
                       looks=list(test.looks), paired=paired,
                       against_rules=str(against_rules) if paired else "", rules_changes=changes,
-                      limited=list(plan.limited), baseline_games_needed=plan.baseline_games)
+                      limited=list(plan.limited), baseline_games_needed=plan.baseline_games,
+                      left_out=left_out)
     if save_run is not None:
         path = runner.run(prep, games=played, seed=seed, out=save_run, force=force, threads=threads,
                           raw=True, quiet=True, executor=executor)

@@ -460,6 +460,25 @@ def rules_lead(res: CheckResult) -> str:
     return f"rules differ from the baseline: {_listed(changes)}"
 
 
+def verdict_lead(res: CheckResult) -> str:
+    """What the verdict line says in brackets before anything else: the rules changed
+    (:func:`rules_lead`) and the metrics left out (:func:`left_out_clause`), '' for neither."""
+    return "; ".join(x for x in (rules_lead(res), left_out_clause(res)) if x)
+
+
+def left_out_clause(res: CheckResult) -> str:
+    """"not checked: Seat 1 (Seigneur) mean score, its goal changed": the baseline's metrics this
+    check left out (:attr:`CheckResult.left_out`, the mean scores whose goal the checked rules move),
+    said on the verdict line itself, the one line ``--quiet`` prints (review s58 #1: only a ``note:``
+    line said it, so a quiet PASS of a change whose scores went untested read as a full pass).
+    '' when every metric of the baseline is checked."""
+    if not res.left_out:
+        return ""
+    names = res.left_out
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+    return f"not checked: {listed}, {'its goal' if len(names) == 1 else 'their goals'} changed"
+
+
 def _listed(changes: list) -> str:
     more = len(changes) - LEAD_SHOWN
     return "; ".join(c.inline for c in changes[:LEAD_SHOWN]) + (
@@ -521,14 +540,14 @@ def factor_note(res: CheckResult) -> str:
 def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
     """The verdict in one line, led by the verdict and what changed in the rules
     (:func:`rules_lead`, e.g. "FAIL (rules differ from the baseline: effects.caserne_payment 2 → 4):
-    …"), then what decided it: the failing metrics and their changes; for a pass, what was ruled
+    …") with any metric left out (:func:`verdict_lead`), then what decided it: the failing metrics and their changes; for a pass, what was ruled
     out (a change of twice each metric's tolerance, the procedure's pass condition) and the largest
     change measured. ``lead=False`` leaves the rules out (a panel's cells, whose head line says
     them once); ``cell``: a panel's cell, whose line says no exit code of its own."""
     n = len(res.results)
     at = f"after {res.games:,} of at most {res.max_games:,} games"
     game = res.run_meta.get("game")
-    said = rules_lead(res) if lead else ""
+    said = verdict_lead(res) if lead else ""
     head = lambda verdict: f"{verdict} ({said}): " if said else f"{verdict}: "  # noqa: E731
     ratio = lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0  # noqa: E731
     if res.verdict == "fail":
@@ -670,7 +689,7 @@ def panel_report(pc, quiet: bool = False) -> list[str]:
     the panel's verdict first, with what the checked rules change when every cell changes the same
     settings (said once there, not on every cell's line), or in how many cells they differ (then
     each cell's line says how); then one verdict line per cell. ``quiet``: the first line only."""
-    leads = [rules_lead(r) for r in pc.results]
+    leads = [verdict_lead(r) for r in pc.results]
     same = len(set(leads)) == 1
     if same:
         lead = leads[0] if leads else ""
@@ -933,5 +952,5 @@ def write_reports(res: CheckResult, junit: str | Path | None = None,
 
 
 __all__ = ["LEAD_SHOWN", "LEFT_COLUMNS", "beyond_tolerance", "explain", "halve_advice", "halve_text", "junit_xml",
-           "markdown_summary", "panel_report", "report_parts", "rules_change_lines", "rules_lead",
-           "status_line", "text_report", "verdict_cell", "write_reports"]
+           "left_out_clause", "markdown_summary", "panel_report", "report_parts", "rules_change_lines", "rules_lead",
+           "status_line", "text_report", "verdict_cell", "verdict_lead", "write_reports"]

@@ -38,7 +38,7 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
     alpha = baseline.alpha if alpha is None else alpha
     beta = baseline.beta if beta is None else beta
     check_settings(alpha, baseline.seed_offset, {}, beta)
-    baseline, set_aside = without_goal_scores(baseline, meta.get("rules_text"))
+    baseline, set_aside, left_out = without_goal_scores(baseline, meta.get("rules_text"))
     plan = plan_games(baseline.metrics, baseline.tolerances(), alpha, beta, game=baseline.game,
                       games=baseline.games)
     # every row, copies too: the baseline's rows decide what is tested (one written before the
@@ -52,7 +52,7 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
         notes.append(limited_note(plan, baseline.games))
     return CheckResult(baseline, results, alpha, beta, meta, str(run), notes, games=games,
                        max_games=games, rules_changes=changes, limited=list(plan.limited),
-                       baseline_games_needed=plan.baseline_games)
+                       baseline_games_needed=plan.baseline_games, left_out=left_out)
 
 
 def check_run_size(meta: dict, run) -> None:

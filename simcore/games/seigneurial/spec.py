@@ -115,6 +115,10 @@ SPEC = GameSpec(
     # resources.start_cards is one entry per Censitaire: entry [0] is the first Censitaire's,
     # seat 2 (0-based seat 1; SG-1, rules.Rules.start_cards)
     seat_lists={"resources.start_cards": 1},
+    # SG-8: the Seigneur's score is his square over the goal square at the player count played
+    # (SG-1, track.goal.N); a Censitaire's, its resources toward its Objective card (SG-2), any card
+    # of the deck (which one a seat holds is dealt)
+    score_goals={"seigneur": ("track.goal.{players}",), "censitaire": ("objectives.cards",)},
     extra={"end_reasons": dict(enumerate(END_REASONS)), "end_sides": END_SIDES,
            "resource_types": dict(zip(RESOURCE_TYPES, RESOURCE_NAMES))},
 )
