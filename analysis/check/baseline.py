@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Sequence
 
 from analysis.check.decision import DEFAULT_ALPHA, DEFAULT_BETA, MAX_GAMES_FACTOR as MAX_FACTOR
-from analysis.check.decision import ON_INCONCLUSIVE, game_title, metric_names, plan_games
+from analysis.check.decision import ON_INCONCLUSIVE, check_games_enough, game_title, metric_names, plan_games
 from analysis.check.measure import KINDS, Z95, Measurement, measure_run, unit_of
 from simcore.atomic import BASELINE_FILE, BASELINE_SIGN
 from simcore.config import Table, read_toml
@@ -564,6 +564,11 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     check_settings(alpha, DEFAULT_SEED_OFFSET if seed_offset is None else seed_offset,
                    tolerance or {}, beta)
     meta = check_run(run)
+    if check_games is not None:
+        # the least a check of this file may stop at (review s58 #2: --check-games 10 was written,
+        # and every check of the file then refused "check.games 10: must be at least 30 games")
+        check_games_enough(int(check_games), int(meta.get("players") or 1) if meta.get("rotate_seats") else 1,
+                           "--check-games")
     if meta.get("matchup"):
         # (review AA #2: the file replayed no matchup, its command took --players, which a combat
         # does not, and a check of a city run against a castle baseline read as a regression)

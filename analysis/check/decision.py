@@ -619,6 +619,30 @@ def default_batch(max_games: int, games_per_deal: int = 1, least_units: int = MI
     return max(int(math.ceil(b / games_per_deal)), int(least_units)) * games_per_deal
 
 
+def _least_units(paired: bool) -> int:
+    return MIN_PAIRED_UNITS if paired else MIN_UNITS
+
+
+def _why(paired: bool) -> str:
+    return ("the normal approximation behind the check's error rates" if not paired else
+            "paired differences (a change carried by few games passes unseen too often)")
+
+
+def check_games_enough(max_games: int, gpd: int, option: str = "--games", paired: bool = False) -> None:
+    """A maximum below one look of :data:`~analysis.check.decision.MIN_UNITS` units (``paired``:
+    :data:`~analysis.check.decision.MIN_PAIRED_UNITS`) is refused in one line (its only look would
+    read too few units: :func:`analysis.check.play.check_batch`). Also ``balance baseline
+    --check-games`` (review s58 #2: ``--check-games 10`` wrote ``games = 10``, which every check of
+    the file then refused)."""
+    units = _least_units(paired)
+    least = units * gpd
+    if max_games < least:
+        what = f"{least} games" if gpd == 1 else f"{least} games ({units} deals of {gpd})"
+        mode = " in paired mode (--against-rules)" if paired else ""
+        raise UsageError(f"{option} {max_games}: must be at least {what}{mode}: a check that stops "
+                         f"at fewer reads too few for {_why(paired)}")
+
+
 @dataclass
 class CheckResult:
     """A check: every metric's verdict, the overall verdict, the exit code and what to say about it."""
@@ -776,4 +800,4 @@ __all__ = ["BaselineTooSmall", "CheckResult", "baseline_games_for", "game_title"
            "compare", "default_batch", "fixed_information", "fixed_n_verdict", "games_for_information", "llr",
            "pass_information", "plan_games", "planned_baseline_games", "shifted", "MIN_UNITS", "POISSON_UPPER",
            "exact_llr", "paired_error", "run_error", "counted", "games_per_unit", "PRIOR_UNITS",
-           "FEW_CHANGED", "MIN_PAIRED_UNITS"]
+           "FEW_CHANGED", "MIN_PAIRED_UNITS", "check_games_enough"]

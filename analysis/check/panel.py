@@ -106,6 +106,10 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
     check_settings(DEFAULT_ALPHA if alpha is None else alpha, 1, tolerance or {},
                    DEFAULT_BETA if beta is None else beta)
     check_panel_games(panel, games, tolerance, DEFAULT_BETA if beta is None else beta, smallest)
+    if check_games is not None:     # before any cell is played (review s58 #2)
+        from analysis.check.decision import check_games_enough
+
+        check_games_enough(int(check_games), 1, "--check-games")
     check_output_dir(out, force, inputs=[p for p in (rules,) if p is not None], kind=PANEL_KIND)
     preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=rules,
                             settings=settings, quiet=True) for c in panel.cells]   # validate first

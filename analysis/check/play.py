@@ -28,8 +28,8 @@ from typing import Callable
 import numpy as np
 
 from analysis.check.baseline import Baseline, check_settings, rules_changes, without_goal_scores
-from analysis.check.decision import (MIN_PAIRED_UNITS, MIN_UNITS, CheckResult, SequentialTest, check_notes,
-                                     default_batch, limited_note, plan_games)
+from analysis.check.decision import (CheckResult, SequentialTest, _least_units, _why, check_games_enough,
+                                     check_notes, default_batch, limited_note, plan_games)
 from analysis.check.measure import PairedMeasure, UnitMeasure, binary_units, unit_values
 from simcore.errors import UsageError
 
@@ -142,15 +142,6 @@ def _batch_values(prep, start: int, n: int, seed: int, wanted, chunk: int,
     return np.concatenate(parts, axis=0)
 
 
-def _least_units(paired: bool) -> int:
-    return MIN_PAIRED_UNITS if paired else MIN_UNITS
-
-
-def _why(paired: bool) -> str:
-    return ("the normal approximation behind the check's error rates" if not paired else
-            "paired differences (a change carried by few games passes unseen too often)")
-
-
 def check_batch(step: int, gpd: int, option: str = "--batch", paired: bool = False) -> int:
     """``step`` (--batch, or ``option``: the baseline file's ``[check] batch``), or one
     :class:`UsageError` line: at least :data:`~analysis.check.decision.MIN_UNITS` units (games, or
@@ -168,19 +159,6 @@ def check_batch(step: int, gpd: int, option: str = "--batch", paired: bool = Fal
         raise UsageError(f"{option} {step}: must be {need}{mode}: a look at fewer games is too few "
                          f"for {_why(paired)}")
     return step
-
-
-def check_games_enough(max_games: int, gpd: int, option: str = "--games", paired: bool = False) -> None:
-    """A maximum below one look of :data:`~analysis.check.decision.MIN_UNITS` units (``paired``:
-    :data:`~analysis.check.decision.MIN_PAIRED_UNITS`) is refused in one line (its only look would
-    read too few units: :func:`check_batch`)."""
-    units = _least_units(paired)
-    least = units * gpd
-    if max_games < least:
-        what = f"{least} games" if gpd == 1 else f"{least} games ({units} deals of {gpd})"
-        mode = " in paired mode (--against-rules)" if paired else ""
-        raise UsageError(f"{option} {max_games}: must be at least {what}{mode}: a check that stops "
-                         f"at fewer reads too few for {_why(paired)}")
 
 
 def check_play_seed(baseline: Baseline, seed: int | None, paired: bool = False) -> int:
