@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simcore.errors import ConfigError, UsageError
+from simcore.errors import ConfigError, OtherGameRules, UsageError
 
 
 @dataclass(frozen=True)
@@ -426,8 +426,7 @@ class RulesFile:
             if found is not None:
                 mine, other, sections = found
                 shown = ", ".join(sections[:4]) + (", …" if len(sections) > 4 else "")
-                raise ConfigError(src.name, "", f"holds the rules of {other} (sections {shown}), "
-                                                f"not of {mine}: add --game {other}") from None
+                raise OtherGameRules(src.name, mine, other, shown) from None
             typed = misspelt_for(src.data, _shipped_data(self.default_rules_path()), exc)
             if typed is None:
                 raise

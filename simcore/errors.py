@@ -28,6 +28,18 @@ class ConfigError(UsageError):
         super().__init__(f"{where}: {problem}")
 
 
+class OtherGameRules(ConfigError):
+    """A rules file that holds another registered game's rules (``other``) where ``mine``'s were
+    to be played. Its line ends with the fix of a command that takes ``--game``; a command whose
+    game comes from elsewhere (``balance check``: the baseline's) words its own from the fields
+    (review s58 #3: check, which has no --game, was told to "add --game seigneurial")."""
+
+    def __init__(self, source: str, mine: str, other: str, sections: str) -> None:
+        self.mine, self.other, self.sections = mine, other, sections
+        super().__init__(source, "", f"holds the rules of {other} (sections {sections}), not of {mine}: "
+                                     f"add --game {other}")
+
+
 class Interrupted(BaseException):
     """Ctrl-C (SIGINT) or SIGTERM during a command.
 

@@ -68,11 +68,31 @@ def _rules_path(baseline: Baseline, rules: str | Path | None, option: str) -> Pa
 
 
 def _prepare(baseline: Baseline, rules: Path | None, settings=()):
+    """The configuration the baseline records, with ``rules``; a refusal in the words of a check,
+    whose game and bots come from the baseline file, not from options: rules of another game name
+    the baseline's game (review s58 #3: "add --game seigneurial", an option check does not have),
+    and a bot the file names that is not known names the file's key, ``run.strategies`` (review s58
+    #4: "--strategies: unknown strategy …", an option nobody typed)."""
     from simcore import runner
+    from simcore.errors import OtherGameRules
 
-    return runner.prepare(baseline.game, players=baseline.players, strategies=list(baseline.strategies),
-                          rules=rules, engine=baseline.engine, rotate_seats=baseline.rotate_seats,
-                          settings=settings)
+    try:
+        return runner.prepare(baseline.game, players=baseline.players, strategies=list(baseline.strategies),
+                              rules=rules, engine=baseline.engine, rotate_seats=baseline.rotate_seats,
+                              settings=settings)
+    except OtherGameRules as exc:
+        raise UsageError(f"{exc.source}: holds the rules of {exc.other} (sections {exc.sections}), not of "
+                         f"{exc.mine}: the baseline {baseline.path} is a {exc.mine} baseline (a check plays "
+                         f"the game its baseline records); give {exc.mine} rules, or check against a "
+                         f"baseline of a {exc.other} run") from None
+    except UsageError as exc:
+        text = str(exc)
+        if not text.startswith(_STRATEGIES):
+            raise
+        raise UsageError(f"{baseline.path}: run.strategies{text[len(_STRATEGIES):]}") from None
+
+
+_STRATEGIES = "--strategies"     # how the bots' loaders name the bots they refuse (strategies.common)
 
 
 #: What a ``[[metric]]`` block's key names, in a designer's words.
