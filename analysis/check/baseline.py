@@ -35,7 +35,7 @@ from analysis.check.decision import ON_INCONCLUSIVE, check_games_enough, game_ti
 from analysis.check.measure import KINDS, Z95, Measurement, measure_run, unit_of
 from simcore.atomic import BASELINE_FILE, BASELINE_SIGN
 from simcore.config import Table, read_toml
-from simcore.errors import UsageError
+from simcore.errors import ConfigError, UsageError
 
 FORMAT = 2
 READS = (1, 2)          # format 1: written before the sequential check (see the module docstring)
@@ -720,6 +720,29 @@ def _check_measured(t: Table, m: Measurement, unit: str) -> None:
                                 f"measured over games has an error above 0 ({_REGENERATE})")
 
 
+#: The metrics measured on every game of the run: their ``n`` is ``[run] games``.
+_PER_GAME = ("seat_win_share", "seat_mean_score", "role_win_share")
+
+
+def _check_games(source: str, games: int, players: int, metrics: list[Measurement]) -> None:
+    """Refuse ``[run] games`` that no block's ``n`` agrees with (review s58 #5: ``games = 20``
+    beside errors measured on 200,000 games loaded, and a check read the baseline's per-game
+    variance as se² × 20, some 10,000 times too small, and passed): a seat's or a role's metric is
+    measured on every game of the run (n = games); a strategy's share on its deals with rotated
+    seats (games / players), its games, or, in files written before it was measured per game, its
+    player rows (up to games × players). One line naming the file, exit 2."""
+    for m in metrics:
+        if m.metric in _PER_GAME:
+            ok, want = m.n == games, "n = games for a seat's or a role's metric, measured on every game"
+        else:
+            ok = games / players <= m.n <= games * players
+            want = (f"n between games / players ({games / players:,.6g}: deals with rotated seats) and "
+                    f"games × players ({games * players:,}: player rows) for a strategy's share")
+        if not ok:
+            raise ConfigError(source, "run.games", f"{games:,} games, but {m.label} was measured on n = "
+                                                   f"{m.n:,} ({want}); {_REGENERATE}")
+
+
 def load_baseline(path: str | Path) -> Baseline:
     """Read and validate a baseline file (one-line :class:`ConfigError` naming file and key)."""
     src = read_toml(path, what="baseline")
@@ -815,11 +838,15 @@ def load_baseline(path: str | Path) -> Baseline:
         for name, v in (("value", m.value), ("se", m.se)):
             if not math.isfinite(v):
                 raise t.error(name, "must be a finite number")
+        if m.n < 1:
+            raise t.error("n", f"{m.label}: n = {m.n}; a measured value comes from at least one game (n "
+                               f"counts the games, or deals, it was measured on; {_REGENERATE})")
         _check_measured(t, m, unit)
         t.done()
         metrics.append(m)
     if not metrics:
         raise top.error("metric", "no [[metric]] block: nothing to check")
+    _check_games(src.name, games, players, metrics)
     top.done()
     return Baseline(path=Path(path), game=game, players=players, strategies=list(strategies),
                     rotate_seats=rotate, engine=engine, seed=seed, games=games, rules=rules,
