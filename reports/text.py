@@ -1140,8 +1140,9 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
                        f"interval is this strategy's alone)")
         else:
             verdict = f"{seat_verdict(r['significant'])} (unadjusted)"
-        out.append(f"The strongest strategy is {r['strategy']}: it wins {_p(r, 'win_share')} "
-                   f"against a fair {pct(r['fair_share'])}%, {pp(r['win_share'] - r['fair_share'])}, "
+        share, fair, gap = strategy_vs_fair(r)
+        out.append(f"The strongest strategy is {r['strategy']}: it wins {share} "
+                   f"against a fair {fair}%, {gap}, "
                    f"{verdict}{note}.")
     if "matchups" in t and t["matchups"].height:
         m = t["matchups"].filter(pl.col("ahead_share") >= 0.5).sort("ahead_share", descending=True)
@@ -1158,6 +1159,17 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
                        f"of their meetings, a tie counting half {tail}.")
     return out
+
+
+def strategy_vs_fair(r: dict) -> tuple[str, str, str]:
+    """(share with its interval, fair share or role's average seat, gap in pp) of a Strategies row
+    as the table prints them (:func:`reports.sections.strategy_rows`): the fair share at the share's
+    decimals and the gap their printed difference (:func:`gap_beside`; review s58 #6: the table's
+    +16.0 pp beside a sentence's +15.9 pp, the unrounded 0.1594, for one quantity)."""
+    share = _p(r, "win_share")
+    number = share.split("%")[0].lstrip("<>")
+    k = len(number.split(".")[1]) if "." in number else 0
+    return share, pct(r["fair_share"], k), gap_beside(share, r["win_share"], r["fair_share"])
 
 
 def role_strategy_headlines(strategies: pl.DataFrame) -> list[str]:
@@ -1179,9 +1191,10 @@ def role_strategy_headlines(strategies: pl.DataFrame) -> list[str]:
                 + f": {'their' if len(near) > 1 else 'its'} interval{'s' if len(near) > 1 else ''} "
                 f"overlap{'' if len(near) > 1 else 's'} {r['strategy']}'s, so these games do not show "
                 f"{r['strategy']} ahead of {'them' if len(near) > 1 else 'it'}") if near else ""
-        out.append(f"Among the {part.height} {label} bots, {r['strategy']} wins most: {_p(r, 'win_share')} "
-                   f"of games against {pct(r['fair_share'])}% for the {label}s' average seat, "
-                   f"{pp(r['diff'])}, {verdict_words(r['verdict'])} (Holm over the {n} bots that share "
+        share, fair, gap = strategy_vs_fair(r)
+        out.append(f"Among the {part.height} {label} bots, {r['strategy']} wins most: {share} "
+                   f"of games against {fair}% for the {label}s' average seat, "
+                   f"{gap}, {verdict_words(r['verdict'])} (Holm over the {n} bots that share "
                    f"a role; each bot keeps its seats, so its share includes its seat's){tied}.")
     return out
 
