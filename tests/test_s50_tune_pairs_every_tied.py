@@ -14,10 +14,13 @@ from cli import _run
 
 
 def test_tied_trials_are_paired_and_their_difference_reaches_0(tmp_path):
+    # 6 trials (12 before): the games are not what this costs, each trial's new critical values
+    # are most of it (3.7 s of CPU, 6.1 s with 12). With 6, four full-budget trials are undecided beside the
+    # best; with them left unpaired (as before review s50 tune #1), the inclusion below fails
     out = tmp_path / "t"
     assert _run(["tune", "--out", str(out), "--vary", "setup.start_coins[0]=0..6", "--vary",
                  "setup.start_coins[1]=0..6", "--target", "seat-balance:2", "--min-games", "2000",
-                 "--max-games", "8000", "--confirm-games", "5000", "--trials", "12", "--keep-going",
+                 "--max-games", "8000", "--confirm-games", "5000", "--trials", "6", "--keep-going",
                  "--quiet"]) == 0
     result = json.loads((out / "result.json").read_text())
     trials = pl.read_csv(out / "trials.csv")
