@@ -53,6 +53,7 @@ def _baseline(rng, n: int = 20_000) -> list[Measurement]:
     return out
 
 
+@pytest.mark.slow   # an error rate by simulation (docs/testing.md: the slow tier's statistical checks)
 @pytest.mark.parametrize("batch", [1, 2, 3])
 def test_identical_rules_do_not_fail_at_looks_of_a_few_games(batch):
     """30 checks of an unchanged game, looks every ``batch`` games for the first 150 games (where
@@ -96,6 +97,7 @@ def _paired_checks(rng, batch: int, reps: int, touched: float, effect: float, ma
     return out
 
 
+@pytest.mark.slow   # an error rate by simulation (docs/testing.md: the slow tier's statistical checks)
 def test_a_large_paired_change_missed_by_small_first_batches_does_not_pass():
     """The review's case: a change that moves every seat's mean score by +20 coins (ten times the
     ±2 tolerance) by touching a quarter of the games (+80 coins each). Paired, in looks of 1 game:
@@ -109,6 +111,7 @@ def test_a_large_paired_change_missed_by_small_first_batches_does_not_pass():
     assert verdicts.count("fail") == 20
 
 
+@pytest.mark.slow   # an error rate by simulation (docs/testing.md: the slow tier's statistical checks)
 def test_a_change_carried_by_few_games_passes_at_most_beta_at_the_least_paired_look():
     """Twice the tolerance on every seat's mean score (+4 coins), carried by 1% of the games (+400
     coins each): a paired difference that is almost all exact zeros. At looks of

@@ -54,6 +54,7 @@ def _check(rng, p0: float, p1: float, tol: float, batch: int, max_games: int = 4
     return "undecided"
 
 
+@pytest.mark.slow   # an error rate by simulation (docs/testing.md: the slow tier's statistical checks)
 @pytest.mark.parametrize("batch", [30, 100])
 def test_a_rare_share_moved_by_twice_its_tolerance_passes_at_most_beta(batch):
     rng = np.random.default_rng(53 + batch)
@@ -65,6 +66,7 @@ def test_a_rare_share_moved_by_twice_its_tolerance_passes_at_most_beta(batch):
     assert lo < 0.05 and passed / len(runs) < 0.08, (batch, passed)
 
 
+@pytest.mark.slow   # an error rate by simulation (docs/testing.md: the slow tier's statistical checks)
 def test_a_rare_share_at_its_tolerance_fails_at_most_alpha():
     rng = np.random.default_rng(7)
     tol = 0.95
