@@ -118,7 +118,13 @@ def test_a_hang_up_is_an_interruption_and_nohup_still_survives_it(tmp_path):
     cmd = [str(Path(sys.executable).parent / "simulate"), "--games", "2e6", "--raw", "--quiet", "--out"]
     p = subprocess.Popen(cmd + [str(tmp_path / "big")], cwd=ROOT, env=env, stderr=subprocess.PIPE,
                          text=True, preexec_fn=_default_signals)
-    time.sleep(4)
+    # the hang-up lands while it plays: once its temporary directory is there (beside its claim and
+    # lock), half a second on (a fixed 4 s before: up to 3 s of the run's CPU for nothing on a
+    # quiet machine, and under load the command could still be starting)
+    end = time.monotonic() + 120
+    while not any(tmp_path.glob(".big.tmp-*")) and p.poll() is None and time.monotonic() < end:
+        time.sleep(0.05)
+    time.sleep(0.5)
     p.send_signal(signal.SIGHUP)
     err = p.communicate(timeout=120)[1]
     assert p.returncode == 129, err
