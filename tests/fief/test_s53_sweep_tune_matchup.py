@@ -12,6 +12,7 @@ import re
 import polars as pl
 
 from in_process import balance
+from undrawn_figures import figures_undrawn
 
 MATCHUP = ["--darc", "attacker", "--attacker", 8, "--defender", 8, "--terrain", "castle"]
 
@@ -38,7 +39,10 @@ def test_each_variant_plays_the_combat_simulate_plays_with_those_options(tmp_pat
         shares[bonus] = (want["winner"] == 0).mean()
     # with Jeanne d'Arc beside the attacker her bonus acts (without her it changed no combat)
     assert shares[6] > shares[2] + 0.02
-    balance("report", tmp_path / "s", "--out", tmp_path / "r")
+    # (figures 1x1 stand-ins: the page's words are read; a Fief sweep page is drawn by
+    # test_s52_fief_review.py's test_a_setting_that_acts_is_not_called_idle)
+    with figures_undrawn():
+        balance("report", tmp_path / "s", "--out", tmp_path / "r")
     text = _text((tmp_path / "r" / "report.html").read_text(encoding="utf-8"))
     assert ("measured on 8 points with 1 Lord attacking 8 points with 1 Lord in castle terrain, "
             "Jeanne d'Arc with the attacker") in text
@@ -99,7 +103,10 @@ def test_a_mercy_run_says_how_many_wins_were_surrenders(tmp_path):
     gave_up = games.filter(pl.col("by_mercy") & (pl.col("winner") == 0)).height
     wins = games.filter(pl.col("winner") == 0).height
     assert 0 < gave_up < wins
-    done = balance("report", tmp_path / "m", "--out", tmp_path / "r")
+    # (both reports' figures 1x1 stand-ins: the printout is read; a Fief run's figures are drawn by
+    # test_s52_fief_review.py's before/after)
+    with figures_undrawn():
+        done = balance("report", tmp_path / "m", "--out", tmp_path / "r")
     said = " ".join(done.stdout.split())
     assert "mercy asked by the defender at 2 points or fewer and always granted" in said, said
     assert (f"The defender surrendered in {100 * gave_up / 4000:.1f}% (" in said
@@ -107,5 +114,6 @@ def test_a_mercy_run_says_how_many_wins_were_surrenders(tmp_path):
                 "the end." in said), said
     assert "The attacker surrendered" not in said
     balance("simulate", "--game", "fief-combat", "--games", 500, "--out", tmp_path / "n", "-q")
-    plain = balance("report", tmp_path / "n", "--out", tmp_path / "rn").stdout
+    with figures_undrawn():
+        plain = balance("report", tmp_path / "n", "--out", tmp_path / "rn").stdout
     assert "surrendered" not in plain and "mercy" not in plain.split("(The")[0]

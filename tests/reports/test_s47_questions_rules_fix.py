@@ -11,7 +11,9 @@ import shlex
 from cli import _run
 
 
-def test_the_fix_the_line_gives_is_a_command_that_works(tmp_path, capsys):
+def test_the_fix_the_line_gives_is_a_command_that_works(tmp_path, capsys, undrawn):
+    # (figures undrawn: exit codes and the error line are read; a Médiévallons run's figures are
+    # drawn by tests/medievallons/test_s53_ablation_founders.py's before/after)
     base, changed = tmp_path / "base", tmp_path / "win2"
     assert _run(["simulate", "--game", "medievallons", "-n", "40", "--out", str(base), "-q"]) == 0
     assert _run(["simulate", "--game", "medievallons", "-n", "40", "--set", "guilds.to_win=2",

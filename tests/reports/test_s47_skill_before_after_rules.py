@@ -12,6 +12,19 @@ from cli import _run
 CHANGE = "setup.start_coins=[0,1,2,3]"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _figures_undrawn():
+    """This module's reports and skill pages get 1x1 stand-ins for their figures
+    (tests/undrawn_figures.py): its tests read exit codes, errors and the page's words, never the
+    pixels; the figures are still built. A Middle-Ages before/after's figures are drawn by
+    test_s55_page_decimals.py's report, a report's skill figures by
+    test_start_coins_caution_review.py, a skill directory's page by test_s46_tune_skill_command.py."""
+    from undrawn_figures import figures_undrawn
+
+    with figures_undrawn():
+        yield
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     d = tmp_path_factory.mktemp("s47_skill")

@@ -8,8 +8,20 @@ the seed or the number of games"; #5 the check printed an interval end of "0.00"
 from __future__ import annotations
 
 import polars as pl
+import pytest
 
 from in_process import balance
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _figures_undrawn():
+    """This module's reports get 1x1 stand-ins for their figures (tests/undrawn_figures.py): its
+    tests read the pages' and the printout's words, never the pixels; the figures are still built.
+    A Middle-Ages run's and before/after's figures are drawn by test_s55_page_decimals.py's report."""
+    from undrawn_figures import figures_undrawn
+
+    with figures_undrawn():
+        yield
 
 
 def test_a_gap_that_grew_is_asked_whether_it_grew_at_all():

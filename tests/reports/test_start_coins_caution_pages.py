@@ -35,7 +35,9 @@ def _caution(printed: str) -> str | None:
     return next((ln.strip() for ln in printed.splitlines() if ln.strip().startswith(CAUTION)), None)
 
 
-def test_a_before_after_of_one_seats_start_coins_with_heuristic_bots_carries_the_caution(tmp_path, capsys):
+def test_a_before_after_of_one_seats_start_coins_with_heuristic_bots_carries_the_caution(tmp_path, capsys, undrawn):
+    # (its reports' figures are 1x1 stand-ins: this test reads the printout and the pages' words; a
+    # Middle-Ages before/after's figures are drawn by test_s55_page_decimals.py's report)
     runs = {}
     for name, extra in (("base", []), ("coins", ["--set", "setup.start_coins=[3,0]"]),
                         ("palais", ["--set", "income.palais.base=4"]),
@@ -67,7 +69,8 @@ def test_a_before_after_of_one_seats_start_coins_with_heuristic_bots_carries_the
     assert meta["strategy_kinds"] == {"balanced": "heuristic"}
 
 
-def test_a_sweep_of_one_seats_start_coins_with_heuristic_bots_carries_the_caution(tmp_path, capsys):
+def test_a_sweep_of_one_seats_start_coins_with_heuristic_bots_carries_the_caution(tmp_path, capsys, undrawn):
+    # (figures undrawn, as above: a Middle-Ages sweep page's are drawn by test_s50_sweep_players_named.py)
     sweep = ["sweep", "--game", "middle-ages", "--players", "2", "--strategies", "balanced",
              "--games", "300", "--seed", "1", "--quiet"]
     assert _run(sweep + ["--vary", "setup.start_coins[0]=0..2", "--out", str(tmp_path / "s")]) == 0

@@ -17,11 +17,27 @@ import html
 import json
 import re
 
+import pytest
+
 import analysis.start_coins as SC
 from analysis.start_coins import runs_caution
 from cli import _run
 
 CAUTION = "Caution: "
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _figures_undrawn():
+    """This module's reports and skill pages get 1x1 stand-ins for their figures
+    (tests/undrawn_figures.py): its tests read the printout, the pages' words and against.txt,
+    never the pixels; the figures are still built. Drawn here all the same: the two skill figures
+    of a run's report (``--skill``: skill_budget, skill_against), which no other test of make test
+    draws. A Middle-Ages before/after's figures are drawn by test_s55_page_decimals.py's report, a
+    skill directory's page by tests/test_s46_tune_skill_command.py."""
+    from undrawn_figures import figures_undrawn
+
+    with figures_undrawn(drawn=("skill_budget", "skill_against")):
+        yield
 SIM = ["simulate", "--game", "middle-ages", "--games", "300", "--seed", "1", "-q"]
 
 

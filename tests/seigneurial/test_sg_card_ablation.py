@@ -98,7 +98,12 @@ def test_the_command_writes_prints_and_the_report_shows_it(tmp_path):
     assert meta["game"] == "seigneurial" and meta["games"] == 300 and meta["left_out"] == {}
     ab = pl.read_csv(tmp_path / "q" / "card_ablation.csv")
     assert ab.height == 5 * 4 and set(ab["seat"]) == {0, 1, 2, 3}
-    rep = balance("report", run, "--questions", tmp_path / "q", "--out", tmp_path / "rep")
+    from undrawn_figures import figures_undrawn
+
+    # (figures 1x1 stand-ins: the page's words and files are read; the same Seigneurial figures are
+    # drawn by test_the_reports_smallest_difference_words_the_ablation_and_its_kept_table)
+    with figures_undrawn():
+        rep = balance("report", run, "--questions", tmp_path / "q", "--out", tmp_path / "rep")
     html = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
     assert "Cards: total effect on who wins (ablation)" in html
     assert "These effects hold for the line-up and player count played (4 players" in html
