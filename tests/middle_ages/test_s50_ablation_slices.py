@@ -65,17 +65,19 @@ def test_the_table_is_the_one_every_games_differences_give(tables):
 
 def test_memory_does_not_grow_with_the_games(monkeypatch):
     """Peak memory (tracemalloc: numpy's arrays are traced) of 2,000 and of 10,000 games, slices
-    of 1,000: the same but for noise. Kept whole, 8,000 more games' differences were 8,000 × 60
-    cells × 8 bytes × 2 (win shares, scores), held twice: ~15 MB more. Measured: +0.004 MB as
-    sliced; +7.3 MB with each slice's differences held once to the end of the ablation (fails).
+    of 2,000 (1 and 5 slices): the same but for noise. Kept whole, 8,000 more games' differences
+    were 8,000 × 60 cells × 8 bytes × 2 (win shares, scores), held twice: ~15 MB more. Measured:
+    -0.02 MB as sliced; +7.4 MB with each slice's differences held once to the end of the ablation
+    (fails).
 
     The critical value of the simultaneous intervals (stats.max_abs_normal_quantile) is computed
     here from 2,000 Monte Carlo draws instead of 200,000: at the default its draws are ~190 MB
     whatever the number of games, a transient that set both peaks (with the differences of one
     slice of all the games freed before the intervals, 4,000 vs 16,000 games: +1.7 MB, passed; with
     2,000 draws +19.7 MB, fails), and they were most of this test's CPU (11.4 s of it in make test
-    at 4,000 and 16,000 games; now ~5 s). The intervals' values are not what this test checks
-    (the two tests above check them, at the default draws)."""
+    at 4,000 and 16,000 games in slices of 1,000; now ~4.7 s, most of it the 16 decks' games). The
+    intervals' values are not what this test checks (the two tests above check them, at the
+    default draws)."""
     import tracemalloc
 
     from analysis import stats
@@ -83,7 +85,7 @@ def test_memory_does_not_grow_with_the_games(monkeypatch):
     quantile = stats.max_abs_normal_quantile
     monkeypatch.setattr(stats, "max_abs_normal_quantile",
                         lambda corr, level=stats.LEVEL: quantile(corr, level, draws=2000))
-    monkeypatch.setattr(Q, "SLICE_GAMES", 1000, raising=False)
+    monkeypatch.setattr(Q, "SLICE_GAMES", 2000, raising=False)
     Q.event_ablation(200, seed=2)                 # compiled and loaded before measuring
     peaks = []
     for games in (2000, 10000):
