@@ -195,9 +195,11 @@ def test_cards_not_measured_and_search_seats_are_said_where_the_summary_prints(t
     from in_process import balance
 
     run = tmp_path / "run"
-    balance("simulate", "--game", "seigneurial", "--games", 200, "--seed", 4, "--strategies",
+    # (100 games, the fewest the ablation takes: a search16 seat's games are what this costs, and
+    # the words read do not depend on the count; 200 before)
+    balance("simulate", "--game", "seigneurial", "--games", 100, "--seed", 4, "--strategies",
             "standard,search16,standard,standard", "--set", "censitaire_cards.cachette=0", "-q", "--out", run)
-    done = balance("questions", run, "--out", tmp_path / "q", "--games", 200)
+    done = balance("questions", run, "--out", tmp_path / "q", "--games", 100)
     text = " ".join(done.stdout.split())
     assert "Not measured: Cachette: not in the Censitaire deck (a count of 0)." in text
     assert "Seat 2 is a search bot: its playouts play the rules with the card made neutral" in text
