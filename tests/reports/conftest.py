@@ -22,6 +22,20 @@ def undrawn():
         yield
 
 
+@pytest.fixture(scope="session")
+def harsh_lord_run(tmp_path_factory) -> Path:
+    """``simulate --game seigneurial --strategies harsh-lord,random --games 20000`` (seed 0): its
+    handful of games at the turn limit is what test_s46_rare_ends.py and test_s46_length_figure.py
+    read (SAME_WORKER in tests/conftest.py keeps both on one xdist worker). Each played it (about
+    1 s of CPU); the tests only read it and write their reports elsewhere."""
+    from cli import _run
+
+    run = tmp_path_factory.mktemp("harsh_lord") / "r"
+    assert _run(["simulate", "--game", "seigneurial", "--strategies", "harsh-lord,random", "--games",
+                 "20000", "--out", str(run), "-q"]) == 0
+    return run
+
+
 @pytest.fixture
 def multipletests():
     """statsmodels' ``multipletests`` without its ``gc.collect()`` (tests/holm_reference.py)."""

@@ -9,15 +9,14 @@ import polars as pl
 import pytest
 
 from analysis import analyse, open_runs
-from cli import _run
 from reports.figures.common import game_length
 
 
 @pytest.fixture(scope="module")
-def drawn(tmp_path_factory):
-    run = tmp_path_factory.mktemp("len") / "r"
-    assert _run(["simulate", "--game", "seigneurial", "--strategies", "harsh-lord,random", "--games", "20000",
-                 "--out", str(run), "-q"]) == 0
+def drawn(harsh_lord_run):
+    # (the run: simulate --game seigneurial --strategies harsh-lord,random --games 20000, played
+    # once for this file and test_s46_rare_ends.py, tests/reports/conftest.py)
+    run = harsh_lord_run
     fig = game_length(analyse(open_runs([run])))
     fig.canvas.draw()
     return run, fig

@@ -21,10 +21,10 @@ def test_pct_some_never_prints_a_share_as_none_or_all():
     assert pct_some(0.9996) == "99.96" and pct_some(1.0) == "100.0"
 
 
-def test_headline_of_rare_and_absent_ends(tmp_path):
-    run, rep = tmp_path / "r", tmp_path / "rep"
-    assert _run(["simulate", "--game", "seigneurial", "--strategies", "harsh-lord,random", "--games",
-                 "20000", "--out", str(run), "-q"]) == 0
+def test_headline_of_rare_and_absent_ends(tmp_path, harsh_lord_run):
+    # (the run: simulate --game seigneurial --strategies harsh-lord,random --games 20000, played
+    # once for this file and test_s46_length_figure.py, tests/reports/conftest.py)
+    run, rep = harsh_lord_run, tmp_path / "rep"
     with undrawn.figures_undrawn():
         assert _run(["report", str(run), "--out", str(rep)]) == 0
     page = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (rep / "report.html").read_text())))
