@@ -740,10 +740,15 @@ def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low
     over the seats compared, cut at 0 on the difference's side for a clear one,
     :func:`reports.text.size_range`), at the decimals that keep every end of that range on its side
     of 0 and of the smallest difference (:func:`reports.text.verdict_digits`). ``digits``: the
-    decimals the table prints each share with (:func:`analysis.skill_words.ci_digits`); the
-    difference stated is that of the two shares as printed (review s42 B #5: "50.0% … vs … 33.3%,
-    +16.8 pp"), its intervals from the unrounded ones. ``at_once``: the words naming the family the
-    range is over when it is not the cell's seats ("all 11 seats of the 3 cells at once")."""
+    decimals the table prints each share with (:func:`analysis.skill_words.ci_digits`); where both
+    print at the same decimals the difference stated is that of the two shares as printed (review
+    s42 B #5: "50.0% … vs … 33.3%, +16.8 pp"); where they print at different decimals (a share near
+    0% gets more), the true difference at the coarser of the two (helper 228 #3: 33.3% against
+    0.25% read "+33.05 pp", the printed shares subtracted at the finer decimals, for a true
+    +33.08: now "+33.1 pp"; the coarser decimals, as the role sentence of
+    :mod:`analysis.skill_words` prints its change since session 58). Its intervals come from the
+    unrounded shares. ``at_once``: the words naming the family the range is over when it is not
+    the cell's seats ("all 11 seats of the 3 cells at once")."""
     from reports.text import pp, pp_ci, verdict_digits
 
     dw, dw0 = digits
@@ -751,8 +756,11 @@ def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low
             + f"{pct(w, dw)}% of {n:,} games vs the bot's {pct(w0, dw0)}% of {n0:,}")
     if not np.isfinite(diff):
         return head
-    k = max(dw, dw0)
-    text = f"{head}, {pp(round(rounded(100 * w, dw) - rounded(100 * w0, dw0), k) / 100, k)}"
+    if dw == dw0:
+        k, change = dw, round(rounded(100 * w, dw) - rounded(100 * w0, dw0), dw) / 100
+    else:
+        k, change = min(dw, dw0), w - w0      # (pp rounds it at k)
+    text = f"{head}, {pp(change, k)}"
     if np.isfinite(low) and np.isfinite(high):
         text += f", 95% interval {pp_ci(low, high)}"
     if np.isfinite(flo) and np.isfinite(fhi):
