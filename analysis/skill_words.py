@@ -577,13 +577,18 @@ def bots_words(r: dict) -> str:
     '' where every seat holds the same bot."""
     if not mixed(r):
         return ""
-    groups: dict[str, list[int]] = {}
-    for s, b in enumerate(r["bots"]):
-        groups.setdefault(b, []).append(s)
-    held = ", ".join(f"{_seats_named(ss)} {b}" for b, ss in groups.items())
-    return (f"The seats hold different bots ({held}), each the same seat in every game, so a gap "
+    return (f"The seats hold different bots ({bots_held(r['bots'])}), each the same seat in every game, so a gap "
             "between seats of different bots is mostly a gap between those bots, not a seat "
             "advantage: to measure the seats, play one bot in every seat.")
+
+
+def bots_held(bots: list[str]) -> str:
+    """Which seats hold which bot, seat 1's bot first: "seat 1 balanced, seats 2, 3 and 4 greedy"
+    (``bots``: each seat's, :func:`lineup_bots`)."""
+    groups: dict[str, list[int]] = {}
+    for s, b in enumerate(bots):
+        groups.setdefault(b, []).append(s)
+    return ", ".join(f"{_seats_named(ss)} {b}" for b, ss in groups.items())
 
 
 def _seats_named(seats: list[int]) -> str:

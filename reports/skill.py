@@ -41,8 +41,8 @@ from analysis.start_coins import skill_caution
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, cells as skill_cells,
-    gap_headline, has_balance, role_share_digits, several_seats_role, shown_gap,
-    verdict,
+    bots_held, gap_headline, has_balance, lineup_bots, role_share_digits, several_seats_role,
+    shown_gap, verdict,
 )
 from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
@@ -180,10 +180,16 @@ def _seat_style(s: int) -> dict:
             "alpha": 0.9}
 
 
-def _seat_label(s: int, roles: tuple[str, ...]) -> str:
+def _seat_label(s: int, roles: tuple[str, ...], bots: list[str] | tuple[str, ...] = ()) -> str:
     """A figure's legend entry for seat index ``s``: "Seat 2", or with roles "Seat 1 (Seigneur)",
-    as every other figure names a seat (review Y #10: "seat 1 (Seigneur)" here only)."""
-    return f"Seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})")
+    as every other figure names a seat (review Y #10: "seat 1 (Seigneur)" here only); where the
+    seats hold different bots (``bots``, each seat's), with its bot: "Seat 1 (balanced)", "Seat 1
+    (Seigneur, harsh-lord)" (helper 228 #2: the legend of a mixed line-up named seats only, beside
+    sentences saying its gaps are mostly its bots')."""
+    said = [roles[s].capitalize()] if len(set(roles)) > 1 else []
+    if len(set(bots)) > 1 and s < len(bots):
+        said.append(bots[s])
+    return f"Seat {s + 1}" + (f" ({', '.join(said)})" if said else "")
 
 
 def rules_label(q: dict) -> str:
@@ -428,7 +434,9 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     plays its own bot); right: one searching seat's win share against the others' bots, per seat it
     was rotated to. Both with their 95% intervals, each seat's point a small step beside its
     budget's tick (:func:`seat_offsets`: no two seats' intervals drawn over each other), told apart
-    by colour and marker (:func:`_seat_style`). One cell's rows; its caption:
+    by colour and marker (:func:`_seat_style`); the legend names each seat's bot where the seats
+    hold different bots (:func:`_seat_label`, the bots as the line-up names them at budget 0,
+    :func:`analysis.skill_words.lineup_bots`). One cell's rows; its caption:
     :func:`budget_caption`."""
     fig = new_figure(10, 4.2)
     ax, ax2 = subplots(fig, 1, 2)
@@ -437,12 +445,13 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     allp = table.filter(pl.col("part") == "all")
     P = int(allp["seat"].max()) + 1
     beside = seat_offsets(P)
+    bots = lineup_bots(table, budgets[0])
     for s in range(P):
         t = allp.filter(pl.col("seat") == s).sort("budget")
         y = t["win_share"].to_numpy()
         at = np.searchsorted(budgets, t["budget"].to_numpy())
         _whole(ax.errorbar(x[at] + beside[s], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
-                           label=_seat_label(s, roles), **_seat_style(s)))
+                           label=_seat_label(s, roles, bots), **_seat_style(s)))
     if fair is not None:
         ax.axhline(fair, color="grey", lw=1, ls="--", label="fair share")
     ax.set_xticks(x, [str(b) for b in budgets])
@@ -456,7 +465,7 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         y = t["win_share"].to_numpy()
         at = np.searchsorted(budgets, t["budget"].to_numpy())
         _whole(ax2.errorbar(x[at] + beside[s], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
-                            label=_seat_label(s, roles), **_seat_style(s)))
+                            label=_seat_label(s, roles, bots), **_seat_style(s)))
     if fair is not None:
         ax2.axhline(fair, color="grey", lw=1, ls="--")
     ax2.set_xticks(x, [str(b) for b in budgets])
@@ -573,7 +582,11 @@ def balance_note(table: pl.DataFrame, spec=None, cell: str | None = None) -> str
     reads (a designer saw it fall 0.922 → 0.858 beside a gap that shrank, without a word): its
     first and last budget's values in ``cell`` (the report's, :func:`report_cell`) or the first
     cell, and the change between them with its 95% interval (:func:`balance_change`), worded by
-    whether it excludes 0. '' for a game with roles or one budget."""
+    whether it excludes 0. Where the seats hold different bots (at either budget,
+    :func:`analysis.skill_words.lineup_bots`), it says so and that the Balance then reads mostly
+    how those bots differ, not a balance of the seats, as the lead and trend sentences say of a
+    gap (helper 228 #2: the note read a mixed line-up's places as a seat balance). '' for a game
+    with roles or one budget."""
     if spec is not None and not spec.roles_alike:
         return ""
     cells = skill_cells(table)
@@ -606,11 +619,15 @@ def balance_note(table: pl.DataFrame, spec=None, cell: str | None = None) -> str
         way = (f"a change of {span}, so these games show it {'rising' if d > 0 else 'falling'}")
     else:
         way = f"a change of {span}, which these games cannot tell from no change"
+    bots = next((x for x in (lineup_bots(t, first), lineup_bots(t, last)) if len(set(x)) > 1), [])
+    lineup = (f" The seats hold different bots ({bots_held(bots)}), each the same seat in every game, "
+              "so the Balance here reads mostly how differently those bots play, not a balance of the "
+              "seats: to measure the seats, play one bot in every seat." if bots else "")
     return (f"Ludii's Balance reads the seats' average places (first to last), not their wins, so it "
             f"need not move with the largest gap between two seats' win shares{where}: from budget "
             f"{a['budget']} to budget {b['budget']} it goes {a['balance']:.3f} → {b['balance']:.3f}, "
             f"{way} (the 95% interval of the change, from the two budgets' intervals: the budgets "
-            "play the same deals, which makes it, if anything, wide)." + between)
+            "play the same deals, which makes it, if anything, wide)." + lineup + between)
 
 
 def balance_change(a: dict, b: dict) -> tuple[float, float, float]:
