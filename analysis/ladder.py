@@ -16,7 +16,8 @@ table per role, which reports each of its :func:`role_steps` to a progress callb
 :func:`role_sides` splits bots by the roles they play, and :func:`lead_headline` says the lead
 role's table in words (the range of its estimates, a bound over its cells read together, the
 row bot with the highest estimates) from the intervals :func:`lead_bounds` gives (the lead rows'
-adjusted bounds in the table). A shared role's cells are called from :func:`paired_fair_bounds`:
+adjusted bounds in the table); whether that row is clearly ahead is read on the interval of the
+difference of two rows' means, paired by deal (:func:`_lead_ahead`). A shared role's cells are called from :func:`paired_fair_bounds`:
 the paired t interval, or Newcombe's from the two shares' own intervals where the paired
 difference has no spread or a share too few wins or losses. Every adjusted bound of a share lies
 in [0, 1], and no call is read from an interval of no width.
@@ -378,8 +379,11 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
             w = runner.collect(prep, games=games, seed=seed, threads=threads,
                                columns=("game", "seat", "win_share")).win_shares(players)[:, 0]
             lo, hi = (float(v) for v in stats.wilson(float(w.sum()), len(w)))
+            # (game g of every lead cell is dealt from the same streams, one seed: its share of
+            # each game is kept so that :func:`lead_headline` compares two rows deal by deal)
             out[lead].append(Cell(a, b, len(w), float(w.mean()),
-                                  float(w.std(ddof=1) / np.sqrt(len(w))), lo, hi, float("nan")))
+                                  float(w.std(ddof=1) / np.sqrt(len(w))), lo, hi, float("nan"),
+                                  per_deal=np.asarray(w, dtype=float)))
     if lead_bot is None or len(tenants) < 2:
         return out
     per_seat = -(-games // C)
@@ -439,10 +443,13 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
     columns' m cells: the range of the cells' estimates, and the largest of their upper ends
     with the m cells read together (Wilson intervals at 1 − alpha/m, Bonferroni: every cell lies
     under it with a chance of at least 1 − alpha); then the row bot with the highest mean
-    estimate over those columns, said to be clearly ahead of the next only when the mean of its
-    adjusted lower ends lies above the mean of every other row's adjusted upper ends (true means
-    lie between those with the same chance, whatever the cells' correlation: they share deals).
-    '' without cells."""
+    estimate over those columns, said to be clearly ahead of every other only when the interval
+    of the difference of the two rows' means at 1 − alpha/m lies above 0 for each
+    (:func:`_lead_ahead`: paired by deal, as :func:`ranking_sentence` reads a game of alike
+    seats; every lead cell of :func:`role_ladder` plays the same deals). Before session 59 it was
+    said clearly ahead only when the mean of its adjusted lower ends lay above the mean of every
+    other row's adjusted upper ends: two intervals that do not overlap, a rule conservative far
+    beyond its stated level (helper 228 #1). '' without cells."""
     if not cells:
         return ""
     randoms = set(random_bots)
@@ -482,8 +489,6 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
     if len(rows) < 2:
         return said
     mean = {r: float(np.mean([c.win_share for c in group if c.bot == r])) for r in rows}
-    low = {r: float(np.mean([ends[(c.bot, c.opponent)][0] for c in group if c.bot == r])) for r in rows}
-    high = {r: float(np.mean([ends[(c.bot, c.opponent)][1] for c in group if c.bot == r])) for r in rows}
     order = sorted(rows, key=lambda r: -mean[r])            # (stable: ties in --bots order)
     best, nxt = order[0], order[1]
     if len(plain) > 1:
@@ -503,12 +508,71 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
         behind = f"next {', '.join(runners[:-1])} and {runners[-1]}, {_pct(mean[nxt])} each"
     else:
         behind = f"next {nxt}, {_pct(mean[nxt])}"
-    if all(low[best] > high[r] for r in rows if r != best):
+    if _lead_ahead({r: [c for c in group if c.bot == r] for r in rows}, best, alpha, m):
         return (said + f" {best} does best: {_pct(mean[best])} {over} ({behind}), clearly ahead "
                 f"of every other {lead} bot with the {m} matchups read together.")
     return (said + f" The highest is {best}'s, {_pct(mean[best])} {over} ({behind}), but not "
             f"clearly ahead: with the {m} matchups read together it may be no better than the "
             "others.")
+
+
+def _row_share(cells: list[Cell], level: float) -> tuple[float, float, float, np.ndarray | None]:
+    """(mean, low, high, per-deal means or None) of a lead row: its mean share over ``cells`` with
+    its interval at ``level``; paired by deal where every cell kept its deals (Wilson's at the
+    deals' effective number of games, :func:`analysis.stats.share_mean_wilson`, Wilson's over the
+    deals where every deal is alike), else Wilson's over the row's games read as independent."""
+    mean = float(np.mean([c.win_share for c in cells]))
+    if all(c.per_deal is not None for c in cells) and len({len(c.per_deal) for c in cells}) == 1 \
+            and len(cells[0].per_deal) > 1:
+        per = np.mean([c.per_deal for c in cells], axis=0)
+        lo, hi = _share_mean_wilson(mean, _spread(float(per.std(ddof=1))), per.size, level)
+        return mean, lo, hi, per
+    games = sum(c.games for c in cells)
+    lo, hi = (float(v) for v in stats.wilson(mean * games, games, level))
+    return mean, lo, hi, None
+
+
+def _lead_ahead(mine: dict[str, list[Cell]], best: str, alpha: float, m: int) -> bool:
+    """Whether the lead row ``best``'s mean share over its cells (``mine[row]``) is clearly above
+    every other row's, each difference's interval at 1 − alpha/m (Bonferroni over the m matchups
+    the headline reads; the pairs of rows compared are never more) lying above 0 (helper 228 #1).
+
+    The lead role's cells of :func:`role_ladder` are played at one seed, so game g of every cell
+    is dealt from the same random streams: the rows are paired by deal, and where every cell kept
+    its games (:attr:`Cell.per_deal`) the interval is the Student t interval of the per-deal
+    difference of the two rows' means, which holds whatever the rows' correlation (as
+    :func:`_paired_lead` for a game of alike seats). Where that difference has no spread, or a row
+    holds fewer than :data:`FEW_WINS` games' worth of wins or of losses (the Seigneur's rare wins:
+    the t interval is not read on so few, as :func:`paired_fair_bounds` does not), or the cells
+    kept no games, it is Newcombe's interval of the difference of the two rows' shares read as
+    independent samples (:func:`_row_share`; on the same deals, positively correlated shares make
+    it wider than it need be). Never the overlap of the two rows' intervals, which is
+    conservative far beyond its stated level."""
+    level = 1.0 - alpha / max(m, 1)
+    row = {r: _row_share(cs, level) for r, cs in mine.items()}
+    games = {r: sum(c.games for c in cs) for r, cs in mine.items()}
+
+    def few(r: str) -> bool:
+        p = row[r][0]
+        return min(p, 1.0 - p) * games[r] < FEW_WINS
+
+    for r in mine:
+        if r == best:
+            continue
+        (p1, lo1, hi1, per1), (p2, lo2, hi2, per2) = row[best], row[r]
+        if per1 is not None and per2 is not None and per1.size == per2.size and not (few(best) or few(r)):
+            d = per1 - per2
+            sd = _spread(float(d.std(ddof=1)))
+            if sd > 0:
+                if not float(d.mean()) - stats.t_quantile(d.size - 1, level) * sd / math.sqrt(d.size) > 0:
+                    return False
+                continue
+        if not all(np.isfinite((lo1, hi1, lo2, hi2))):
+            return False
+        low, _ = stats.newcombe(p1, lo1, hi1, p2, lo2, hi2)
+        if not float(low) > 0:
+            return False
+    return True
 
 
 def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: float = ALPHA,
