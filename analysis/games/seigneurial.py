@@ -87,6 +87,12 @@ def _is_censitaire() -> pl.Expr:
     return pl.col("role").cast(pl.Utf8) == CENSITAIRE
 
 
+_OBJECTIVE_COLUMNS = ("objective", "label", "same_as", "dealt", "wins", "win_share", "ci_low", "ci_high",
+                      "censitaire_share", "diff", "significant", "mean_progress", "progress_sd",
+                      "progress_ci_low", "progress_ci_high", "reached", "reached_share", "reached_ci_low",
+                      "reached_ci_high")
+
+
 def objective_table(rs: RunSet) -> pl.DataFrame:
     """One row per Objective card dealt, easiest first.
 
@@ -94,7 +100,8 @@ def objective_table(rs: RunSet) -> pl.DataFrame:
     the same requirement: the card itself when it has no copy), dealt (player-games of a Censitaire
     holding it), wins (Σ win_share), win_share, ci_low, ci_high (Wilson), censitaire_share (every
     Censitaire's win share: the average card), diff (win_share − censitaire_share), significant
-    (censitaire_share outside the card's interval), mean_progress, progress_sd, progress_ci_low,
+    (clear of the average as the page decides it: :func:`adjusted_objectives` over the distinct
+    cards, a copy of an identical card carrying its pooled card's result), mean_progress, progress_sd, progress_ci_low,
     progress_ci_high (mean ``score`` of its holders at the end, % of the card's requirement held;
     t interval: not the share that reached it), reached (holders ending with ``score`` = 100, the
     whole requirement held; a winner always has, and so has a Censitaire that reached it on the
@@ -154,6 +161,13 @@ def objective_table(rs: RunSet) -> pl.DataFrame:
         pl.Series("reached_share", nulls if reached is None else reached / n, dtype=pl.Float64),
         pl.Series("reached_ci_low", nulls if reached is None else r_low, dtype=pl.Float64),
         pl.Series("reached_ci_high", nulls if reached is None else r_high, dtype=pl.Float64))
+    # a card is clear of the average Censitaire as the page decides it (review 225 #1: the export
+    # said significant where the page said "within the noise"): over the distinct cards, a copy of
+    # an identical card carrying its pooled card's result
+    pooled = distinct_cards(out, rs.games_per_unit)
+    clear = dict(zip(pooled["same_as"].to_list(), pooled["significant"].to_list()))
+    out = out.with_columns(pl.Series("significant", [clear[k] for k in out["same_as"].to_list()],
+                                     dtype=pl.Boolean)).select(_OBJECTIVE_COLUMNS)
     return out.sort(["win_share", "objective"], descending=[True, False])
 
 
@@ -225,11 +239,62 @@ def distinct_cards(o: pl.DataFrame, games_per_unit: int = 1) -> pl.DataFrame:
     out = g.with_columns(
         pl.Series("win_share", wins / n), pl.Series("ci_low", low), pl.Series("ci_high", high),
         pl.Series("diff", wins / n - overall),
-        pl.Series("significant", (low > overall) | (high < overall)),
         pl.Series("progress_ci_low", p_low), pl.Series("progress_ci_high", p_high),
         col(reached / n).alias("reached_share"), col(r_low).alias("reached_ci_low"),
         col(r_high).alias("reached_ci_high"))
+    out = adjusted_objectives(out, games_per_unit=games_per_unit).drop("p_value", "verdict")
     return out.sort(["win_share", "objective"], descending=[True, False])
+
+
+def card_p_values(wins, dealt, censitaire_share, games_per_unit: int = 1
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(p_value, se) per Objective card of "its holders win as often as the average Censitaire"
+    (SG-2): under that hypothesis a card's ``dealt`` holders (each dealt it in a different game:
+    independent) win like ``dealt`` draws of chance c = ``censitaire_share``. Where the games are
+    independent (``games_per_unit`` 1) and the card's wins are a whole number (no shared win), the
+    exact two-sided binomial test of the wins against Binomial(dealt, c)
+    (:func:`analysis.stats.binomial_test`, the Roles table's test); elsewhere the score test, z =
+    (share − c) / se with the hypothesis's standard error se = √(c(1 − c) / n) over the run's
+    units n (a rotated run's deal weighs as one game). ``se`` is that standard error in every
+    case: it does not vanish when the holders win every game or none (the card's own binomial
+    s.e. √(p(1 − p)/n) is 0 there, which left a card no holder ever won "within the noise of the
+    average", designer review 225 #1). nan where c is 0 or 1 (no Censitaire ever won, or every one
+    did: every card is the average) or nobody held the card."""
+    w = np.asarray(wins, dtype=float)
+    n = np.asarray(dealt, dtype=float)
+    c = np.broadcast_to(np.asarray(censitaire_share, dtype=float), w.shape)
+    u = float(games_per_unit)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(c * (1 - c) / (n / u))
+        live = (n > 0) & (c > 0) & (c < 1) & np.isfinite(se) & (se > 0)
+        se = np.where(live, se, np.nan)
+        p = stats.two_sided_p(np.where(live, (w / n - c) / se, np.nan))
+    if games_per_unit == 1:
+        for i in np.flatnonzero(live & (np.abs(w - np.round(w)) < 1e-9)):
+            p[i] = float(stats.binomial_test([round(w[i])], round(n[i]), float(c[i]))[0])
+    return p, se
+
+
+def adjusted_objectives(o: pl.DataFrame, smallest: float = stats.DEFAULT_SMALLEST_SHARE,
+                        games_per_unit: int = 1) -> pl.DataFrame:
+    """A table of cards (:func:`distinct_cards`) with ``p_value`` (:func:`card_p_values`),
+    ``significant`` (clear of the average Censitaire: Holm's step-down over the cards at 5%) and
+    ``verdict`` (its size worded against ``smallest``, the share difference that matters, on the
+    Bonferroni interval diff ± z·se over the tested cards: :func:`analysis.stats.practical`). The
+    page's table, headlines and figure colours and ``balance export --what objectives`` all read
+    this one function. A rotated run's deal weighs as one game (``games_per_unit``)."""
+    if o.height == 0:
+        return o.with_columns(pl.lit(None, dtype=pl.Float64).alias("p_value"),
+                              pl.lit(False).alias("significant"), pl.lit(stats.NOT_SHOWN).alias("verdict"))
+    diff = o["diff"].to_numpy().astype(float)
+    p, se = card_p_values(o["wins"].to_numpy(), o["dealt"].to_numpy(), o["censitaire_share"].to_numpy(),
+                          games_per_unit)
+    clear = stats.holm_reject(p)
+    low, high = stats.bonferroni_interval(diff, se, m=int(np.isfinite(p).sum()))
+    verdict = stats.practical(diff, low, high, smallest, clear=clear)
+    return o.with_columns(pl.Series("p_value", p, dtype=pl.Float64).fill_nan(None),
+                          pl.Series("verdict", list(verdict)),
+                          pl.Series("significant", [v != stats.NOT_SHOWN for v in verdict]))
 
 
 def not_told_apart(o: pl.DataFrame, row: int, level: float = stats.LEVEL) -> list[int]:

@@ -15,8 +15,10 @@ cards is worded as an association under bot play; what the rules make certain is
 Identical Objective cards (the default deck's three "each type ≥ 4") are one card here
 (:func:`analysis.games.seigneurial.distinct_cards`): a ranking never picks one copy out of them.
 Whether a card is clear of the average Censitaire is decided over the family of the distinct cards
-(:func:`adjusted_objectives`: Holm over them, then worded by size against the smallest share
-difference that matters), the same in the headlines, the table and the figure's colours. The
+(:func:`analysis.games.seigneurial.adjusted_objectives`: each card's exact binomial test against
+the average Censitaire's share, Holm over them, then worded by size against the smallest share
+difference that matters), the same in the headlines, the table, the figure's colours and
+``balance export --what objectives``. The
 easiest (hardest) card is named with every card whose win share cannot be told from it
 (:func:`analysis.games.seigneurial.not_told_apart`, Bonferroni over the other cards).
 
@@ -24,8 +26,8 @@ The Seigneur cannot win a game that ends before the land improvements (SG-1: the
 the goal square; SG-5.6: he advances at most one square a turn; SG-6: he wins on the goal square),
 so that 0% is worded as the rule it is, not as an association.
 
-May import numpy, polars, :mod:`analysis.stats`, :mod:`analysis.load` (the smallest difference),
-:mod:`analysis.games.seigneurial` (the pooled cards), :mod:`reports.text`, :mod:`reports.sections`,
+May import polars, :mod:`analysis.stats`, :mod:`analysis.load` (the smallest difference),
+:mod:`analysis.games.seigneurial` (the pooled cards and their tests), :mod:`reports.text`, :mod:`reports.sections`,
 :mod:`reports.figures.seigneurial`, :mod:`simcore.numbers` (the decimals a rare share needs, and a
 difference printed as the difference of its printed values) and the game's rules loader
 (:func:`start_scores`).
@@ -35,11 +37,10 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.games.seigneurial import distinct_cards, not_told_apart, track_squares
+from analysis.games.seigneurial import adjusted_objectives, distinct_cards, not_told_apart, track_squares
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
@@ -55,25 +56,6 @@ MIN_DEALT = 30      # an Objective card dealt fewer times is not ranked in a sen
 def _smallest(rs) -> float:
     return smallest_difference(rs.game if rs is not None else None, "share",
                                rs.smallest if rs is not None else None)
-
-
-def adjusted_objectives(o: pl.DataFrame, smallest: float = stats.DEFAULT_SMALLEST_SHARE,
-                        games_per_unit: int = 1) -> pl.DataFrame:
-    """The ``objectives`` table with ``significant`` decided over the family of its cards: each
-    card's win share against the average Censitaire's (z from the card's binomial standard error),
-    clear when Holm's step-down over the cards rejects at 5%; ``verdict`` words it by size
-    (:func:`analysis.stats.practical_holm`, ``smallest`` = the share difference that matters; a
-    rotated run's deal weighs as one game, ``games_per_unit``)."""
-    if o.height == 0:
-        return o.with_columns(pl.lit(stats.NOT_SHOWN).alias("verdict"))
-    p, n, diff = (o[c].to_numpy().astype(float) for c in ("win_share", "dealt", "diff"))
-    n = n / games_per_unit
-    with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.sqrt(p * (1 - p) / n)
-        z = np.where(se > 0, diff / se, np.nan)
-    verdict = stats.practical_holm(diff, z, smallest)
-    return o.with_columns(pl.Series("verdict", list(verdict)),
-                          pl.Series("significant", [v != stats.NOT_SHOWN for v in verdict]))
 
 
 NUMBERING = ("Cards are numbered from #1 in the order of objectives.cards in the rules (the "
