@@ -1,0 +1,60 @@
+"""``simulate``'s closing table prints the interval ``balance report`` and ``balance export`` print
+for the same share, in every game (designer review 225 #2: a Seigneur who won 2 of 800 games read
+0.25% (0.07–0.91%) in the terminal, (0.03–0.91%) on the page and in the export: the terminal used
+the plain score interval, the report Wilson's with the exact Poisson end for 1-3 wins that the
+glossary promises)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from simcore import runner
+
+
+def _line(text: str, seat: int) -> str:
+    return next(ln for ln in text.splitlines() if ln.lstrip("│┃ ").startswith(f"{seat} │"))
+
+
+@pytest.mark.parametrize("game, games, seed, strategies", [
+    ("seigneurial", 800, 3, None),                          # the Seigneur: 2 wins of 800
+    ("middle-ages", 400, 1, "balanced,random,random,random"),
+    ("medievallons", 300, 2, None),
+    ("fief-combat", 600, 4, None),
+])
+def test_the_closing_table_prints_the_reports_interval_for_every_seat(tmp_path, game, games, seed, strategies):
+    from analysis import open_runs
+    from analysis.matchups import strategy_table
+    from analysis.seats import seat_table
+    from cli.progress import print_summary
+    from simcore.numbers import rounded
+
+    res = runner.simulate(game, games=games, seed=seed, out=tmp_path / "r", quiet=True, result=True,
+                          **({"strategies": strategies} if strategies else {}))
+    out = io.StringIO()
+    print_summary(Console(file=out, width=220), res)
+    text = out.getvalue()
+    two = lambda v: f"{rounded(100 * v, 2):.2f}"         # noqa: E731
+    rs = open_runs([res.path])
+    for r in seat_table(rs).iter_rows(named=True):
+        line = _line(text, r["seat"] + 1)
+        assert f"{two(r['win_share'])}%" in line, (line, r)
+        assert f"{two(r['ci_low'])}–{two(r['ci_high'])}%" in line, (line, r)
+    if strategies:
+        for r in strategy_table(rs).iter_rows(named=True):
+            line = next(ln for ln in text.splitlines() if f" {r['strategy']} " in ln and "│" in ln
+                        and not ln.lstrip("│ ")[:1].isdigit())
+            assert f"{two(r['ci_low'])}–{two(r['ci_high'])}%" in line, (line, r)
+
+
+def test_the_seigneur_with_two_wins_of_800_reads_the_reports_interval(tmp_path):
+    from cli.progress import print_summary
+
+    res = runner.simulate("seigneurial", players=4, games=800, seed=3, out=tmp_path / "s", quiet=True,
+                          result=True)
+    out = io.StringIO()
+    print_summary(Console(file=out, width=220), res)
+    line = _line(out.getvalue(), 1)
+    assert "0.25%" in line and "0.03–0.91%" in line and "0.07–0.91%" not in line, line
