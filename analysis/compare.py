@@ -138,7 +138,12 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         # rules' first card): a before/after of a card change must say what it did to the cards'
         # holders (review s46 #1: "Nothing else moved" while the changed cards' holders went
         # 12.8% → 16.7%); each card's dealings are independent games (one holder a game)
-        rows += _rows(tables["objectives"], "objective_win_share", lambda r: f"#{int(r['objective']) + 1}",
+        # a pooled row's key names every card it pools, "#10+#11+#12" (review 225 #3: it was "#10",
+        # the key the summary export gives card #10 alone, so a join on (metric, key) matched a
+        # pooled 14,799 holders with one card's 4,868)
+        rows += _rows(tables["objectives"], "objective_win_share",
+                      lambda r: (r["cards1"].replace(", ", "+") if (r.get("copies") or 1) > 1
+                                 else f"#{int(r['objective']) + 1}"),
                       lambda r: (f"Objective cards {r['cards1']} ({r['label']}, {r['copies']} identical "
                                  "cards): their holders' win share" if (r.get("copies") or 1) > 1 else
                                  f"Objective card #{int(r['objective']) + 1} ({r['label']}): its holders' win share"),

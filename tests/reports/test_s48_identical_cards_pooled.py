@@ -1,7 +1,8 @@
 """Identical Objective cards are one metric in a before/after (review s48 Seigneurial #1: cards #10,
 #11 and #12, the same card dealt three times, read "may matter", "may matter" and "within noise"
 side by side). Pooled only where they are identical in both runs: a card the change made differ
-stands alone."""
+stands alone. A pooled row's key names its cards ("#10+#11+#12"), never one card's key (review 225
+#3: the summary export's "#10" is card #10 alone)."""
 
 from __future__ import annotations
 
@@ -35,8 +36,11 @@ def _cards(tmp_path, rules=None, settings=()):
 
 def test_the_same_card_three_times_is_one_row(tmp_path):
     base, var, cards = _cards(tmp_path, settings=["payment.order=simultaneous"])
-    assert sorted(cards["key"].to_list(), key=lambda k: int(k[1:])) == [f"#{i}" for i in range(1, 11)]
-    ten = cards.filter(pl.col("key") == "#10").row(0, named=True)
+    # the pooled row's key names every card it pools (review 225 #3: "#10" here was #10-#12 pooled,
+    # 14,799 holders, where the summary export's "#10" is card #10 alone: a join matched the two)
+    assert sorted(cards["key"].to_list(), key=lambda k: int(k[1:].split("+")[0])) == (
+        [f"#{i}" for i in range(1, 10)] + ["#10+#11+#12"])
+    ten = cards.filter(pl.col("key") == "#10+#11+#12").row(0, named=True)
     assert ten["label"] == ("Objective cards #10, #11, #12 (grain ≥ 4, wood ≥ 4, fish ≥ 4, 3 identical "
                             "cards): their holders' win share")
     assert ten["base"] == pytest.approx(_holders(base, (9, 10, 11)), abs=1e-12)
@@ -51,10 +55,21 @@ def test_a_copy_the_change_made_differ_stands_alone(tmp_path):
     (tmp_path / "last.toml").write_text(text.replace(EACH_FOUR, LAST_EASIER))
     base, var, cards = _cards(tmp_path, rules=tmp_path / "last.toml")
     keys = set(cards["key"].to_list())
-    assert {"#10", "#12"} <= keys and "#11" not in keys
-    ten = cards.filter(pl.col("key") == "#10").row(0, named=True)
+    assert {"#10+#11", "#12"} <= keys and not {"#10", "#11"} & keys
+    ten = cards.filter(pl.col("key") == "#10+#11").row(0, named=True)
     assert ten["label"].startswith("Objective cards #10, #11 (") and "2 identical cards" in ten["label"]
     assert ten["variant"] == pytest.approx(_holders(var, (9, 10)), abs=1e-12)
     twelve = cards.filter(pl.col("key") == "#12").row(0, named=True)
     assert twelve["variant"] == pytest.approx(_holders(var, (11,)), abs=1e-12)
     assert "→ grain ≥ 3, wood ≥ 4, fish ≥ 4" in twelve["label"]
+
+
+def test_a_join_on_metric_and_key_never_matches_a_pooled_row_with_one_card(tmp_path):
+    base, _, cards = _cards(tmp_path, settings=["payment.order=simultaneous"])
+    from analysis.export import analysis_table
+
+    summary = analysis_table(base, "summary").filter(pl.col("metric") == "objective_win_share")
+    both = summary.join(cards, on=["metric", "key"], how="inner")
+    assert both.height == 9                                      # #1 … #9, each card alone in both
+    for r in both.iter_rows(named=True):
+        assert r["n"] == r["base_n"] and r["estimate"] == pytest.approx(r["base"], abs=1e-12), r
