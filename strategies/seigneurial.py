@@ -153,9 +153,26 @@ def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarra
         role = seat_role(seat)
         if role not in s.roles:
             what = "Seigneur" if role == "seigneur" else "Censitaire"
+            lord, tenant = _example_bots(items)
             raise UsageError(f"--strategies: seat {seat + 1} is a {what} but {item} plays only the "
                              f"{' and '.join(r.capitalize() for r in s.roles)} role (name "
-                             f"one bot per seat, seat 1 the "
-                             f"Seigneur, e.g. even-lord,fair-share,fair-share,fair-share)")
+                             f"one bot per seat, seat 1 the Seigneur, e.g. "
+                             f"{','.join([lord] + [tenant] * (n_players - 1))} at {n_players} players, "
+                             f"or one per role, the Seigneur's first: {lord},{tenant})")
         rows[seat] = s.row
     return items, rows
+
+
+def _example_bots(items: list[str]) -> tuple[str, str]:
+    """(Seigneur, Censitaire) for the example of a refused line-up (SG-1: seat 1 the Seigneur): the
+    first bot named that plays each role, else the shipped ``even-lord`` and ``fair-share``, so that
+    the example plays at the player count given (review 225 #4: a 4-player example at 3 players)."""
+    found: dict[str, str] = {}
+    for item in dict.fromkeys(items):
+        try:
+            roles = lookup(item).roles
+        except UsageError:
+            continue
+        for role in roles:
+            found.setdefault(role, item)
+    return found.get("seigneur", "even-lord"), found.get("censitaire", "fair-share")
