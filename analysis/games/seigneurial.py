@@ -335,7 +335,8 @@ def improvement_table(rs: RunSet) -> pl.DataFrame:
 
     Columns: period ("before" / "after"), label, games, share (of all games; Wilson ci_low,
     ci_high), seigneur_wins, seigneur_share, seigneur_ci_low, seigneur_ci_high (the Seigneur's win
-    share in those games, Wilson), mean_turns (game length), mean_improvement_turn (the turn the
+    share in those games, Wilson; null where the rules make it certain), seigneur_certain
+    (:func:`seigneur_certain`: the "before" row's 0% is the rules', SG-1, SG-5.6, SG-6), mean_turns (game length), mean_improvement_turn (the turn the
     improvements came, for "after"; null for "before"), reached (games in which the Seigneur
     reached the midpoint at all, the same in both rows) and reached_share (of all games).
     """
@@ -409,17 +410,33 @@ def _improvement_rows(total: int, sums: dict, games_per_unit: int = 1,
         n, w, mean_turns, mean_improvement = sums[period]
         lo, hi = stats.wilson(np.array([n / u]), np.array([total / u]))
         slo, shi = stats.wilson(np.array([w / u]), np.array([n / u])) if n else (np.array([np.nan]),) * 2
+        certain = seigneur_certain(period, n, w)
         rows.append({
             "period": period, "label": label, "games": n, "share": n / total if total else np.nan,
             "ci_low": float(lo[0]), "ci_high": float(hi[0]),
             "seigneur_wins": w, "seigneur_share": w / n if n else np.nan,
-            "seigneur_ci_low": float(slo[0]), "seigneur_ci_high": float(shi[0]),
+            # certain by the rules: no interval, as the page shows none (review 225 #5)
+            "seigneur_ci_low": None if certain else float(slo[0]),
+            "seigneur_ci_high": None if certain else float(shi[0]),
+            "seigneur_certain": certain,
             "mean_turns": float(mean_turns) if n else np.nan,
             "mean_improvement_turn": float(mean_improvement) if n and period == "after" else None,
             "reached": reached, "reached_share": reached / total if reached is not None and total else None,
         })
     return pl.DataFrame(rows, schema_overrides={"mean_improvement_turn": pl.Float64, "reached": pl.Int64,
-                                                "reached_share": pl.Float64})
+                                                "reached_share": pl.Float64, "seigneur_ci_low": pl.Float64,
+                                                "seigneur_ci_high": pl.Float64,
+                                                "seigneur_certain": pl.Boolean})
+
+
+def seigneur_certain(period: str, games: int, seigneur_wins: float) -> bool:
+    """True when the Seigneur's share of a period's games is 0 by the rules, not by chance: the
+    games that end before the land improvements act (SG-1: the midpoint lies below the goal square,
+    which the rules' loader enforces; SG-5.6: he advances at most one square a turn; SG-6: he wins
+    on the goal square), when there are such games and he won none. The page then prints "0%
+    (certain by the rules)" without an interval and the export leaves the interval empty; one
+    decision for both."""
+    return period == "before" and games > 0 and seigneur_wins == 0
 
 
 def square_table(rs: RunSet) -> pl.DataFrame:

@@ -40,7 +40,8 @@ import re
 import polars as pl
 
 from analysis import stats
-from analysis.games.seigneurial import adjusted_objectives, distinct_cards, not_told_apart, track_squares
+from analysis.games.seigneurial import (adjusted_objectives, distinct_cards, not_told_apart, seigneur_certain,
+                                        track_squares)
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
@@ -124,8 +125,9 @@ def objective_headlines(t: dict, rs=None) -> list[str]:
 
 def _rule_makes_before_zero(before: dict) -> bool:
     """True when the Seigneur won none of the games that ended before the land improvements, as the
-    rules make certain (SG-1, SG-5.6, SG-6: module docstring)."""
-    return bool(before["games"]) and before["seigneur_wins"] == 0
+    rules make certain (SG-1, SG-5.6, SG-6: module docstring); the decision the export's
+    ``seigneur_certain`` column carries (:func:`analysis.games.seigneurial.seigneur_certain`)."""
+    return seigneur_certain(before["period"], before["games"], before["seigneur_wins"])
 
 
 RULE_BEFORE = ("he advances at most one square a turn and wins only on the goal square, which lies "
@@ -313,9 +315,10 @@ def _objective_rows(t: dict, rs=None) -> pl.DataFrame:
 
 def _improvement_rows(t: dict) -> pl.DataFrame:
     d = t["improvements"]
-    seig = pct_column(d, "seigneur_share", "seigneur_ci_low", "seigneur_ci_high")
-    if d.height and _rule_makes_before_zero(d.row(0, named=True)):
-        seig[0] = "0% (certain by the rules)"
+    # a share the rules make certain has no interval (the table's cells are empty there)
+    seig = ["0% (certain by the rules)" if _rule_makes_before_zero(r) else
+            pct_column(d.slice(i, 1), "seigneur_share", "seigneur_ci_low", "seigneur_ci_high")[0]
+            for i, r in enumerate(d.iter_rows(named=True))]
     return pl.DataFrame({
         "Games": d["label"], "Count": d["games"], "Share": pct_column(d, "share", "ci_low", "ci_high"),
         "Seigneur's win share": seig,
