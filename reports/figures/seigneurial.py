@@ -43,7 +43,15 @@ def objectives(t: dict, how: str = "95% interval, unadjusted") -> Figure | None:
                else [f"#{i + 1}" for i in o["objective"].to_list()])
     ax.set_yticks(y, [f"{n}: {lab}" for n, lab in zip(numbers, o["label"].to_list())])
     ax.set_xlabel("Win share of a Censitaire holding the card (95% intervals)")
-    ax.set_xlim(0, max(float(o["ci_high"].max()) * 1.15, avg * 1.5))
+    right = max(float(o["ci_high"].max()) * 1.15, avg * 1.5)
+    ax.set_xlim(0, right)
+    for yi, share, hi, g in zip(y, p, o["ci_high"].to_numpy(), group):
+        if share < 0.02 * right:
+            # a bar too short to see (no holder of #10 won, review 225 #1): its share and group in
+            # words beside its interval, in the group's colour, so the legend's colour has a bar
+            ax.annotate(f"{100 * share:.1f}%" + {"harder": ", harder", "easier": ", easier"}.get(g, ""),
+                        (float(hi) if np.isfinite(hi) else share, yi), xytext=(6, 0),
+                        textcoords="offset points", va="center", fontsize=9, color=colour[g])
     percent_axis(ax, "x")
     handles, _ = ax.get_legend_handles_labels()
     words = {"easier": f"Easier (clear above the average, {how})",

@@ -128,3 +128,21 @@ def test_the_cards_test_holds_its_level_when_every_card_is_alike(holders, censit
     noise = 2.6 * np.sqrt(0.05 * 0.95 / runs)
     assert any_call / runs <= 0.05 + noise, any_call / runs
     assert single / (runs * k) <= 0.05 + noise / np.sqrt(k), single / (runs * k)
+
+
+def test_a_card_no_holder_wins_is_said_beside_its_invisible_bar(never_won):
+    """A 0% bar has no width: its colour ("harder") could not be seen beside the legend's entry for
+    it. Its share and group are written beside its interval, inside the axes, off the legend."""
+    from reports.figures import seigneurial as F
+    from tests.reports.test_review_g_figures import _laid_out, _legends
+
+    rs = open_runs([never_won])
+    t = sg.tables(rs)
+    fig = F.objectives({"objectives": report._figure_cards(t, rs)}, how="Holm over the 4 distinct cards")
+    ax = fig.axes[0]
+    said = [a for a in ax.texts if a.get_text() == "0.0%, harder"]
+    assert len(said) == 1, [a.get_text() for a in ax.texts]
+    renderer = _laid_out(fig)
+    box = said[0].get_window_extent(renderer)
+    assert ax.get_window_extent(renderer).contains(box.x1 - 1, box.y0 + 1)
+    assert not any(leg.get_window_extent(renderer).overlaps(box) for leg in _legends(fig))
