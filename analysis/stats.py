@@ -22,7 +22,8 @@ below 1e-9 wherever the tail is above 1e-290 (typically 1e-14); :func:`t_quantil
 relative 1e-9. Edge cases follow scipy: ``chi2_sf(inf) = 0``, ``chi2_sf(nan) = nan``, ``t_sf(±inf)``
 = 0 / 1. Functions taking arrays are vectorised with numpy and return ``nan`` where a count is zero.
 
-May import numpy and the standard library only.
+May import numpy, the standard library and :mod:`simcore.stats` (:func:`gamma_quantile`, shared
+with :func:`simcore.stats.wilson_counts`, this module's :func:`wilson` at one share).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from functools import lru_cache
 from statistics import NormalDist
 
 import numpy as np
+
+from simcore.stats import gamma_quantile      # one implementation, with simcore.stats.wilson_counts
 
 LEVEL = 0.95
 _EPS = 1e-15
@@ -283,36 +286,6 @@ def clopper_pearson(x: int, n: int, level: float = LEVEL) -> tuple[float, float]
     lo = 0.0 if x <= 0 else _beta_quantile(float(x), float(n - x + 1), a)
     hi = 1.0 if x >= n else _beta_quantile(float(x + 1), float(n - x), 1.0 - a)
     return lo, hi
-
-
-def gamma_quantile(a: float, q: float) -> float:
-    """The ``q``-quantile of the Gamma(``a``, 1) law (0 < a ≤ a few, 0 < q < 1): y with
-    P(a, y) = q, P the regularised lower incomplete gamma function, by bisection on its power
-    series P(a, y) = yᵃ e⁻ʸ / Γ(a + 1) · Σₖ yᵏ / ((a + 1)…(a + k)) (exact to ~1e-14 here;
-    tests compare it with scipy's ``gammaincinv``)."""
-    def lower(y: float) -> float:
-        if y <= 0.0:
-            return 0.0
-        term = total = 1.0
-        k = 0
-        while term > 1e-17 * total:
-            k += 1
-            term *= y / (a + k)
-            total += term
-        return math.exp(a * math.log(y) - y - math.lgamma(a + 1.0)) * total
-
-    lo, hi = 0.0, max(1.0, 2.0 * a)
-    while lower(hi) < q:
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if lower(mid) < q:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-15 * hi:
-            break
-    return 0.5 * (lo + hi)
 
 
 class Moments:

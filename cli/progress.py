@@ -20,9 +20,8 @@ were checked and held (:func:`checks_said`).
 
 May import rich, the standard library and :mod:`simcore` (the runner's results and statistics;
 :func:`simcore.numbers.rounded`, the report's rounding, so that a number prints the same in both),
-and :mod:`analysis` (:func:`analysis.stats.wilson`, the interval ``balance report`` prints for a
-share; for a rotated-seat run's closing table the seat and strategy tables it prints, read over the
-run's deals from its statistics).
+and for a rotated-seat run's closing table :mod:`analysis` (the seat and strategy tables
+``balance report`` prints, read over the run's deals from its statistics).
 """
 
 from __future__ import annotations
@@ -356,7 +355,7 @@ def _spec_of(game):
 def print_summary(console, result) -> None:
     """The closing table of a run (:class:`simcore.runner.RunResult`): win share per seat (and per
     strategy when several play seats alike) with its 95% Wilson interval
-    (:func:`analysis.stats.wilson`, the report's and the export's, exact Poisson ends included; a rotated-seat run's read
+    (:func:`simcore.stats.wilson_counts`, the report's and the export's, exact Poisson ends included; a rotated-seat run's read
     over its deals, the intervals of ``balance report``: :func:`_deal_intervals`), the distance to the fair
     share where every seat is alike (the printed share minus the printed fair share,
     :func:`simcore.numbers.fair_gap`, as the before/after prints its largest gap), the mean
@@ -367,7 +366,7 @@ def print_summary(console, result) -> None:
 
     from simcore.numbers import fair_gap, rounded
     from simcore.accumulate import results_by
-    from analysis.stats import wilson
+    from simcore.stats import wilson_counts
 
     def two(x: float) -> str:
         """Two decimals rounded as ``balance report`` rounds them (halves away from zero: a share
@@ -412,7 +411,7 @@ def print_summary(console, result) -> None:
                 # the interval balance report and balance export print for this share (Wilson's,
                 # with the exact Poisson end at 1-3 wins or losses: review 225 #2, a Seigneur's 2 wins
                 # of 800 read 0.07–0.91% here beside the page's 0.03–0.91%)
-                lo, hi = (float(x) for x in wilson(float(r["wins"][i]), n))
+                lo, hi = wilson_counts(float(r["wins"][i]), n)
             elif head == "seat":
                 lo, hi = deals["seat"][i]
             else:

@@ -58,3 +58,40 @@ def test_the_seigneur_with_two_wins_of_800_reads_the_reports_interval(tmp_path):
     print_summary(Console(file=out, width=220), res)
     line = _line(out.getvalue(), 1)
     assert "0.25%" in line and "0.03–0.91%" in line and "0.07–0.91%" not in line, line
+
+
+def test_a_fief_combats_outcome_rows_print_the_reports_intervals(tmp_path):
+    """The Fief combat's outcomes under the seat table (P(attacker wins), P(defender holds), P(both
+    wiped out), the attacker's win share) read the intervals of ``balance export --what ends`` and
+    ``--what roles`` (300 combats, seed 4: 1 defender hold and 2 mutual wipe-outs, where the plain
+    score interval's low end is 0.0006 against the exact Poisson end's 0.0001)."""
+    from analysis.export import analysis_table
+    from cli.progress import print_summary
+
+    res = runner.simulate("fief-combat", games=300, seed=4, out=tmp_path / "f", quiet=True, result=True)
+    out = io.StringIO()
+    print_summary(Console(file=out, width=220), res)
+    text = out.getvalue()
+    ends = {r["end_reason_name"]: r for r in analysis_table(res.path, "ends").iter_rows(named=True)}
+    side = {r["role"]: r for r in analysis_table(res.path, "roles").filter(level="side").iter_rows(named=True)}
+    assert ends["defender"]["games"] == 1 and ends["both_wiped"]["games"] == 2
+    for label, r in (("P(attacker wins)", ends["attacker"]), ("P(defender holds)", ends["defender"]),
+                     ("P(both wiped out)", ends["both_wiped"]),
+                     ("attacker win share = wins + ½ both wiped out", side["attacker"])):
+        line = next(ln for ln in text.splitlines() if f"│ {label} " in ln)
+        assert f"{r['ci_low']:.4f} – {r['ci_high']:.4f}" in line, (line, r["ci_low"], r["ci_high"])
+
+
+def test_the_core_interval_is_the_analysis_interval():
+    """simcore.stats.wilson_counts (what a game's own closing rows use below the analysis layer) and
+    analysis.stats.wilson are one interval: the same to 1e-12 at 0-5 successes or failures and
+    between, whole and fractional, at n from 5 to 100,000."""
+    import numpy as np
+
+    from analysis.stats import wilson
+    from simcore.stats import wilson_counts
+
+    for n in (5, 20, 50, 51, 300, 4000, 100_000):
+        for k in sorted({0, 0.5, 1, 2, 2.5, 3, 4, 5, n / 3, n - 4, n - 3, n - 2.5, n - 2, n - 1, n - 0.5, n}):
+            lo, hi = wilson(np.array([k]), np.array([n]))
+            assert wilson_counts(k, n) == pytest.approx((lo[0], hi[0]), abs=1e-12), (k, n)

@@ -30,7 +30,7 @@ from simcore.games.fief.rules import (
     terrain_index,
 )
 from simcore.games.fief.spec import SIDES, SPEC, WINNER_NAMES
-from simcore.stats import Z95, wilson_interval
+from simcore.stats import Z95, wilson_counts, wilson_interval
 
 DEFAULT_CHUNK = 1 << 20          # combats are small: bigger chunks than the runner's default
 
@@ -189,14 +189,16 @@ class CombatOdds:
         return m, max(m - half, 0.0), m + half
 
     def meta(self) -> dict:
+        # the intervals balance report and balance export print for these shares (the exact Poisson
+        # end at 1-3 combats: simcore.stats.wilson_counts; review 225 #2)
         out: dict = {"games": self.n}
         for code, key in enumerate(("p_attacker_wins", "p_defender_holds", "p_both_wiped")):
             k = int(self.winner[code])
-            lo, hi = wilson(k, self.n)
+            lo, hi = wilson_counts(k, self.n)
             out[key] = {"count": k, "p": k / self.n, "ci95": [lo, hi]}
         for code, key in ((0, "p_attacker_wins_by_mercy"), (1, "p_defender_holds_by_mercy")):
             k = int(self.mercy[code])
-            out[key] = {"count": k, "p": k / self.n, "ci95": list(wilson(k, self.n))}
+            out[key] = {"count": k, "p": k / self.n, "ci95": list(wilson_counts(k, self.n))}
         for col, name in self._MEANS:
             m, lo, hi = self._mean_ci(col)
             out[name] = {"mean": m, "ci95": [lo, hi]}
@@ -215,7 +217,7 @@ class CombatOdds:
         n = self.n
         share = (self.winner[K.ATTACKER_WINS] + 0.5 * self.winner[K.BOTH_WIPED]) / n
         rows.append(ClosingRow("attacker win share = wins + ½ both wiped out",
-                               float(share), *wilson_interval(float(share), n)))
+                               float(share), *wilson_counts(float(share) * n, n)))
         rows += [ClosingRow(label, r[key]["mean"], *r[key]["ci95"], percent=False)
                  for key, label in (("expected_rounds", "rounds (mean)"),
                                     ("attacker_points_left", "attacker points left (mean)"),
