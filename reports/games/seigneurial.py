@@ -351,7 +351,9 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             "the score is: a third of a 12-card requirement counts 33%; not the share that reached it). Identical cards "
             "are one row, their holders pooled (copies dealt in one game count as separate holders; at "
             "most one of them wins, so the interval is if anything wide). A card clear of the average "
-            f"(Holm over the {_cards(t, rs).height} distinct cards, so that among that many one is flagged by "
+            "(the exact binomial test of its holders' wins against the average Censitaire's share, a z "
+            "test with that share's standard error where a win was shared or the seats rotated; "
+            f"Holm over the {_cards(t, rs).height} distinct cards, so that among that many one is flagged by "
             "chance at most 5% of the time) is easier or harder than the others under these bots. "
             + NUMBERING,
             figs.add("objectives", F.objectives(

@@ -204,8 +204,9 @@ def test_the_card_ablation_sentence_moves_his_share_by_the_difference_it_prints(
 def test_an_objective_cards_gap_from_the_average_is_its_printed_share_minus_the_printed_average():
     from reports.text import pct
 
+    # (the wins column every objective table has: the cards' test reads it, review 225 #1)
     o = pl.DataFrame({"objective": [0, 1], "label": ["grain ≥ 10", "wood ≥ 4"], "dealt": [5000, 5000],
-                      "win_share": [0.27349, 0.2115], "ci_low": [0.261, 0.2], "ci_high": [0.286, 0.223],
+                      "wins": [0.27349 * 5000, 0.2115 * 5000], "win_share": [0.27349, 0.2115], "ci_low": [0.261, 0.2], "ci_high": [0.286, 0.223],
                       "censitaire_share": [0.24154, 0.24154], "diff": [0.27349 - 0.24154, 0.2115 - 0.24154],
                       "mean_progress": [80.0, 70.0], "progress_ci_low": [79.0, 69.0],
                       "progress_ci_high": [81.0, 71.0]})
