@@ -50,7 +50,8 @@ May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.l
 differences, opening a cell), :mod:`analysis.stats` (critical values, intervals, the wording by
 size), :mod:`analysis.roles` (a cell's seats within a role), :mod:`analysis.seats` (a rotated-seat
 cell's seats and sides over its deals), :mod:`analysis.length` (its game length over its deals; the
-turn limit) and :mod:`analysis.sweep.metrics`.
+turn limit), :mod:`analysis.rules_diff` and :mod:`analysis.sweep.grammar` (whether cells played one
+rule set: :func:`one_rule_set`) and :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ from simcore.rundir import PANEL_JSON, RUN_JSON, panel_cell_mismatch, read_meta,
 
 from analysis import stats
 from analysis.load import open_runs, smallest_difference
+from analysis.rules_diff import MISSING, Defaulted, settings_diff, value_text
 from analysis.stats import LARGE, MAY_MATTER, SMALL, VERDICT_ORDER, practical, wilson, z_quantile
+from analysis.sweep.grammar import SEAT_LISTS
 from analysis.sweep.metrics import cell_summary
 
 
@@ -107,10 +110,10 @@ def _lineup_of(run: Path) -> str | None:
     return _label(int(players), list(names)) if names and players else None
 
 
-def _same_lineup(run: Path, rules, given: list[Path]) -> Path | None:
-    """The run played under ``rules`` (a rules_sha256) with ``run``'s line-up: one of the runs
-    ``given``, else a cell of the panel directories they are in (``OUT/cell-K``); None when there
-    is none."""
+def _same_lineup(run: Path, ours, given: list[Path]) -> Path | None:
+    """The run played under the rule set ``ours`` (a predicate on a run: :func:`one_rule_set`
+    with a run of that set) with ``run``'s line-up: one of the runs ``given``, else a cell of the
+    panel directories they are in (``OUT/cell-K``); None when there is none."""
     want = _lineup_of(run)
     if want is None:
         return None
@@ -120,29 +123,122 @@ def _same_lineup(run: Path, rules, given: list[Path]) -> Path | None:
             pool += sorted((d for d in g.parent.glob("cell-*") if (d / RUN_JSON).is_file()),
                            key=lambda d: d.name)
     for r in dict.fromkeys(pool):
-        if r != run and str(read_meta(r).get("rules_sha256")) == str(rules) and _lineup_of(r) == want:
+        if r != run and ours(r) and _lineup_of(r) == want:
             return r
     return None
+
+
+def _seat_values(value, seats: int) -> list | None:
+    """What the ``seats`` seats a per-seat list covers at a player count play with: a single
+    number for each of them, else the list's first ``seats`` entries (a list shorter than that is
+    padded with its last value, as :meth:`simcore.config.Table.per_seat` reads it); None for a
+    value that is neither (a table)."""
+    if isinstance(value, Defaulted):
+        value = value.value
+    if isinstance(value, dict) or value is MISSING:
+        return None
+    if not isinstance(value, list):
+        return [value] * seats
+    if not value:
+        return []
+    return list(value[:seats]) + [value[-1]] * max(0, seats - len(value))
+
+
+def one_rule_set(a: dict, b: dict) -> bool:
+    """Whether two runs (their run.json) were played under one set of rules, at their player counts:
+    the same rules text, or rules whose settings differ only in per-seat lists (MA-1's
+    ``setup.start_coins``, MV-2's ``setup.hand_size``, a game spec's ``seat_lists``) whose seats
+    both runs seat play the same values (:func:`rule_differences` is empty). A ``--set
+    setup.start_coins[0]=1`` on a single number makes a list of one entry per seat at each player
+    count (:func:`simcore.config.set_in`): ``[1, 0, 0]`` at 3 players, ``[1, 0, 0, 0]`` at 4, two
+    rules texts, but the rules one file gives every cell (the longer list, which a 3-player game
+    reads up to its seat 3), so one rule set (review s59 fx229 #2: a panel tune's
+    ``confirmations/trial-N`` over 3 and 4 players was refused as a mix of a before and an after).
+    Texts that differ only in comments or layout are one rule set too (the same games)."""
+    if str(a.get("rules_sha256")) == str(b.get("rules_sha256")):
+        return True
+    return rule_differences(a, b) == []
+
+
+def rule_differences(a: dict, b: dict):
+    """The settings (:class:`analysis.rules_diff.SettingChange`) in which two runs' rules differ as
+    their games play them: every setting :func:`analysis.rules_diff.settings_diff` lists, but a
+    per-seat list whose seats both player counts seat get the same values; None when either run's
+    rules are not readable TOML (then they cannot be told to be one rule set)."""
+    changes = settings_diff(a.get("rules_text"), b.get("rules_text"))
+    if changes is None:
+        return None
+    game = a.get("game")
+    try:
+        declared = dict(registry.get(game).seat_lists or {}) if game else {}
+    except Exception:           # (a game this version does not know: only the shared lists)
+        declared = {}
+    pa, pb = a.get("players"), b.get("players")
+    if not (isinstance(pa, int) and isinstance(pb, int)):
+        return changes
+    out = []
+    for c in changes:
+        if c.path in declared or c.path in SEAT_LISTS:
+            seats = min(pa, pb) - int(declared.get(c.path, 0))
+            va, vb = (_seat_values(v, seats) for v in (c.before, c.after))
+            if va is not None and va == vb:
+                continue
+        out.append(c)
+    return out
+
+
+def _rule_sets(runs: list[Path]) -> list[list[Path]]:
+    """The runs grouped by rule set (:func:`one_rule_set` with every run of its group), in the
+    order they are given."""
+    groups: list[list[Path]] = []
+    for r in runs:
+        meta = read_meta(r)
+        for g in groups:
+            if all(one_rule_set(read_meta(x), meta) for x in g):
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    return groups
+
+
+def _rules_words(ra: Path, rb: Path) -> tuple[str, str]:
+    """How the message names the rule sets of ``ra`` and ``rb``: their ``rules_name``; where both
+    read alike (the same file and ``--set`` list, the file edited in between, or the same list at
+    other seats), each with the first settings the two differ in (review s59 fx229 #2: "… with
+    --set setup.start_coins[0]=1; … with --set setup.start_coins[0]=1" named two rule sets as one)."""
+    ma, mb = read_meta(ra), read_meta(rb)
+    name = lambda m: str(m.get("rules_name") or "the shipped rules")  # noqa: E731
+    wa, wb = name(ma), name(mb)
+    if wa != wb:
+        return wa, wb
+    changes = rule_differences(ma, mb)
+    if not changes:
+        return (f"{wa} (rules sha256 {str(ma.get('rules_sha256'))[:12]}…)",
+                f"{wb} (rules sha256 {str(mb.get('rules_sha256'))[:12]}…)")
+    shown = changes[:3]
+    more = f" and {len(changes) - 3} more" if len(changes) > 3 else ""
+    side = lambda v: "(absent)" if v is MISSING else value_text(v)  # noqa: E731
+    return (wa + ", where " + ", ".join(f"{c.path} = {side(c.before)}" for c in shown) + more,
+            wb + ", where " + ", ".join(f"{c.path} = {side(c.after)}" for c in shown) + more)
 
 
 def _one_rule_set(paths, runs: list[Path]) -> None:
     """A panel's finding is about one set of rules across line-ups: cells played under different
     rules (``--cells`` from a baseline's panel and a variant's, or more than two panels) would
-    average the before and the after into one figure. One line naming both rule sets and what to
-    give instead (two panel directories alone make a before/after per cell:
-    :mod:`analysis.panel_compare`); for one line-up, its two runs, one under each rule set: the
-    given cells when they are of one line-up, else the cell of the other rule set with the first
-    one's line-up (the same ``cell-K`` of the other panel, or the cell its label names), or, when
-    there is none, that the given cells are of two line-ups (review s42 A #2: the message suggested
-    cell-0 against cell-1, a before/after of two line-ups that blamed the rules for the bots)."""
-    seen: dict[str, Path] = {}
-    for r in runs:
-        meta = read_meta(r)
-        seen.setdefault(str(meta.get("rules_sha256")), r)
-    if len(seen) < 2:
+    average the before and the after into one figure. Cells whose rules differ only as one rules
+    file read at their player counts (:func:`one_rule_set`) are one rule set. One line naming both
+    rule sets (:func:`_rules_words`: in words that differ) and what to give instead (two panel
+    directories alone make a before/after per cell: :mod:`analysis.panel_compare`); for one
+    line-up, its two runs, one under each rule set: the given cells when they are of one line-up,
+    else the cell of the other rule set with the first one's line-up (the same ``cell-K`` of the
+    other panel, or the cell its label names), or, when there is none, that the given cells are of
+    two line-ups (review s42 A #2: the message suggested cell-0 against cell-1, a before/after of
+    two line-ups that blamed the rules for the bots)."""
+    groups = _rule_sets(runs)
+    if len(groups) < 2:
         return
-    (a, ra), (b, rb) = list(seen.items())[:2]
-    name = lambda r: str(read_meta(r).get("rules_name") or "the shipped rules")  # noqa: E731
+    ra, rb = groups[0][0], groups[1][0]
     panels = ""
     if ra.name.startswith("cell-") and rb.name.startswith("cell-") and ra.parent != rb.parent:
         panels = (f"for the change in every line-up give the two panel directories alone (balance "
@@ -151,8 +247,9 @@ def _one_rule_set(paths, runs: list[Path]) -> None:
     if la == lb:
         one = f"for the change in one line-up give its two cells (balance report {ra} {rb} --out DIR)"
     else:
-        given = [r for r in runs if str(read_meta(r).get("rules_sha256")) == b]
-        match = _same_lineup(ra, b, given)
+        given = groups[1]
+        ours = lambda r: all(one_rule_set(read_meta(x), read_meta(r)) for x in given)  # noqa: E731
+        match = _same_lineup(ra, ours, given)
         differ = (f"the two cells given are of two line-ups: {ra} is {la or 'one'} and {rb} is "
                   f"{lb or 'another'}")
         if match is not None:
@@ -161,9 +258,10 @@ def _one_rule_set(paths, runs: list[Path]) -> None:
         else:
             one = (f"for the change in one line-up give two runs of the same line-up, one under each "
                    f"rule set ({differ})")
+    wa, wb = _rules_words(ra, rb)
     raise UsageError(
-        f"the cells were played under {len(seen)} different rule sets ({ra}: {name(ra)}; {rb}: "
-        f"{name(rb)}): a panel's page is about one set of rules, and these would mix a before and "
+        f"the cells were played under {len(groups)} different rule sets ({ra}: {wa}; {rb}: "
+        f"{wb}): a panel's page is about one set of rules, and these would mix a before and "
         f"an after; {panels}{one}")
 
 
