@@ -32,6 +32,7 @@ differences), :mod:`analysis.sweep` (metrics, store, tables),
 turn limit), :mod:`analysis.length` (the same), :mod:`analysis.export` (CSV conventions),
 :mod:`analysis.start_coins` (the caution of values of some seats' start coins),
 :mod:`reports.figures`, :mod:`reports.html` (style),
+:mod:`reports.panel_rows` (a panel before/after's change as it prints, 'How each cell responds'),
 :mod:`reports.text` (verdict words) and
 :mod:`simcore` (atomic, errors, registry).
 """
@@ -61,6 +62,7 @@ from analysis.tune.ends import TURN_LIMIT_WARN, confirmation_turn_limits, flagge
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
+from reports import panel_rows
 from reports.glossary import INTERVALS_NOTE, generated_note
 from reports.html import _CSS, FOLD_TOGGLE, _html_table, with_folds
 from reports.pdf import write_pdf
@@ -2784,39 +2786,63 @@ def _response_words(col: str, game: str) -> str:
     return "the mean game length" if col == "game_length" else name
 
 
+def response_row(m: dict, label: str = "", games: int | None = None) -> dict:
+    """A metric of result.json ``start_cells`` (:func:`analysis.tune.advice.cell_response`) as a row
+    of a panel before/after (:mod:`analysis.panel_compare`): start → before, tuned → after, Holm's
+    ``clear`` → ``significant``, and no verdict for a metric the same in every game (not tested),
+    so that :mod:`reports.panel_rows` prints it as ``balance report START_PANEL TUNED_PANEL`` does."""
+    tested = m.get("size_low") is not None and m.get("size_high") is not None
+    return {"cell": label, "metric": "seat_win_share", "before": m["start"], "after": m["tuned"],
+            "diff": m["change"], "size_low": m.get("size_low"), "size_high": m.get("size_high"),
+            "significant": bool(m.get("clear")), "verdict": m.get("verdict") if tested else None,
+            "games_before": games, "games_after": games}
+
+
 def _response_texts(start_cells: dict, game: str | None = None) -> dict:
     """Per (cell index, metric): the start and tuned values, the change and its interval over the
-    family as the page prints them, at one precision per unit (shares in %, lengths in turns),
-    the decimals at which tuned − start as printed is the change rounded (as 'How each seat
-    responds' prints them), and more where an interval end would round onto 0 or the smallest
-    difference that matters (:func:`reports.text.verdict_digits`)."""
-    rows = [(c["cell"], m) for c in start_cells["cells"] for m in c["metrics"]]
+    family as the page prints them. A share prints as the panel before/after of the same runs
+    prints it (``balance report TUNE/confirmations/start-rules TUNE/confirmations/trial-N``, whose
+    figures docs/sweep.md says these are), by the same functions (:mod:`reports.panel_rows`): the
+    levels and the change at the row's decimals, the interval at those at which no end prints on the
+    wrong side of 0 or of the smallest difference, and a clear change's interval cut at 0 where Holm
+    shows its sign but that wider (Bonferroni) interval still holds 0 (review s59 fx229 #1: "+1.38
+    pp (−0.14 to +2.90), clear" here beside "+1.38 pp (0.0 to +2.9 pp)" there). A length (which that
+    page compares in its own family) prints at one precision for every length, the decimals at
+    which tuned − start as printed is the change rounded, its interval cut at 0 by the same rule."""
+    rows = [(c["cell"], c.get("label", ""), m) for c in start_cells["cells"] for m in c["metrics"]]
+    games = start_cells.get("games")
 
     def as_metric(m):
-        share = _is_share(m["metric"])
-        return {"metric": "seat_win_share" if share else "mean_turns",
-                "kind": "proportion" if share else "mean", "base": m["start"],
-                "variant": m["tuned"], "diff": m["change"]}
+        return {"metric": "mean_turns", "kind": "mean", "base": m["start"], "variant": m["tuned"],
+                "diff": m["change"]}
 
-    digits = {share: common_digits([as_metric(m) for _, m in rows if _is_share(m["metric"]) == share])
-              for share in (True, False)}
+    d = common_digits([as_metric(m) for _, _, m in rows if not _is_share(m["metric"])]) \
+        if any(not _is_share(m["metric"]) for _, _, m in rows) else 1
     out = {}
-    for k, m in rows:
-        share = _is_share(m["metric"])
-        r, d = as_metric(m), digits[share]
-        sc, unit = (100.0, "pp") if share else (1.0, length_unit(game))
-        if share:
-            before, after = (metric_value(m[x], "seat_win_share", "proportion", d) for x in ("start", "tuned"))
+    for k, label, m in rows:
+        row = response_row(m, label, int(games) if games else None)
+        if _is_share(m["metric"]):
+            level, _, change = panel_rows.row_print(row, float(m["smallest"]))
+            before, after = (panel_rows.share_at(row[x], level, panel_rows.games_of(row, row[x]))
+                             for x in ("before", "after"))
+            if row["verdict"] is None:
+                interval = "(the same in every game)" if not m.get("se") else "(no interval)"
+            else:
+                interval = "(" + panel_rows.change_with_interval(row, float(m["smallest"])).split(" (", 1)[1]
         else:
+            unit = length_unit(game)
             before, after = (f"{rounded_value(m[x], d):.{d}f} turns" for x in ("start", "tuned"))
-        change = f"{signed(sc * shown_change(r, d), d)} {unit}"      # 0.0, never "+0.0"
-        if m.get("size_low") is None or m.get("size_high") is None:
-            interval = "(the same in every game)" if not m.get("se") else "(no interval)"
-        else:
-            di = verdict_digits(m["size_low"], m["size_high"], m["smallest"], sc, digits=d)
-            interval = _minus(f"({sc * m['size_low']:+.{di}f} to {sc * m['size_high']:+.{di}f})")
+            change = f"{signed(shown_change(as_metric(m), d), d)} {unit}"      # 0.0, never "+0.0"
+            if row["verdict"] is None:
+                interval = "(the same in every game)" if not m.get("se") else "(no interval)"
+            else:
+                lo, hi = panel_rows.shown_range(row)
+                di = verdict_digits(lo, hi, m["smallest"], 1.0, digits=d)
+                interval = _minus(f"({lo:+.{di}f} to {hi:+.{di}f} {unit})")
         out[(k, m["metric"])] = {"before": before, "after": after, "change": change,
-                                 "interval": interval, "words": verdict_words(m["verdict"])}
+                                 "interval": interval, "words": verdict_words(m["verdict"]),
+                                 "cut": row["verdict"] is not None
+                                 and panel_rows.shown_range(row) != (row["size_low"], row["size_high"])}
     return out
 
 
@@ -2905,6 +2931,7 @@ def cell_response_section(start_cells: dict, game: str, subject: str = "The fix"
     if length is not None and any("share" not in m for m in metrics):
         said.append(f"{length:g} {unit.removesuffix('s') if length == 1 else unit} of game length")
     against = ", ".join(said) or f"{100 * share:g} pp of win share"
+    cut = any(t["cut"] for t in _response_texts(start_cells, game).values())
     return Section(
         "cell-response", "How each cell responds",
         f"Every metric the target reads, in every cell, under {start_cells.get('rules', 'the start rules')} "
@@ -2914,7 +2941,8 @@ def cell_response_section(start_cells: dict, game: str, subject: str = "The fix"
         f"change is clear when Holm's step-down correction over the {m} says so, and the interval "
         f"shown is its Bonferroni interval over the same {m} (each at 1 − 0.05/{m}), on which its "
         f"size is worded against the smallest difference that matters ({against}). 'Within "
-        "noise': not clear after the correction.",
+        "noise': not clear after the correction."
+        + (f" As on the panel before/after of the same runs, {panel_rows.CUT_AT_ZERO}." if cut else ""),
         sentences=cell_response_sentences(start_cells, game, subject),
         tables=[("Each cell, start rules → tuned rules", cell_response_table(start_cells, game))])
 
