@@ -2588,7 +2588,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     if trials.height:
         cap = (f"{_metric_name(metric, game)} of every trial; the band is the target" if metric else
                "The objective of every trial (0 = on target, 1 = at the tolerance)")
-        secs.append(Section("search", "The search", search_caption(trials, metric),
+        secs.append(Section("search", "The search", search_caption(trials, metric, tune),
                             figs.add("search", FS.search(trials, metric, _metric_name(metric, game)
                                                          if metric else "", aim), cap)))
         eff = setting_effects(trials, tune, metric, smallest) if metric else pl.DataFrame()
@@ -2647,13 +2647,13 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                             "the tolerance), not met (one wholly outside it) or unclear (one straddles "
                             "its edge: these games cannot tell), for a trial played to the last rung"
                             + ("; over a panel, the objective and the shares are the "
-                               "trial's worst cell's (named in its column)"
+                               "trial's worst cell's (named in its column), and " + worst_interval_words(tune)
                                if "worst_cell" in trials.columns else "") + ".", tables=[("Trials", _trial_table(trials, tune, game))],
                             sentences=_trial_notes(trials)))
     return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict, svg=svg)
 
 
-def search_caption(trials: pl.DataFrame, metric: str | None) -> str:
+def search_caption(trials: pl.DataFrame, metric: str | None, tune: dict | None = None) -> str:
     """What the search figure draws (:func:`reports.figures.sweep.search_points`), true of it
     (review D #6: "hollow: dropped early" beside a figure that drew no dropped trial): where a
     dropped trial is drawn, and which trials are not drawn."""
@@ -2664,7 +2664,8 @@ def search_caption(trials: pl.DataFrame, metric: str | None) -> str:
     if pruned:
         text += ("; hollow: dropped early by the racing rule, "
                  + ("at the low end of its objective's interval when it was dropped (its objective is at least that, at "
-                    "95%; the arrow points up)" if drawn.height and drawn["at_least"].any() else
+                    + ("less than 95% over the cells: the trials' table says why" if tune and old_panel_intervals(tune)
+                       else "95%") + "; the arrow points up)" if drawn.height and drawn["at_least"].any() else
                     "at its value on the games it played before it was dropped"))
     text += "; marker size: games played."
     missing = [t for t in trials.filter(pl.col("state") != "duplicate")["trial"].to_list() if t not in shown]
@@ -3035,7 +3036,8 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
         *_trial_cells(seats, game),
     ).with_columns(
         pl.Series("Objective", [f2(r["objective"]) for r in rows]),
-        pl.Series("95% interval", [f"{f2(r['low'])} to {f2(r['high'])}" for r in rows]),
+        pl.Series(_interval_label(tune)[:1].upper() + _interval_label(tune)[1:],
+                  [f"{f2(r['low'])} to {f2(r['high'])}" for r in rows]),
         pl.Series("Objective − the best's (95%)", [
             "—" if r["trial"] == best else
             _minus(f"{r['difference']:+.2f} ({r['diff_low']:+.2f} to {r['diff_high']:+.2f})") for r in rows]),
@@ -3147,6 +3149,35 @@ def _trial_cells(cols: list[str], game: str) -> list[pl.Expr]:
             for c in cols]
 
 
+def old_panel_intervals(tune: dict) -> bool:
+    """Whether a panel tune's worst-cell intervals were built from its cells' own 95% intervals (a
+    tune begun before session 59, whose tune.json has no ``panel_intervals``): they hold the worst
+    cell's objective less often than 95% (review s59 fx229 #3: 0.90 over 4 cells, 0.73 over 12),
+    so its page does not call them 95% intervals."""
+    panel = tune.get("panel") or {}
+    cells = panel.get("cells") if isinstance(panel, dict) else None
+    return bool(cells) and len(cells) > 1 and tune.get("panel_intervals") != "bonferroni"
+
+
+def worst_interval_words(tune: dict) -> str:
+    """What a panel tune's objective interval is, as its trial table's intro says it."""
+    if old_panel_intervals(tune):
+        return ("the objective's interval runs from the largest of the cells' own 95% low ends to the "
+                "largest of their high ends (a tune begun before session 59: it holds the worst "
+                "cell's objective less often than 95%, about 90% of the time over 4 cells at the same "
+                "distance from the target, 73% over 12; a tune run now widens each cell's to "
+                "1 − 0.05/cells)")
+    return ("the objective's 95% interval runs from the largest low end to the largest high end of the "
+            "cells' intervals, each at 1 − 0.05/cells (Bonferroni), so that it holds the worst cell's "
+            "objective at 95%")
+
+
+def _interval_label(tune: dict) -> str:
+    """The heading of a trial's objective interval: "95% interval", or, for a panel tune whose
+    worst-cell intervals hold less than that (:func:`old_panel_intervals`), "interval (under 95%)"."""
+    return "interval (under 95% over the cells)" if old_panel_intervals(tune) else "95% interval"
+
+
 def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
     names = [v["name"] for v in tune["varies"]]
     metrics = [c for c in trials.columns if c.startswith(("role_win_share_", "seat_win_share_",
@@ -3181,7 +3212,7 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
                 return ""
             return "" if lo != lo or hi != hi else f"{objective_text(lo)} to {objective_text(hi)}"
 
-        out = out.with_columns(pl.Series("Objective's 95% interval",
+        out = out.with_columns(pl.Series(f"Objective's {_interval_label(tune)}",
                                          [interval(lo, hi) for lo, hi in zip(trials["low"], trials["high"])],
                                          pl.String))
     return out.with_columns(pl.Series("Target on the search's games", said, pl.String))

@@ -2,9 +2,15 @@
 aggregated into the objective the search minimises, and the verdict in words.
 
 * ``worst`` (the default): the objective is the largest cell objective; its interval runs from the
-  largest cell low to the largest cell high (if every cell's interval covers its objective, the
-  worst cell's objective lies in it). The racing rule reads this interval: a candidate whose *best
-  possible worst cell* (the largest low) is above the incumbent's worst high is beaten.
+  largest cell low to the largest cell high of the cells' intervals at level 1 − 0.05/cells
+  (:func:`analysis.tune.targets.panel_level`, Judgement ``panel_low``/``panel_high``): if every
+  cell's interval covers its objective, the worst cell's objective lies in it, and by Bonferroni
+  every cell's does with probability at least 95%, so the interval is a 95% one. (It was built from
+  the cells' own 95% intervals until review s59 fx229 #3 measured it: it covered the worst cell's
+  objective 0.950, 0.898 and 0.732 of the time over 1, 4 and 12 cells at the same distance from
+  the target.) The racing rule reads this interval: a candidate whose *best possible worst cell*
+  (the largest low) is above the incumbent's worst high is beaten; the wider low end drops fewer
+  candidates, each drop still at 95%.
 * ``mean``: the weighted mean of the cell objectives (the panel's weights); interval the weighted
   mean of the cells' lows and highs (conservative: the cells' errors need not cancel).
 
@@ -77,8 +83,8 @@ def aggregate(cells: list[Judgement], labels: list[str], weights, how: str = "wo
     met = all(j.met for j in cells)
     if how == "worst":
         obj = max(j.objective for j in cells)
-        low = max(j.low for j in cells)
-        high = max(j.high for j in cells)
+        low = max(_panel_low(j, len(cells)) for j in cells)
+        high = max(_panel_high(j, len(cells)) for j in cells)
     else:
         w = [float(x) for x in weights]
         tot = sum(w)
@@ -88,10 +94,31 @@ def aggregate(cells: list[Judgement], labels: list[str], weights, how: str = "wo
     return PanelJudgement(obj, low, high, met, list(cells), list(labels), [float(x) for x in weights], how)
 
 
-def best_possible(cells_so_far: list[Judgement]) -> float:
+def best_possible(cells_so_far: list[Judgement], cells: int | None = None) -> float:
     """The lowest worst-cell objective a candidate can still reach after these cells: the
-    largest low among them (the cells not yet played can only make the worst cell worse)."""
-    return max((j.low for j in cells_so_far), default=0.0)
+    largest low among them at the panel's level (the cells not yet played can only make the worst
+    cell worse); ``cells`` the panel's number of cells (by default, those given)."""
+    k = len(cells_so_far) if cells is None else cells
+    return max((_panel_low(j, k) for j in cells_so_far), default=0.0)
+
+
+def _panel_low(j: Judgement, cells: int) -> float:
+    """A cell's objective low end at the panel's level (:func:`analysis.tune.targets.evaluate`
+    with ``cells``); a lone cell's own. A cell of several judged without it is refused: its 95% low
+    would make the worst cell's interval narrower than it says."""
+    if cells <= 1:
+        return j.low
+    if j.panel_low is None:
+        raise ValueError("a panel cell judged without its panel-level interval (evaluate(..., cells=k))")
+    return j.panel_low
+
+
+def _panel_high(j: Judgement, cells: int) -> float:
+    if cells <= 1:
+        return j.high
+    if j.panel_high is None:
+        raise ValueError("a panel cell judged without its panel-level interval (evaluate(..., cells=k))")
+    return j.panel_high
 
 
 def cell_rows(pj: PanelJudgement, cells, dirs=None, seeds=None) -> list[dict]:

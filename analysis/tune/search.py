@@ -376,6 +376,11 @@ class TunePlan:
             "aggregate": self.aggregate,
             # (a tune written before, or without any, has no key)
             **({"options": dict(self.options)} if self.options else {}),
+            # over a panel, each cell's objective interval at 1 − 0.05/cells, from which the worst
+            # cell's is built (analysis.tune.cells.aggregate); a panel tune begun before session 59
+            # has no key: its worst-cell intervals are the largest of the cells' own 95% ends, which
+            # hold the worst cell's objective less often than 95% (its page says so)
+            **({"panel_intervals": "bonferroni"} if self.panel is not None and len(self.panel) > 1 else {}),
             "racing": ("a candidate is dropped after a rung when it is shown worse than the best "
                        "full-budget candidate on the same games (the objective difference's interval "
                        "from the per-game differences, error spent across the rungs; a resumed "
@@ -387,8 +392,9 @@ class TunePlan:
                        "weighted mean) is shown worse than the best full-budget candidate's, paired "
                        "per cell on the same games (error spent across the rungs and split over the "
                        "cells); within a rung, as soon as its best "
-                       "possible worst cell (the largest low end of the 95% intervals among the "
-                       "cells played) is above the best's worst high end"),
+                       "possible worst cell (the largest low end among the cells played of their "
+                       "objective intervals at 1 − 0.05/cells, so that the worst cell's holds at "
+                       "95%) is above the best's worst high end"),
         }
 
     def values_settings(self, values: dict) -> tuple[list[str], int | None]:
@@ -938,7 +944,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 played_total += n - done
                 v = from_tables(plan.game, prep.n_players, pa.concat_tables(players[k]),
                                 pa.concat_tables(games_tables[k]), games_per_deal=prep.games_per_deal)
-                judged[k] = evaluate(v, plan.targets)
+                judged[k] = evaluate(v, plan.targets, cells=len(preps))
                 cell_data[k] = v
                 if n == plan.max_games:
                     judged[k].met_search = evaluate(v, tight).met
@@ -947,10 +953,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 mine = [judged[i] for i in order[:order.index(k) + 1] if judged[i] is not None]
                 if (plan.multi and plan.aggregate == "worst" and r < len(plan.rungs) - 1
                         and best is not None and k != order[-1]
-                        and best_possible(mine) > best.user_attrs["high"]):
+                        and best_possible(mine, len(preps)) > best.user_attrs["high"]):
                     trial.set_user_attr("games", n)
                     trial.set_user_attr("games_played", played_total)
-                    trial.set_user_attr("low", best_possible(mine))
+                    trial.set_user_attr("low", best_possible(mine, len(preps)))
                     trial.set_user_attr("high", None)       # not every cell has played this rung
                     trial.set_user_attr("met", False)
                     trial.set_user_attr("outcome", "")
@@ -960,7 +966,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                 f"({judged[k].low:.2f} to {judged[k].high:.2f}) is "
                                                 f"worse than the best's worst cell "
                                                 f"(up to {best.user_attrs['high']:.2f})")
-                    trial.report(best_possible(mine), step=n)
+                    trial.report(best_possible(mine, len(preps)), step=n)
                     raise optuna.TrialPruned()
             done = n
             pj = aggregate(judged, labels, weights, plan.aggregate)
@@ -1097,7 +1103,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                   progress=lambda d, t, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
             seeds.append(json.loads((d_k / RUN_JSON).read_text(encoding="utf-8"))["seed"])
             v = load_confirmation(d_k)
-            judged.append(evaluate(v, plan.targets))
+            judged.append(evaluate(v, plan.targets, cells=len(preps)))
             fairs.append(v.fair)
         cseed = seeds[0]
         pj = aggregate(judged, labels, weights, plan.aggregate)

@@ -341,6 +341,11 @@ class Judgement:
     met: bool
     games: int
     parts: list[dict]            # per target: text, estimate(s), interval(s), met, objective
+    # over a panel of k cells, the objective's interval at level 1 − 0.05/k (Bonferroni over the
+    # cells), which the worst cell's interval is built from so that it holds at 95%
+    # (:func:`analysis.tune.cells.aggregate`); None for a lone line-up (its own interval is it)
+    panel_low: float | None = None
+    panel_high: float | None = None
 
     def to_json(self) -> dict:
         return {"objective": self.objective, "low": self.low, "high": self.high, "met": self.met,
@@ -486,11 +491,16 @@ def objective_interval(mean: np.ndarray, cov: np.ndarray, targets: tuple[Target,
 
 
 def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
-             games: int | None = None) -> Judgement:
+             games: int | None = None, cells: int = 1) -> Judgement:
     """The objective of ``targets`` on ``v`` (its first ``games`` games; all by default) with its
     95% interval (:func:`objective_interval`), and whether each target is met: every column's
     *simultaneous* interval inside the target's tolerance, so "met" holds for all seats at once
-    with 95% confidence. (``seed`` is accepted for compatibility: nothing here is random.)"""
+    with 95% confidence. ``cells`` > 1 (``v`` is one cell of a panel of that many): also the
+    objective's interval at level 1 − 0.05/cells (``panel_low``, ``panel_high``), from which the
+    panel's worst-cell interval is built (:func:`analysis.tune.cells.aggregate`: the largest of the
+    cells' 95% lows and highs covers the worst cell's objective far less often than 95%, 0.73 of the
+    time over 12 cells at the same distance; review s59 fx229 #3). (``seed`` is accepted for
+    compatibility: nothing here is random.)"""
     cols, spans, X = _matrix(v, targets, games)
     if X is None and games is not None and games != v.n_games:
         raise ValueError(f"the first {games} games of a run without rows: only all {v.n_games}")
@@ -512,7 +522,18 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
         parts.append({"target": t.text, "objective": obj, "met": met, "missed": missed,
                       "metrics": rows,
                       "intervals": "simultaneous 95% over every column of every target"})
-    return Judgement(est, low, high, all_met, n, parts)
+    judged = Judgement(est, low, high, all_met, n, parts)
+    if cells > 1:
+        _, judged.panel_low, judged.panel_high, _, _ = objective_interval(
+            mean, cov, targets, spans, v.fair, level=panel_level(cells), cols=cols, n=n)
+    return judged
+
+
+def panel_level(cells: int, alpha: float = 0.05) -> float:
+    """The level of each cell's objective interval over a panel of ``cells`` cells, 1 − α/cells
+    (Bonferroni): every cell's interval then holds its objective together with probability at least
+    1 − α, and so does the interval of their largest, from the largest low to the largest high."""
+    return 1.0 - alpha / max(int(cells), 1)
 
 
 @dataclass(frozen=True)

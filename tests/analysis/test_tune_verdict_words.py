@@ -50,7 +50,9 @@ def test_one_lineup_verdict_names_its_player_count_and_lineup_and_that_no_other_
 
 
 def test_panel_verdict_names_the_cells_met_not_met_and_unclear():
-    cells = [evaluate(v, TARGETS) for v in (MET, UNCLEAR, MISSED)]
+    # (each cell judged as a cell of its panel: its objective's interval at 1 − 0.05/cells too)
+    cells = [evaluate(v, TARGETS, cells=3) for v in (MET, UNCLEAR, MISSED)]
+    two = [evaluate(v, TARGETS, cells=2) for v in (MET, UNCLEAR)]
     labels = ["2p 2×balanced", "2p 2×greedy", "2p 2×eventwise"]
     s = panel_sentence(aggregate(cells, labels, [1.0] * 3), TARGETS, [0.5] * 3, "x=1", N, 12345678901)
     assert s.startswith("Target NOT met: met in 1 of 3 cells (2p 2×balanced)")
@@ -58,9 +60,9 @@ def test_panel_verdict_names_the_cells_met_not_met_and_unclear():
     assert not_met.startswith("2p 2×eventwise") and "2p 2×greedy" not in not_met.split("; unclear in ")[0]
     assert "unclear in 2p 2×greedy" in s
     assert "12345678901" not in s                     # the long seed is in result.json only
-    every = panel_sentence(aggregate(cells[:1] * 2, labels[:2], [1.0] * 2), TARGETS, [0.5] * 2,
+    every = panel_sentence(aggregate(two[:1] * 2, labels[:2], [1.0] * 2), TARGETS, [0.5] * 2,
                            "x=1", N, 1)
     assert every.startswith("Target met in every cell (all 2: 2p 2×balanced, 2p 2×greedy)")
-    only_unclear = panel_sentence(aggregate(cells[:2], labels[:2], [1.0] * 2), TARGETS, [0.5] * 2,
+    only_unclear = panel_sentence(aggregate(two, labels[:2], [1.0] * 2), TARGETS, [0.5] * 2,
                                   "x=1", N, 1)
     assert only_unclear.startswith("Target not confirmed (unclear): met in 1 of 2 cells (2p 2×balanced)")
