@@ -405,6 +405,18 @@ def seat_of(name: str, base=None, game=None) -> int | None:
     return seat_index(name, base, game)
 
 
+def seat_named(name: str, tune: dict) -> str:
+    """A tuned setting as a designer reads it: a per-seat one with its seat (:func:`seat_of`:
+    "setup.start_coins[0] (seat 1's)"), any other as it is; ``tune`` is tune.json (its game and
+    the rules it started from)."""
+    try:
+        base = tomllib.loads(tune.get("rules_text") or "")
+    except tomllib.TOMLDecodeError:
+        base = {}
+    k = seat_of(name, base_value(base, name), tune.get("game"))
+    return f"{name} (seat {k + 1}'s)" if k is not None else name
+
+
 def start_settings(tune: dict, players: int | None = None) -> dict:
     """The rules a tune started from, flattened (dotted path → value,
     :func:`analysis.rules_diff.flatten`): tune.json ``rules_text`` with the tune's own ``--set``
@@ -673,6 +685,9 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
         return ""
     names = [v["name"] for v in tune["varies"]]
     base = start_settings(tune)
+    # a per-seat setting with its seat, as the headline and the page name it (review s59 fx229
+    # #4: "setup.start_coins[0] = 0" here beside "setup.start_coins[0]=1 (seat 1's)" there)
+    named = {n: seat_named(n, tune) for n in names}
 
     # the tune's own --set holds for every trial: named with each (s37 #2)
     sets = tune.get("settings") or []
@@ -690,9 +705,9 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
         moved = []
         for n in names:
             if not same_value(start_value(base, n), r[n]):
-                moved.append(f"{n} = {r[n]}")
+                moved.append(f"{named[n]} = {r[n]}")
             elif n in top and not same_value(start_value(base, n), top[n]):
-                moved.append(f"{n} = {r[n]} (the start value)")
+                moved.append(f"{named[n]} = {r[n]} (the start value)")
         return ", ".join(moved) + held
 
     listed = "; ".join(f"trial {int(r['trial'])} ({changed(r)}: objective "
@@ -726,6 +741,6 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
             f"{how}): {'it' if one else 'each'} may do as well{where}.")
 
 
-__all__ = ["SEAT_LISTS", "adopt_advice", "cautions", "start_coins_caution", "edge_suggestions", "edge_words", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
+__all__ = ["SEAT_LISTS", "seat_named", "adopt_advice", "cautions", "start_coins_caution", "edge_suggestions", "edge_words", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome", "start_settings", "start_value", "same_value",
            "is_start_rules", "tied_trials", "tied_with_best"]

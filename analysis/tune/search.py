@@ -1620,7 +1620,8 @@ def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str
     the target (and where not), so the file says whom it holds for wherever it is copied; a
     warning line when many confirmation games ended at the turn limit (``limits``:
     :func:`analysis.tune.ends.turn_limit_warning`, s37 #1)."""
-    lines = [f"{BEST_RULES_HEAD} ({plan.label(values)}{plan.fixed_words()})"]
+    # a per-seat setting with its seat (review s59 fx229 #4), the path kept as --set takes it
+    lines = [f"{BEST_RULES_HEAD} ({plan.fix_label(values)})"]
     warning = turn_limit_warning(list(limits))
     if warning:
         lines.append("WARNING: " + warning.removeprefix("Warning: "))

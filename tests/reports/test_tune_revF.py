@@ -207,9 +207,11 @@ def test_the_verdict_names_the_trials_the_search_cannot_tell_from_the_best():
     # (every trial, whatever its own estimate: meeting_target=False)
     # (trial 9 keeps setup.start_coins[2] at its start value, 5, where the best gives 6: said so,
     # review s48 tune #7, not left for the reader to take the best's)
+    # (each per-seat setting with its seat, as the headline names it: review s59 fx229 #4)
     assert said.startswith(" The search's games cannot tell trial 6 from trial 9 (setup.start_coins[0] "
-                           "= 5, setup.start_coins[2] = 5 (the start value): objective 0.79); trial 5 "
-                           "(setup.start_coins[0] = 8, setup.start_coins[2] = 4: objective 0.90); and "), said
+                           "(seat 1's) = 5, setup.start_coins[2] (seat 3's) = 5 (the start value): "
+                           "objective 0.79); trial 5 (setup.start_coins[0] (seat 1's) = 8, "
+                           "setup.start_coins[2] (seat 3's) = 4: objective 0.90); and "), said
     assert "trial 8" not in said and "may do as well" in said
     # trial 0 has the start rules' settings: said so, not as settings moved
     only0 = _trials([r for r in REVF if r[0] in (0, 6)])
