@@ -2819,17 +2819,21 @@ def _response_texts(start_cells: dict, game: str | None = None) -> dict:
 
     d = common_digits([as_metric(m) for _, _, m in rows if not _is_share(m["metric"])]) \
         if any(not _is_share(m["metric"]) for _, _, m in rows) else 1
+    own = start_cells.get("smallest")
+    share_small = float(own.get("share", 0.01) if isinstance(own, dict) else own if own is not None else 0.01)
     out = {}
     for k, label, m in rows:
         row = response_row(m, label, int(games) if games else None)
         if _is_share(m["metric"]):
-            level, _, change = panel_rows.row_print(row, float(m["smallest"]))
+            # (a metric stored without its own smallest difference: the tune's for shares)
+            small = float(m["smallest"]) if m.get("smallest") is not None else share_small
+            level, _, change = panel_rows.row_print(row, small)
             before, after = (panel_rows.share_at(row[x], level, panel_rows.games_of(row, row[x]))
                              for x in ("before", "after"))
             if row["verdict"] is None:
                 interval = "(the same in every game)" if not m.get("se") else "(no interval)"
             else:
-                interval = "(" + panel_rows.change_with_interval(row, float(m["smallest"])).split(" (", 1)[1]
+                interval = "(" + panel_rows.change_with_interval(row, small).split(" (", 1)[1]
         else:
             unit = length_unit(game)
             before, after = (f"{rounded_value(m[x], d):.{d}f} turns" for x in ("start", "tuned"))
