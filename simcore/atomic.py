@@ -709,15 +709,84 @@ def mark_dir(directory: str | Path, kind: str, entries: Iterable[str]) -> dict:
     return write_marker(directory, kind, entries)
 
 
-def seal_dir(directory: str | Path) -> dict | None:
-    """Record in the marker of a directory written in place, once complete, every path inside its
-    listed folders (:func:`directory_tree`), as :func:`publish_dir` does for the others."""
+def seal_dir(directory: str | Path, inside: dict[str, str] | None = None) -> dict | None:
+    """Record in the marker of a directory written in place, once complete, the paths inside its
+    listed folders that this toolkit wrote (:func:`written_tree`): the earlier tree's paths still
+    there, and what the folders' own markers and ``inside`` name. Never whatever is on disk: a
+    sweep or tune run again over itself (it resumes in place) took a user's ``NOTES.txt`` put in
+    a variant into its tree, and the next ``--force`` deleted it (review s59 #1)."""
     old = read_marker(directory)
     if old is None:
         return None
     present = [e for e in old["entries"] if os.path.lexists(Path(directory) / e)]
-    return write_marker(directory, old["kind"], old["entries"], old.get("id"),
-                        tree=directory_tree(directory, present))
+    tree = written_tree(directory, present, inside or {})
+    earlier = _tree_of(old)
+    if tree is not None and earlier is not None:
+        tree += [t for t in earlier if os.path.lexists(Path(directory) / t)]
+        tree = sorted(set(tree)) if len(set(tree)) <= TREE_MAX else None
+    return write_marker(directory, old["kind"], old["entries"], old.get("id"), tree=tree)
+
+
+def written_tree(directory: str | Path, entries: Iterable[str],
+                 inside: dict[str, str]) -> list[str] | None:
+    """The paths inside the listed folders ``entries`` of ``directory`` that this toolkit wrote,
+    as :func:`directory_tree` gives them, or None past :data:`TREE_MAX`. In a folder carrying a
+    marker of its own (a sweep's variant, a tune's confirmation, a panel's cell: a run), the
+    entries its marker lists and the marker; in another folder, the paths ``inside[entry]`` names
+    (a regular expression matched against the path below the listed folder: ``v\\d{3,}`` for a
+    sweep's ``variants``) and, when it names none, the folders that carry a marker. Anything else
+    (a user's file, put there before or while the command ran) is left out, so ``--force`` later
+    finds it and refuses."""
+    d = Path(directory)
+    tree: list[str] = []
+    for entry in sorted(set(entries)):
+        top = d / entry
+        if entry == MARKER or "/" in entry or top.is_symlink() or not top.is_dir():
+            continue
+        pattern = re.compile(inside[entry]) if entry in inside else None
+        tree += _written(d, entry, "", pattern)
+        if len(tree) > TREE_MAX:
+            return None
+    return sorted(set(tree))
+
+
+def _written(d: Path, rel: str, below: str, pattern: re.Pattern | None) -> list[str]:
+    """:func:`written_tree` for the folder ``d/rel`` (``below``: its path under the listed folder)."""
+    folder = d / rel
+    marker = read_marker(folder)
+    found: list[str] = []
+    if marker is not None:
+        tree = _tree_of(marker)
+        for name in sorted({*marker["entries"], MARKER}):
+            p = folder / name
+            if "/" in name or not os.path.lexists(p):
+                continue
+            found.append(f"{rel}/{name}")
+            if p.is_dir() and not p.is_symlink():
+                found += ([f"{rel}/{t}" for t in sorted(tree) if t.startswith(f"{name}/")
+                           and os.path.lexists(folder / t)] if tree is not None
+                          else _written(d, f"{rel}/{name}", "", None))
+            if len(found) > TREE_MAX:
+                break
+        return found
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return found
+    for name in names:
+        p = folder / name
+        sub = f"{below}/{name}" if below else name
+        is_dir = p.is_dir() and not p.is_symlink()
+        if pattern is not None and pattern.fullmatch(sub) is None:
+            continue
+        if pattern is None and not (is_dir and read_marker(p) is not None):
+            continue
+        found.append(f"{rel}/{name}")
+        if is_dir:
+            found += _written(d, f"{rel}/{name}", sub, pattern)
+        if len(found) > TREE_MAX:
+            break
+    return found
 
 
 def _tree_of(marker: dict) -> set[str] | None:

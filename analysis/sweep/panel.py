@@ -135,7 +135,7 @@ def run_panel_sweep(plan: PanelSweepPlan, out: str | Path, *, force: bool = Fals
         run_sweep(p, plan.cell_dir(out, k), threads=threads, chunk_size=chunk_size,
                   executor=executor, on_resume=on_resume,
                   progress=lambda d, t, lab, b=k * per_cell, cl=c.label: say(b + d, total, f"{cl}: {lab}"))
-    return finish_out(out, final)
+    return finish_out(out, final, {CELLS: r"cell-[0-9]+"})   # each cell a sweep, marked
 
 
 def sweep(game: str, *, varies: list[str], games: int, out: str | Path, panel=None,

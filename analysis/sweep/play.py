@@ -408,12 +408,20 @@ def begin_out(out: Path, kind: str, entries) -> Path:
     return work
 
 
-def finish_out(work: Path, out: Path) -> Path:
-    """Publish a sweep or tune written by :func:`begin_out` and release its claim."""
+#: What a sweep writes inside its listed folders (:func:`simcore.atomic.seal_dir`'s ``inside``):
+#: a variant ``variants/v000`` … (a run, whose own marker lists its files).
+SWEEP_INSIDE = {VARIANTS: r"v[0-9]{3,}"}
+
+
+def finish_out(work: Path, out: Path, inside: dict[str, str] | None = None) -> Path:
+    """Publish a sweep or tune written by :func:`begin_out` and release its claim. Written in place
+    (new, or resumed), its marker records the paths inside its folders that it wrote
+    (:func:`simcore.atomic.seal_dir`; ``inside``: the names it writes there), never a user's file
+    found there (review s59 #1: a sweep run again took one in, and the next --force deleted it)."""
     if Path(work) != Path(out):
         return publish_dir(work, out)       # (beside, when something appeared there meanwhile)
     else:
-        seal_dir(out)            # the paths inside its folders, for a later --force to check
+        seal_dir(out, inside)    # the paths inside its folders, for a later --force to check
         release_claim(out, True)
     return Path(out)
 
@@ -487,7 +495,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
                       progress=lambda d, t: say(d, total, "every variant, together"),
                       on_resume=None if on_resume is None
                       else (lambda start, problem: on_resume(out, start, problem)))
-        return finish_out(out, final)
+        return finish_out(out, final, SWEEP_INSIDE)
     # Rows kept: one variant after another, each resumable. Without rows, once paired_stats.json
     # is written only a publication cut short is left: the variants missing are played alone
     # (the same games: their directories are the same as the lockstep's).
@@ -505,7 +513,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
                    chunk_size=chunk_size, raw=plan.player_rows, quiet=True, executor=executor,
                    on_chunk=lambda d, b=before, lab=label: say(b + d, total, lab))
         done += plan.games
-    return finish_out(out, final)
+    return finish_out(out, final, SWEEP_INSIDE)
 
 
 # a sweep without rows keeps the games played so far here while it plays (every 8 chunks of every

@@ -115,6 +115,10 @@ STUDY = "tune"
 #: Everything a tune writes in its directory (its ownership marker lists these).
 TUNE_ENTRIES = (TUNE_JSON, TRIALS_CSV, IMPORTANCE_CSV, BEST_RULES, CONFIRM, CONFIRMATIONS, RESULT_JSON,
                 "study.db", "study.db-journal", "study.db-wal", "study.db-shm")
+#: What a tune writes inside ``confirmations/`` (:func:`simcore.atomic.seal_dir`'s ``inside``): the
+#: confirmation runs ``trial-7/`` and ``start-rules/`` (over a panel, their ``cell-K/``) and their
+#: sums ``trial-7.sums.json``; a user's file put there is never recorded as the tune's (review s59 #1).
+TUNE_INSIDE = {CONFIRM: r"(start-rules|trial-[0-9]+)(/cell-[0-9]+)?(\.sums\.json)?"}
 INVALID = 1e9                    # objective of a candidate whose rules do not validate
 
 
@@ -1258,7 +1262,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                     allow_nan=False, default=_json_default) + "\n",
                       force=True)
     del study
-    finish_out(out, final)
+    finish_out(out, final, TUNE_INSIDE)
     if study_file is not None:
         release_claim(study_file, True)
     return result
