@@ -508,8 +508,9 @@ def _dispatch(argv, prog, target) -> int:
             return _output_closed()
         if os.environ.get("BALANCE_DEBUG"):
             raise
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {_one_line(where + (exc.strerror or str(exc)))}", file=sys.stderr)
+        print(f"error: {_one_line(machine_line(exc))}", file=sys.stderr)
+        if _failed_on_stdout(exc):
+            _silence_stdout()           # (the interpreter's last flush would fail again)
         return 1
     except MemoryError:
         print(f"error: {_out_of_memory_line(argv, prog)}", file=sys.stderr)
@@ -532,6 +533,49 @@ def _out_of_memory_line(argv, prog: str = "balance") -> str:
 #: Exit code of a command whose reader closed stdout before the command's outputs were published:
 #: 128 + SIGPIPE, what a Unix tool killed by the signal exits with (``yes | head``).
 EXIT_CLOSED_PIPE = 128 + 13
+
+
+def machine_line(exc: OSError) -> str:
+    """The one line of a problem of the machine (a full disk, a file that vanished): the file it
+    happened on, else the standard output when that is what could not be written (review s59 #2:
+    ``balance ladder > /dev/full`` said only "No space left on device"), and the system's words.
+    Every command says it so (:func:`cli.check.machine_errors` too, with its own exit code)."""
+    said = exc.strerror or str(exc)
+    if getattr(exc, "filename", None):
+        return f"{exc.filename}: {said}"
+    if _failed_on_stdout(exc):
+        return f"the standard output could not be written: {said}"
+    return said
+
+
+def _failed_on_stdout(exc: BaseException) -> bool:
+    """``exc`` was raised writing to the standard output: the innermost frame of its traceback was
+    writing to ``sys.stdout`` (click's ``echo`` holds it as ``file``, rich's ``Console`` as its
+    ``file``), or to another stream on the same file descriptor."""
+    import io
+
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    streams = [s for s in (sys.stdout, sys.__stdout__) if s is not None]
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else None
+    except (OSError, ValueError, AttributeError):
+        fd = None
+    for value in list(tb.tb_frame.f_locals.values()):
+        if type(value).__name__ == "Console" and type(value).__module__.startswith("rich"):
+            value = getattr(value, "file", None)
+        if any(value is s for s in streams):
+            return True
+        if fd is not None and isinstance(value, io.IOBase):
+            try:
+                if value.fileno() == fd:
+                    return True
+            except (OSError, ValueError):
+                continue
+    return False
 
 
 def _stdout_closed() -> bool:

@@ -73,8 +73,9 @@ def machine_errors(command):
             if isinstance(exc, MemoryError):
                 line = "out of memory (try fewer games per look: --batch)"
             else:
-                where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-                line = where + (exc.strerror or str(exc))
+                from cli import machine_line    # (the standard output named: review s59 #2)
+
+                line = machine_line(exc)
             print("error: " + str(line).replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)
             raise SystemExit(EXIT_MACHINE) from None
 

@@ -6,7 +6,8 @@ matchup played (``--games`` rounded up to whole rotations of the seats), and wit
 writes it as a table (``.csv`` or ``.parquet``, one row per matchup with the adjusted interval
 behind each ▲/▼: :func:`analysis.ladder.ladder_table`), atomically (:mod:`simcore.atomic`); an
 existing file is refused unless ``--force``, before any game is played (an earlier ladder's CSV,
-without the adjusted bounds, is replaced too).
+without the adjusted bounds, is replaced too). The file is written before anything is printed
+(:class:`_Later`), so a closed or full stdout keeps it (review s59 #2).
 ``--rules`` and ``--set`` play the ladder under other rules (a tune's ``best_rules.toml``), printed
 above the matrix and written in the table's ``rules`` and ``settings`` columns;
 ``--players 3,4,5`` plays one matrix per player count. ``--panel NAME|FILE`` (or ``--players`` with
@@ -154,17 +155,49 @@ def ladder(
         for p in counts:      # both roles' bots, at every player count, before any game
             _check_roles(L, S, spec, game, by_count.get(p, names), p,
                          "--panel" if by_count else "--bots", bool(by_count) and len(counts) > 1)
-    console = Console()
+    # what is printed waits until --out is written: a closed or full stdout (`| head -1`,
+    # `> /dev/full`) threw the finished matrix away (review s59 #2)
+    console = _Later(Console())
     if rules is not None or sets:                 # the matrix holds for these rules only: say which
         console.print(f"rules: {played_under}")
     if not spec.roles_alike:
         tables = _role_ladders(console, L, S, spec, {p: by_count.get(p, names) for p in counts}, n,
                                seed, game, rules, sets)
-        _write(out, force, tables, rules_name, sets)
-        return
-    tables = _ladders(console, L, spec, {p: by_count.get(p, names) for p in counts}, n, seed, game,
-                      rules, sets, random_bots(S, names))
-    _write(out, force, tables, rules_name, sets)
+    else:
+        tables = _ladders(console, L, spec, {p: by_count.get(p, names) for p in counts}, n, seed, game,
+                          rules, sets, random_bots(S, names))
+    written = _write(out, force, tables, rules_name, sets)
+    console.show()
+    if out is not None:
+        typer.echo(f"ladder: {written}")      # (beside, when a file appeared there meanwhile)
+
+
+class _Later:
+    """A console whose printing waits for :meth:`show`: the ladder's tables and sentences are
+    printed once ``--out`` is written, so a reader that leaves (``| head -1``) or a full stdout
+    costs only the printed copy (review s59 #2)."""
+
+    def __init__(self, console):
+        self.console = console
+        self.calls: list = []
+
+    def print(self, *args, **kwargs) -> None:
+        self.calls.append(lambda: self.console.print(*args, **kwargs))
+
+    def show(self) -> None:
+        for call in self.calls:
+            call()
+        self.calls.clear()
+
+
+def _print_table(console, table) -> None:
+    """:func:`cli.progress.print_table`, at once or, on a :class:`_Later`, when it shows."""
+    from cli.progress import print_table
+
+    if isinstance(console, _Later):
+        console.calls.append(lambda: print_table(console.console, table))
+    else:
+        print_table(console, table)
 
 
 def _replaces(out, columns, earlier=None):
@@ -196,11 +229,13 @@ def _replaces(out, columns, earlier=None):
     return LadderCsv(columns, "a ladder")
 
 
-def _write(out, force, tables, rules_name="", sets=()) -> None:
+def _write(out, force, tables, rules_name="", sets=()):
     """The matrix as one table, with the rules it was played under (``rules``: the rules file,
-    the game's shipped one when none was given; ``settings``: the ``--set`` texts, "; "-separated)."""
+    the game's shipped one when none was given; ``settings``: the ``--set`` texts, "; "-separated).
+    Returns the path written (beside ``out`` when a file appeared there meanwhile), or None
+    without ``--out``."""
     if out is None:
-        return
+        return None
     import polars as pl
 
     from simcore.atomic import atomic_output, parquet_sign
@@ -219,7 +254,7 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
             table.write_parquet(tmp, metadata=parquet_sign("ladder"))
     from simcore.atomic import published_as
 
-    typer.echo(f"ladder: {published_as(out)}")      # (beside, when a file appeared there meanwhile)
+    return published_as(out)
 
 
 def _ladder(console, L, spec, names, n, players, seed, game, rules, sets):
@@ -335,9 +370,7 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
                        f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
                        + mark[calls[(a, b)]])
         t.add_row(a, *row)
-    from cli.progress import print_table
-
-    print_table(console, t)
+    _print_table(console, t)
     return L.ladder_table(played, game=spec.name, players=players, seed=seed,
                           calls=[calls[(c.bot, c.opponent)] for c in played], family=family)
 
@@ -411,7 +444,7 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
     (:func:`analysis.ladder.lead_headline`); returns its table."""
     from rich.table import Table
 
-    from cli.progress import counted, print_table
+    from cli.progress import counted
 
     lead, shared = L.seat_roles(game, players)
     shown = {r.name: r.display for r in spec.roles}
@@ -472,7 +505,7 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
                     text += f" [{100 * c.fair:.1f}%]" + {"above": " ▲", "below": " ▼"}.get(called.get((a, b)), "")
                 row.append(text)
             t.add_row(a, *row)
-        print_table(console, t)
+        _print_table(console, t)
         if role == lead:        # the table's headline in words, under it
             said = L.lead_headline(cells[lead], lead=shown[lead], shared=shown[shared],
                                    random_bots=randoms)
