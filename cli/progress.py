@@ -100,6 +100,42 @@ def log_every() -> float | None:
 _WARNED = False
 
 
+def live_bar(console, *columns, **kwargs):
+    """A rich ``Progress(*columns, console=console, **kwargs)`` on a terminal (or with
+    ``BALANCE_PROGRESS=1``), as :class:`Steps` shows its line; off one, a bar that draws nothing
+    (:class:`NoBar`): rich's live display ends with a newline on a console that is not a terminal,
+    so a sweep's or tune's stderr began with an empty line, before its error or interrupt line too
+    (review s59 #3). :class:`LogLines` says the progress there."""
+    if console.is_terminal or os.environ.get("BALANCE_PROGRESS"):
+        from rich.progress import Progress
+
+        return Progress(*columns, console=console, **kwargs)
+    return NoBar()
+
+
+class NoBar:
+    """A progress bar that draws nothing, for :func:`live_bar` off a terminal (the calls of rich's
+    ``Progress`` that the commands make)."""
+
+    def __enter__(self) -> "NoBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def start(self) -> None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+    def add_task(self, *args, **kwargs) -> int:
+        return 0
+
+    def update(self, *args, **kwargs) -> None:
+        return None
+
+
 class LogLines:
     """Progress as plain lines, for a console that is not a terminal (a CI log, a file): called as
     ``log(done, total, text)``, it prints "simulating: 250,000 of 1,000,000 games (25%), 61 s,
@@ -301,14 +337,13 @@ class SimulationBar:
         rate = self.rate(done, now)
         if self.bar is None and done < total and elapsed > 0 and done > 0:
             if elapsed / done * total > 1.0 and not self.console.quiet:
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                           TimeRemainingColumn)
+                from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-                self.bar = Progress(TextColumn("[bold]simulating"), BarColumn(),
+                self.bar = live_bar(self.console, TextColumn("[bold]simulating"), BarColumn(),
                                     MofNCompleteColumn(), TextColumn("games"),
                                     TextColumn("{task.fields[rate]}"),
                                     TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
-                                    console=self.console, transient=True)
+                                    transient=True)
                 self.bar.start()
                 self.task = self.bar.add_task("games", total=total, rate="", note=self._note)
         if self.bar is not None:

@@ -178,7 +178,7 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     """Run the sweep with one progress bar over every variant's games (on stderr). ``inputs``:
     the files the sweep reads (rules, panel, strategy files), which ``out`` may not be or hold."""
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+    from rich.progress import (BarColumn, MofNCompleteColumn, TextColumn,
                                TimeRemainingColumn)
 
     from analysis.sweep.play import check_play_options, keep_recorded_rows, prepare_out, run_sweep
@@ -226,10 +226,11 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     if quiet:
         return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
                          executor=executor, on_resume=on_resume)
-    bar = Progress(TextColumn("[bold]sweep"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                   TimeRemainingColumn(), TextColumn("{task.description}"), console=console,
-                   transient=True)
-    from cli.progress import LogLines
+    from cli.progress import LogLines, live_bar
+
+    # (off a terminal none: rich's bar left an empty line first on stderr, review s59 #3)
+    bar = live_bar(console, TextColumn("[bold]sweep"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                   TimeRemainingColumn(), TextColumn("{task.description}"), transient=True)
 
     log = LogLines(console, "sweep")         # plain lines when stderr is not a terminal
 

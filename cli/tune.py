@@ -115,7 +115,7 @@ def tune(
                      rotate_seats=rotate_seats, panel=the_panel, aggregate=aggregate,
                      options=game_options)
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
     from analysis.sweep.play import prepare_out
 
@@ -128,8 +128,11 @@ def tune(
     # a bad --out fails before any game; so does one that is, holds or lies in what the tune reads
     prepare_out(plan.to_json(), out, force, kind="tune",
                 inputs=input_paths(rules, panel, strategy_files(strategies)))
-    bar = Progress(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.description}"), console=console, transient=True)
+    from cli.progress import live_bar
+
+    # (off a terminal none: rich's bar left an empty line first on stderr, review s59 #3)
+    bar = live_bar(console, TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.description}"), transient=True)
     tasks: dict[str, int] = {}
     from cli.progress import LogLines
 
