@@ -4,7 +4,8 @@ A :class:`Table` wraps one TOML table with the file name and key path, so every 
 names file, key and problem in one line (:class:`simcore.errors.ConfigError`). Unknown keys are
 errors: a typo in a rules file must never be silently ignored (a misspelt section is named as
 unknown, not only the one it stands for as missing: :meth:`RulesFile._checked`), and a file of
-the wrong kind (a baseline given as rules, or the reverse) says so (:func:`wrong_kind`). A refusal
+the wrong kind (a baseline, strategies or panels file given as rules, and the other mix-ups; another
+game's strategies: :func:`other_game_strategies`) says so (:func:`wrong_kind`). A refusal
 suggests what was meant: the close key of the same table, or, for a key given without its section
 or under the wrong one, where the file has it (``hand_size`` → ``setup.hand_size``:
 :func:`found_elsewhere`), and the close word for a setting that takes one of a fixed set of words
@@ -72,26 +73,124 @@ def read_toml(path: "str | Path | TomlSource", *, what: str = "config") -> TomlS
 
 
 def wrong_kind(src: TomlSource, what: str) -> ConfigError | None:
-    """The one line for a file of the other kind than ``what`` ("rules", "baseline" or
-    "strategies"): a baseline file given as rules or strategies (:func:`is_baseline`) or a game's
-    rules given as a baseline or strategies (:func:`rules_game`), saying which it is and which is
-    expected (review P #8: "format: missing", "setup: missing table"; review W #11: a rules file
-    read as bots said "events: must be a table"); None when the file is not recognisably the
-    other kind."""
+    """The one line for a file of the other kind than ``what`` ("rules", "baseline", "strategies"
+    or "panels"): a baseline file given as anything else (:func:`is_baseline`), a game's rules
+    given as a baseline, strategies or a panel (:func:`rules_game`), a strategies file given as
+    rules, a panel or a baseline (:func:`strategies_game`), a panels file given as rules,
+    strategies or a baseline (:func:`is_panels`), saying which it is and which is expected
+    (review P #8: "format: missing", "setup: missing table"; review W #11: a rules file read as
+    bots said "events: must be a table"; review s59 #4: a strategies file as rules, "setup:
+    missing table", rules as a panel, "setup.start_coins: unknown key"); None when the file is
+    not recognisably of another kind."""
     where = {"baseline": "balance baseline RUN --out FILE writes a baseline",
              "strategies": "--strategies takes bot names or a strategies file (the format of "
-                           "configs/<game>/strategies.toml)"}
-    if what in ("rules", "strategies") and is_baseline(src.data):
+                           "configs/<game>/strategies.toml)",
+             "panels": "--panel takes a panel's name or a panels file (the format of "
+                       "configs/<game>/panels.toml)",
+             "rules": "--rules takes a rules file (the format of configs/<game>/rules.toml)"}
+    if what in ("rules", "strategies", "panels") and is_baseline(src.data):
         return ConfigError(src.name, "", "is a baseline file (balance baseline writes it), not a "
                                          f"{what} file: give it to balance check --baseline")
-    if what in where and not is_baseline(src.data):
+    if what in ("baseline", "strategies", "panels") and not is_baseline(src.data):
         found = rules_game(src.data)
         if found is not None:
             game, sections = found
             shown = ", ".join(sections[:3]) + (", …" if len(sections) > 3 else "")
             return ConfigError(src.name, "", f"is a rules file of {game} (sections {shown}), not a "
                                              f"{what} file: give rules to --rules; {where[what]}")
+    # a strategies file given as rules or a panel, a panels file given as rules or bots (review
+    # s59 #4: "setup: missing table", "setup.start_coins: unknown key")
+    if what in ("rules", "panels", "baseline"):
+        found = strategies_game(src.data)
+        if found is not None:
+            game, bots = found
+            shown = ", ".join(bots[:3]) + (", …" if len(bots) > 3 else "")
+            return ConfigError(src.name, "", f"is a strategies file of {game} (bots {shown}), not a "
+                                             f"{what} file: give it to --strategies; {where[what]}")
+    if what in ("rules", "strategies", "baseline") and is_panels(src.data):
+        shown = ", ".join(list(src.data)[:3]) + (", …" if len(src.data) > 3 else "")
+        return ConfigError(src.name, "", f"is a panels file (panels {shown}), not a {what} file: "
+                                         f"give it to --panel; {where[what]}")
     return None
+
+
+#: The keys of a panel (strategies.panels: a table of a panels file), for :func:`is_panels`.
+PANEL_KEYS = frozenset({"description", "players", "lineups", "roles", "weight", "cells"})
+
+
+def is_panels(data: Any) -> bool:
+    """Whether a parsed TOML file is a panels file (configs/<game>/panels.toml): tables only, each
+    with keys of a panel alone and a line-up in it (``lineups``, ``roles`` or ``cells``)."""
+    return (isinstance(data, dict) and bool(data)
+            and all(isinstance(v, dict) and set(v) <= PANEL_KEYS and set(v) & {"lineups", "roles", "cells"}
+                    for v in data.values()))
+
+
+def _games_strategies() -> list[tuple[str, set[str], set[str], set[str]]]:
+    """(game, its bots' kinds, their keys, its presets' names) of every registered game's shipped
+    strategies file (beside its shipped rules)."""
+    out = []
+    for name, path_of in (shipped_rules() if shipped_rules is not None else []):
+        try:
+            data = _shipped_data(Path(path_of()).parent / "strategies.toml")
+        except Exception:     # a game whose files cannot be found is no candidate
+            continue
+        tables = [v for v in data.values() if isinstance(v, dict)]
+        if tables:
+            out.append((name, {str(t.get("kind")) for t in tables},
+                        {str(k) for t in tables for k in t}, {str(k) for k in data}))
+    return out
+
+
+def _strategies_scores(data: Any) -> dict[str, int] | None:
+    """How much of a strategies-shaped file (tables only, each with a ``kind`` that some game's
+    bots have) each game's shipped strategies share: its kinds, its bots' keys and its presets'
+    names; None for a file of another shape."""
+    games = _games_strategies()
+    kinds = set().union(*(g[1] for g in games)) if games else set()
+    if not (isinstance(data, dict) and data and all(
+            isinstance(v, dict) and isinstance(v.get("kind"), str) and v["kind"] in kinds
+            for v in data.values())):
+        return None
+    mine_kinds = {v["kind"] for v in data.values()}
+    mine_keys = {str(k) for v in data.values() for k in v}
+    return {name: len(mine_kinds & k) + len(mine_keys & keys) + len(set(data) & names)
+            for name, k, keys, names in games}
+
+
+def strategies_game(data: Any) -> tuple[str, list[str]] | None:
+    """(the registered game whose shipped strategies ``data`` is most like, the file's bots) for a
+    file shaped as a strategies file (:func:`_strategies_scores`); None for any other file."""
+    scores = _strategies_scores(data)
+    if not scores:
+        return None
+    return max(scores, key=scores.get), list(data)
+
+
+def other_game_strategies(data: Any, presets_path: Path) -> tuple[str, str, list[str]] | None:
+    """(this game, the other game, the file's bots) when a strategies file refused by the game whose
+    shipped strategies are ``presets_path`` is more like another registered game's (its kinds,
+    keys and preset names: review s59 #4, Seigneurial's bots given to Middle-Ages read "standard.kind:
+    must be one of random, heuristic, rollout; got 'policy'"); None when it is not (a mistake in a
+    file of this game)."""
+    scores = _strategies_scores(data)
+    if not scores:
+        return None
+    mine = next((name for name, path_of in (shipped_rules() or []) if _same_file(
+        Path(path_of()).parent / "strategies.toml", presets_path)), None)
+    if mine is None or mine not in scores:
+        return None
+    other = max((g for g in scores if g != mine), key=scores.get, default=None)
+    if other is None or scores[other] <= scores[mine]:
+        return None
+    return mine, other, list(data)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except (OSError, RuntimeError):
+        return False
 
 
 #: The largest config file read (rules, strategies, panels, baselines): real ones are a few KB.

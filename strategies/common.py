@@ -127,12 +127,28 @@ def _read_strategies(path: str | Path):
 
 def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S],
                        parse_search: Callable[[Table, str, dict], S] | None = None,
-                       known: Callable[[], dict] = dict) -> dict[str, S]:
+                       known: Callable[[], dict] = dict, presets: Path | None = None) -> dict[str, S]:
     """Every top-level table of a strategies TOML, parsed by the game's ``parse``; with
     ``parse_search``, tables of ``kind = "search"`` are parsed after the others, by
     ``parse_search(table, name, bots)`` where ``bots`` are ``known()`` and this file's other bots
-    (:mod:`strategies.search`)."""
+    (:mod:`strategies.search`). ``presets``: the game's shipped strategies file; a file refused
+    that is another game's strategies says so, with the ``--game`` to add (review s59 #4)."""
     src = _read_strategies(path)
+    try:
+        return _parsed_strategies(src, parse, parse_search, known)
+    except ConfigError:
+        from simcore.config import other_game_strategies
+
+        found = None if presets is None else other_game_strategies(src.data, presets)
+        if found is None:
+            raise
+        mine, other, bots = found
+        shown = ", ".join(bots[:3]) + (", …" if len(bots) > 3 else "")
+        raise ConfigError(src.name, "", f"holds the strategies of {other} (bots {shown}), not of "
+                                        f"{mine}: add --game {other}") from None
+
+
+def _parsed_strategies(src, parse, parse_search, known) -> dict:
     top = Table(src.data, src.name)
     tables = {name: top.table(name) for name in list(src.data)}
     out = {}
@@ -242,7 +258,8 @@ class StrategyFiles:
     def load_file(self, path: str | Path, known: Callable[[], dict] | None = None) -> dict[str, S]:
         """A strategies file; its search bots may name a bot of the file or a preset (``known``)."""
         return load_strategy_file(path, self.parse, self.parse_search,
-                                  known if known is not None else self.presets)
+                                  known if known is not None else self.presets,
+                                  presets=self.presets_path())
 
     def presets(self) -> dict[str, S]:
         return self.load_file(self.presets_path(), known=dict)

@@ -1,0 +1,78 @@
+"""Review s59 (helper 226) #4: a file of the wrong kind got a line that did not say what the file
+is: a strategies file given as rules ("setup: missing table"), another game's strategies
+("standard.kind: must be one of random, heuristic, rollout; got 'policy'"), a rules file given as a
+panel ("setup.start_coins: unknown key"). The loaders now recognise a strategies file, a panels
+file and another game's strategies (:func:`simcore.config.wrong_kind`,
+:func:`simcore.config.other_game_strategies`) and say so in the one line, as they did for a
+baseline and for another game's rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simcore import atomic
+
+from in_process import balance
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+MA, SG = CONFIGS / "middle_ages", CONFIGS / "seigneurial"
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    yield
+    atomic.release_claims()
+
+
+def _refused(*args) -> str:
+    done = balance(*args, check=False)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert not Path("o").exists()
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", 200], ["skill", "--games", 200]])
+def test_a_strategies_file_given_as_rules_is_named(command):
+    line = _refused(*command, "--out", "o", "--rules", MA / "strategies.toml")
+    assert "strategies.toml: is a strategies file of middle-ages" in line, line
+    assert "not a rules file" in line and "--strategies" in line and "missing table" not in line
+
+
+def test_a_panels_file_given_as_rules_is_named():
+    line = _refused("simulate", "--games", 200, "--out", "o", "--rules", MA / "panels.toml")
+    assert "panels.toml: is a panels file" in line and "not a rules file" in line, line
+    assert "--panel" in line
+
+
+def test_a_rules_file_given_as_a_panel_is_named():
+    line = _refused("sweep", "--games", 200, "--out", "o", "--vary", "income.palais.base=2..3",
+                    "--panel", MA / "rules.toml")
+    assert "rules.toml: is a rules file of middle-ages" in line and "not a panels file" in line, line
+    assert "unknown key" not in line
+
+
+def test_a_strategies_file_given_as_a_panel_is_named():
+    line = _refused("sweep", "--games", 200, "--out", "o", "--vary", "income.palais.base=2..3",
+                    "--panel", MA / "strategies.toml")
+    assert "is a strategies file of middle-ages" in line and "not a panels file" in line, line
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", 200], ["skill", "--games", 200]])
+def test_another_games_strategies_are_named(command):
+    line = _refused(*command, "--out", "o", "--strategies", SG / "strategies.toml")
+    assert "holds the strategies of seigneurial" in line and "not of middle-ages" in line, line
+    assert line.endswith("add --game seigneurial") and "must be one of" not in line
+    line = _refused(*command, "--game", "seigneurial", "--out", "o", "--strategies", MA / "strategies.toml")
+    assert "holds the strategies of middle-ages" in line and line.endswith("add --game middle-ages"), line
+
+
+def test_a_strategies_file_of_this_game_with_a_mistake_keeps_its_own_line(tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text('[sly]\nkind = "heuristc"\n')
+    line = _refused("simulate", "--games", 200, "--out", "o", "--strategies", mine)
+    assert "sly.kind: must be one of" in line, line
