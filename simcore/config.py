@@ -169,8 +169,8 @@ def strategies_game(data: Any) -> tuple[str, list[str]] | None:
 
 def other_game_strategies(data: Any, presets_path: Path) -> tuple[str, str, list[str]] | None:
     """(this game, the other game, the file's bots) when a strategies file refused by the game whose
-    shipped strategies are ``presets_path`` is more like another registered game's (its kinds,
-    keys and preset names: review s59 #4, Seigneurial's bots given to Middle-Ages read "standard.kind:
+    shipped strategies are ``presets_path`` has kinds of bot this game lacks and another registered
+    game has, and is more like that game's shipped bots (kinds, keys and preset names: review s59 #4, Seigneurial's bots given to Middle-Ages read "standard.kind:
     must be one of random, heuristic, rollout; got 'policy'"); None when it is not (a mistake in a
     file of this game)."""
     scores = _strategies_scores(data)
@@ -180,7 +180,12 @@ def other_game_strategies(data: Any, presets_path: Path) -> tuple[str, str, list
         Path(path_of()).parent / "strategies.toml", presets_path)), None)
     if mine is None or mine not in scores:
         return None
-    other = max((g for g in scores if g != mine), key=scores.get, default=None)
+    # a kind of bot this game does not have, and that game does (Seigneurial's "policy" given to
+    # Middle-Ages): the keys alone (a search bot's "horizon") leave the game's own line clearer
+    kinds = {name: k for name, k, _, _ in _games_strategies()}
+    foreign = {v["kind"] for v in data.values()} - kinds.get(mine, set())
+    other = max((g for g in scores if g != mine and foreign and foreign <= kinds[g]),
+                key=scores.get, default=None)
     if other is None or scores[other] <= scores[mine]:
         return None
     return mine, other, list(data)

@@ -76,3 +76,12 @@ def test_a_strategies_file_of_this_game_with_a_mistake_keeps_its_own_line(tmp_pa
     mine.write_text('[sly]\nkind = "heuristc"\n')
     line = _refused("simulate", "--games", 200, "--out", "o", "--strategies", mine)
     assert "sly.kind: must be one of" in line, line
+
+
+def test_a_search_bot_with_another_games_key_keeps_this_games_line(tmp_path):
+    # "horizon" is a key of Médiévallons' search bots, but a search bot is every game's kind:
+    # Middle-Ages' own line says what is wrong (tests/conformance/test_search_hooks.py)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[bad]\nkind = "search"\nhorizon = 2\n')
+    line = _refused("simulate", "--games", 200, "--out", "o", "--strategies", bad)
+    assert "always play to the end" in line and "holds the strategies of" not in line, line
