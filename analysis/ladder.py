@@ -444,7 +444,10 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
     with the m cells read together (Wilson intervals at 1 − alpha/m, Bonferroni: every cell lies
     under it with a chance of at least 1 − alpha); then the row bot with the highest mean
     estimate over those columns, said to be clearly ahead of every other only when the interval
-    of the difference of the two rows' means at 1 − alpha/m lies above 0 for each
+    of the difference of the two rows' means at 1 − alpha/(n − 1) lies above 0 for each of the
+    n − 1 other rows (Bonferroni over the differences read, which bounds the chance of a false
+    "ahead of every other" by alpha, the leader chosen from the data included; review 224 ladder:
+    it read them at 1 − alpha/m and named the m matchups)
     (:func:`_lead_ahead`: paired by deal, as :func:`ranking_sentence` reads a game of alike
     seats; every lead cell of :func:`role_ladder` plays the same deals). Before session 59 it was
     said clearly ahead only when the mean of its adjusted lower ends lay above the mean of every
@@ -508,12 +511,14 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
         behind = f"next {', '.join(runners[:-1])} and {runners[-1]}, {_pct(mean[nxt])} each"
     else:
         behind = f"next {nxt}, {_pct(mean[nxt])}"
-    if _lead_ahead({r: [c for c in group if c.bot == r] for r in rows}, best, alpha, m):
+    # "ahead of every other" reads the n − 1 differences of the leader's mean from the others',
+    # Bonferroni over those (review 224 ladder: it read them at 1 − alpha/m, m the matchups)
+    family = _differences_words(len(rows) - 1)
+    if _lead_ahead({r: [c for c in group if c.bot == r] for r in rows}, best, alpha, len(rows) - 1):
         return (said + f" {best} does best: {_pct(mean[best])} {over} ({behind}), clearly ahead "
-                f"of every other {lead} bot with the {m} matchups read together.")
+                f"of every other {lead} bot, {family}.")
     return (said + f" The highest is {best}'s, {_pct(mean[best])} {over} ({behind}), but not "
-            f"clearly ahead: with the {m} matchups read together it may be no better than the "
-            "others.")
+            f"clearly ahead ({family}): it may be no better than the others.")
 
 
 def _row_share(cells: list[Cell], level: float) -> tuple[float, float, float, np.ndarray | None]:
@@ -534,8 +539,8 @@ def _row_share(cells: list[Cell], level: float) -> tuple[float, float, float, np
 
 def _lead_ahead(mine: dict[str, list[Cell]], best: str, alpha: float, m: int) -> bool:
     """Whether the lead row ``best``'s mean share over its cells (``mine[row]``) is clearly above
-    every other row's, each difference's interval at 1 − alpha/m (Bonferroni over the m matchups
-    the headline reads; the pairs of rows compared are never more) lying above 0 (helper 228 #1).
+    every other row's, each difference's interval at 1 − alpha/m (Bonferroni over the m = n − 1
+    differences read, review 224 ladder) lying above 0 (helper 228 #1).
 
     The lead role's cells of :func:`role_ladder` are played at one seed, so game g of every cell
     is dealt from the same random streams: the rows are paired by deal, and where every cell kept
@@ -583,11 +588,16 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
     at random (``random_bots``; every column where all do), its own column left out (a bot against
     copies of itself says nothing of its strength), best first; then whether the first is clearly
     ahead: the paired interval of its mean's difference from every other row's, deal by deal, at
-    1 − alpha/k (Bonferroni over the ``family`` of k matchups the calls read, as the table's ▲/▼)
-    lies above 0 (:func:`_paired_lead`); for cells that kept no deals, the mean of its cells'
-    adjusted lower ends (:func:`fair_bounds`) above the mean of every other row's adjusted upper
-    ends (true means lie between those with that chance, whatever the cells' correlation), as
-    :func:`lead_headline` reads its rows. '' without two rows to rank."""
+    1 − alpha/(n − 1) (Bonferroni over the n − 1 differences read: "ahead of every other" needs all
+    of them clear, so the chance of saying it of a bot that is not ahead of every other is at most
+    alpha, the leader chosen from the data included: an intersection-union reading, review 224
+    ladder; before, k was the whole ladder's family of matchups, 6 for 3 bots, 36 over 3 player
+    counts, and the sentence named that family) lies above 0 (:func:`_paired_lead`); for cells
+    that kept no deals, the mean of its cells' lower ends above the mean of every other row's upper
+    ends, the cells' intervals (:func:`fair_bounds`) at 1 − alpha/c over the c cells the sentence
+    reads (true means lie between those with that chance, whatever the cells' correlation). The
+    head-to-head ▲ it falls back on is the table's, over the ``family`` of matchups the calls read
+    (else ``len(cells)``). Each clause names the family it reads. '' without two rows to rank."""
     randoms = set(random_bots)
     bounds = dict(zip(((c.bot, c.opponent) for c in cells), fair_bounds(cells, players, alpha, family)))
     cols = list(dict.fromkeys(c.opponent for c in cells))
@@ -608,41 +618,63 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
     said = (f"Ranked by mean win share against {against}, a bot's games against copies of itself left "
             f"out (fair {100 / players:.3g}% at {players} players): {listed}.")
     best, nxt = order[0], order[1]
-    k = family if family is not None else len(cells)
+    k = family if family is not None else len(cells)        # the table's ▲/▼ (the calls' family)
     if _pct(mean[best]) == _pct(mean[nxt]):
         return said + f" {best} and {nxt} share the highest mean, neither clearly ahead."
-    paired = _paired_lead(mine, best, rows, alpha, k)
-    if (paired if paired is not None else
-            known[best] and all(low[best] > high[r] for r in rows if r != best)):
-        return said + (f" {best} is the strongest: clearly ahead of every other bot, with the {k} "
-                       "matchups read together.")
+    paired = _paired_lead(mine, best, rows, alpha, len(rows) - 1)
+    if paired is not None:
+        mean_family = _differences_words(len(rows) - 1)
+        clear = paired
+    else:
+        # no deals kept: each row's mean between the means of its cells' ends, every cell the
+        # sentence reads at 1 − alpha/c (c those cells), so all hold at once with that chance
+        read = [c for r in rows for c in mine[r]]
+        ends = dict(zip(((c.bot, c.opponent) for c in read), fair_bounds(read, players, alpha, len(read))))
+        def _mean_end(r: str, i: int) -> float | None:
+            got = [ends[(c.bot, c.opponent)] for c in mine[r]]
+            return None if any(g is None for g in got) else float(np.mean([g[i] for g in got]))
+        lows = {r: _mean_end(r, 0) for r in rows}
+        highs = {r: _mean_end(r, 1) for r in rows}
+        clear = lows[best] is not None and all(highs[r] is not None and lows[best] > highs[r]
+                                               for r in rows if r != best)
+        mean_family = f"its {len(read)} matchups' intervals read together"
+    if clear:
+        return said + f" {best} is the strongest: clearly ahead of every other bot, {mean_family}."
     # the two head to head: the leader against copies of the runner-up, as the table's ▲ reads it
     # (review s49 skill #2: "it may be no stronger" beside search4 52.7% ▲ against 2×balanced,
     # adjusted 41.1–64.0% against the fair 33.3%)
     fair = 1.0 / players
     direct = bounds.get((best, nxt))
+    table = f"the table's ▲, the {k} matchups read together"
     if direct is not None and direct[0] > fair:
         cell = next(c for c in cells if c.bot == best and c.opponent == nxt)
-        return said + (f" The highest is {best}'s. Its mean is not clearly above {nxt}'s with the {k} "
-                       f"matchups read together, but head to head it is the stronger: against copies "
-                       f"of {nxt} it wins {_pct(cell.win_share)}, clearly above the fair "
-                       f"{100 * fair:.3g}% (▲).")
-    return said + (f" The highest is {best}'s, but not clearly ahead of {nxt}: with the {k} matchups "
-                   f"read together neither its mean nor its games against copies of {nxt} show it "
+        return said + (f" The highest is {best}'s. Its mean is not clearly above {nxt}'s ({mean_family}), "
+                       f"but head to head it is the stronger: against copies of {nxt} it wins "
+                       f"{_pct(cell.win_share)}, clearly above the fair {100 * fair:.3g}% (▲, the {k} "
+                       "matchups read together).")
+    return said + (f" The highest is {best}'s, but not clearly ahead of {nxt}: neither its mean "
+                   f"({mean_family}) nor its games against copies of {nxt} ({table}) show it "
                    "stronger; it may be no stronger.")
+
+
+def _differences_words(n: int) -> str:
+    """The family a leader's "clearly ahead" reads, in words: its mean's paired differences from
+    the n other rows', Bonferroni over those n (review 224 ladder)."""
+    if n == 1:
+        return "its mean's difference from the other's, at 95%"
+    return f"its mean's differences from the {n} others' read together, Bonferroni over {n}"
 
 
 def _paired_lead(mine: dict, best: str, rows: list, alpha: float, k: int) -> bool | None:
     """Whether ``best``'s mean win share over its cells (``mine[row]``) is clearly above every other
     row's: the Student t interval of the per-deal difference of the two rows' means (each deal's
     share averaged over the row's cells, :attr:`Cell.per_deal`), at level 1 − alpha/k (Bonferroni
-    over the k matchups the sentence names; the pairs of rows compared are never more), lies wholly
-    above 0. The cells of a ladder are played at one seed, so deal d of every cell starts from the
+    over the k = n − 1 differences read, review 224 ladder), lies wholly above 0. The cells of a ladder are played at one seed, so deal d of every cell starts from the
     same random streams: the deals are the independent units and the difference's interval holds
     whatever the cells' correlation. An interval of two intervals that do not overlap (the rule
     before) is far wider: balanced 36.8% against greedy 16.0% (400 games, 4 players) was "not
     clearly above" though the 20.8 pp difference's interval at 1 − 0.05/12 is about ±14 pp (review
-    214 #8). None where a cell kept no deals or their counts differ (the caller then reads the
+    214 #8; the family read is now the n − 1 differences, not the ladder's matchups). None where a cell kept no deals or their counts differ (the caller then reads the
     adjusted intervals), or where a difference has no spread over the deals."""
     cells = [c for r in rows for c in mine[r]]
     if any(c.per_deal is None for c in cells) or len({len(c.per_deal) for c in cells}) != 1:

@@ -150,19 +150,20 @@ def _cell(bot, opponent, wins, games):
 
 def test_a_bot_is_said_to_do_best_only_when_the_difference_clears_zero():
     # (cells without their games: the rows read as independent shares, Newcombe's interval of the
-    # difference at 1 − 0.05/4, helper 228 #1; a: 9 wins in 1,000 games, b: 1, −0.06 to +1.9 pp by
-    # statsmodels. Until session 59 the rule was two rows' adjusted intervals apart, which called
+    # difference at 1 − 0.05/1, helper 228 #1, over the one difference read (review 224: was 1 −
+    # 0.05/4, the matchups, when 9 wins against 1 was not clear); a: 6 wins in 1,000 games, b: 1,
+    # −0.07 to +1.2 pp by statsmodels at 95%. Until session 59 the rule was two rows' adjusted intervals apart, which called
     # 18 against 1 "not clearly ahead" too, though that difference's interval is +0.6 to +3.1 pp.)
     words = dict(lead="Seigneur", shared="Censitaire", random_bots=["random"])
-    close = [_cell("a", "x", 5, 500), _cell("a", "y", 4, 500), _cell("b", "x", 0, 500),
+    close = [_cell("a", "x", 3, 500), _cell("a", "y", 3, 500), _cell("b", "x", 0, 500),
              _cell("b", "y", 1, 500), _cell("a", "random", 480, 500), _cell("b", "random", 450, 500)]
     said = L.lead_headline(close, **words)
     assert said.startswith("Against the 2 Censitaire bots that do not play at random, the "
-                           "Seigneur bots win 0.0–1.0% of the games (the range of the 4 matchups' "
+                           "Seigneur bots win 0.0–0.6% of the games (the range of the 4 matchups' "
                            "estimates; read together, Bonferroni over the 4, every one is at most"), said
     assert "against random ones 90.0–96.0% (the range of the 2 estimates)" in said
-    assert "The highest is a's, 0.9% on average over those 2 bots (next b, 0.1%), but not clearly " \
-           "ahead" in said, said
+    assert "The highest is a's, 0.6% on average over those 2 bots (next b, 0.1%), but not clearly " \
+           "ahead (its mean's difference from the other's, at 95%)" in said, said
     apart18 = [_cell("a", "x", 9, 500), _cell("a", "y", 9, 500), _cell("b", "x", 0, 500),
                _cell("b", "y", 1, 500)]
     assert "a does best: 1.8% on average over those 2 bots (next b, 0.1%), clearly ahead" in \
