@@ -20,8 +20,13 @@ appears in?", :func:`analysis.events.ablation_when_drawn`), the scale of the ass
 are the run's *first* ``games`` deals (same seed, game indices 0…games − 1).
 
 Intervals are **simultaneous** over the whole table (every card × seat, one family for win shares
-and one for scores: max-|t| from the joint covariance of the per-game differences,
-:func:`analysis.stats.simultaneous`), so the table as a whole holds at 95 %; ``verdict`` words each
+and one for scores), so the table as a whole holds at 95 %: a win-share cell is a paired difference
+of proportions (a game moves the seat's win +1, −1 or not at all), its interval built for that
+from the games moved up and down, at 1 − 0.05/cells (Bonferroni;
+:func:`analysis.questions.share_intervals`; review 224 ablation #1: the normal max-|z| interval
+held for the whole table in 87.5 % of tables at 1,000 games); scores, whose every drawn game
+moves, keep max-|t| from the joint covariance of the per-game differences
+(:func:`analysis.stats.simultaneous`); ``verdict`` words each
 win-share effect by :func:`analysis.stats.practical` against 1 pp (written in the page's words:
 "within noise" for its "not shown", :func:`analysis.events.ablation_words`). :func:`event_ablation` returns
 the table, :func:`ablation_for_run` plays it for a run directory and writes ``event_ablation.csv``
@@ -50,7 +55,7 @@ import polars as pl
 
 from analysis import events, stats
 from analysis.load import seat_label, smallest_difference
-from analysis.questions import Moments, deals_words, recorded_run, write_dir
+from analysis.questions import Moments, deals_words, recorded_run, share_intervals, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.middle_ages import rules as R
@@ -165,9 +170,9 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
         score.add(ds)
         del dw, ds
     fires = [float(d) / games for d in drawn_games]
-    mw, cw = win.mean_cov()
+    mw, _ = win.mean_cov()
     ms, cs = score.mean_cov()
-    lw, hw, _ = stats.simultaneous(mw, cw)
+    lw, hw = share_intervals(win)          # review 224 ablation #1: paired, per cell, Bonferroni
     ls, hs, _ = stats.simultaneous(ms, cs)
     lw, hw = _bounded(win.nonzero, lw, hw, fires, unchanged, games, P)
     verdict = stats.practical(mw, lw, hw, smallest_difference(GAME, "share", smallest))
@@ -264,8 +269,10 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
         "game": GAME, "command": "questions", "for_run": str(run), "games": games,
         "players": P, "strategies": names, "seed": seed, "rules_name": rules_name,
         "rules_sha256": meta.get("rules_sha256"),
-        "intervals": "simultaneous 95% over every card and seat (max-|t|, paired per-game "
-                     "differences); one family for win shares, one for scores",
+        "intervals": "simultaneous 95% over every card and seat, one family for win shares, one for "
+                     "scores: win shares, each cell's paired-proportions interval (MOVER over exact "
+                     "Clopper-Pearson ends) at 1 - 0.05/cells (Bonferroni); scores, max-|t| from "
+                     "the paired per-game differences",
         "deals": _deals_words(meta, games, seed),
         "smallest_share_difference": smallest_difference(GAME, "share", smallest),
         "smallest_difference": {k: smallest_difference(GAME, k, smallest) for k in ("share", "score")},

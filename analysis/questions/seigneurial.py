@@ -26,8 +26,10 @@ card absent from its deck (a count of 0) or already doing nothing under the run'
 (run.json ``left_out`` says why).
 
 Intervals are **simultaneous** over the whole table (every card × seat, one family for win shares
-and one for scores: max-|t| from the joint covariance of the per-game differences,
-:func:`analysis.stats.simultaneous`); a cell no game moved gets the rule-of-three bound at the
+and one for scores): a win-share cell, a paired difference of proportions, gets the interval built
+for that from the games moved up and down at 1 − 0.05/cells (Bonferroni;
+:func:`analysis.questions.share_intervals`, review 224 ablation #1); scores, max-|t| from the joint
+covariance of the per-game differences (:func:`analysis.stats.simultaneous`); a cell no game moved gets the rule-of-three bound at the
 family's level (:func:`analysis.stats.same_games_bound`). ``verdict`` words each win-share effect by
 size against the smallest difference that matters (1 pp by default, ``--smallest-difference``),
 ``score_verdict`` each score effect (2 points of % of own goal), in the page's words
@@ -61,7 +63,7 @@ import polars as pl
 from analysis import events, stats
 from analysis.games.seigneurial import TABLE_WORDS, TABLES, available, table, tables  # noqa: F401 (the spec's hook)
 from analysis.load import seat_label, smallest_difference
-from analysis.questions import Moments, deals_words, recorded_run, write_dir
+from analysis.questions import Moments, deals_words, recorded_run, share_intervals, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.seigneurial import rules as R
@@ -179,9 +181,9 @@ def card_ablation(games: int, *, players: int = 4, strategies=None, seed: int = 
         win.add(dw)
         score.add(ds)
         del dw, ds
-    mw, cw = win.mean_cov()
+    mw, _ = win.mean_cov()
     ms, cs = score.mean_cov()
-    lw, hw, _ = stats.simultaneous(mw, cw)
+    lw, hw = share_intervals(win)          # review 224 ablation #1: paired, per cell, Bonferroni
     ls, hs, _ = stats.simultaneous(ms, cs)
     lw, hw = _bounded(win.nonzero, lw, hw, games, 1.0)
     ls, hs = _bounded(score.nonzero, ls, hs, games, 100.0)
@@ -289,8 +291,10 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
         "game": GAME, "command": "questions", "for_run": str(run), "games": games,
         "players": P, "strategies": names, "seed": seed, "rules_name": rules_name,
         "rules_sha256": meta.get("rules_sha256"),
-        "intervals": "simultaneous 95% over every card and seat (max-|t|, paired per-game "
-                     "differences); one family for win shares, one for scores",
+        "intervals": "simultaneous 95% over every card and seat, one family for win shares, one for "
+                     "scores: win shares, each cell's paired-proportions interval (MOVER over exact "
+                     "Clopper-Pearson ends) at 1 - 0.05/cells (Bonferroni); scores, max-|t| from "
+                     "the paired per-game differences",
         "deals": deals_words(meta, games, seed),
         "neutral": {c[0]: NEUTRAL[c[0]] for c in CARDS if c[0] not in skip},
         "left_out": skip,
