@@ -773,11 +773,7 @@ def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low
             + f"{pct(w, dw)}% of {n:,} games vs the bot's {pct(w0, dw0)}% of {n0:,}")
     if not np.isfinite(diff):
         return head
-    if dw == dw0:
-        k, change = dw, round(rounded(100 * w, dw) - rounded(100 * w0, dw0), dw) / 100
-    else:
-        k, change = min(dw, dw0), w - w0      # (pp rounds it at k)
-    text = f"{head}, {pp(change, k)}"
+    text = f"{head}, {pp(*_shown_change(w, dw, w0, dw0))}"
     if np.isfinite(low) and np.isfinite(high):
         text += f", 95% interval {pp_ci(low, high)}"
     if np.isfinite(flo) and np.isfinite(fhi):
@@ -785,6 +781,17 @@ def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low
         at_once = at_once or {1: "tested alone", 2: "both seats at once"}.get(family, f"all {family} seats at once")
         text += f", {at_once} {pp_ci(flo, fhi, d)}"
     return text
+
+
+def _shown_change(w: float, dw: int, w0: float, dw0: int) -> tuple[float, int]:
+    """(change, decimals) of share ``w`` printed at ``dw`` decimals against ``w0`` printed at
+    ``dw0``, the one rule of :func:`gain_sentence`'s seat items and its overall clause: at the same
+    decimals, the difference of the two as printed (review s42 B #5: 50.0% vs 33.3% is +16.7 pp);
+    at different decimals, the true difference at the coarser (helper 228 #3: 33.3% vs 0.25% is
+    +33.1 pp, not +33.05)."""
+    if dw == dw0:
+        return round(rounded(100 * w, dw) - rounded(100 * w0, dw0), dw) / 100, dw
+    return w - w0, min(dw, dw0)      # (pp rounds it at the coarser)
 
 
 #: a seat's clause in :func:`gain_sentence`, by its verdict and the side of 0 of its difference
@@ -1011,7 +1018,10 @@ def _gain_ending(ct: pl.DataFrame, got: dict, verdicts, groups: dict, clauses: l
         alone = overall_gain(w, n, w0, n0s, together=together)
     else:
         pooled, alone = overall_gain(w, n, w0, n0s, together=together), None
-    head += "; " + _overall_words(pooled, small, alone, overall_cells)
+    # the overall shares at the finest decimals their seats' print at, so that a share near 0%
+    # reads as in the seat items ("the bots' 0.25%", not "0.3%" beside "the bot's 0.25%")
+    digits = (max(_row_digits(r) for r, _ in pairs), max(_row_digits(b) for _, b in pairs))
+    head += "; " + _overall_words(pooled, small, alone, overall_cells, digits)
     clear = [i for i, v in enumerate(verdicts) if v != stats.NOT_SHOWN]
     more = [i for i in clear if diff[i] > 0]
     less = [i for i in clear if diff[i] < 0]
@@ -1087,8 +1097,8 @@ def overall_gain(w, n, w0, n0, together: bool = True, level: float = OVERALL_LEV
     variance is at most the multinomial one, (Σc²p − (Σcp)²)/n0; with the same weight on every
     seat and a winner in every game it is the fair share, with none), else of games of their own.
     Clear when the interval holds no 0, a test at 1 − ``level`` (its false-positive rate measured
-    in tests/test_s42_F_skill.py). None without games. Returns ``share``, ``bots``, ``diff`` (of
-    the two as printed at one decimal), ``low``, ``high``, ``games`` and ``clear``."""
+    in tests/test_s42_F_skill.py). None without games. Returns ``share``, ``bots``, ``diff`` (the
+    difference of the two, unrounded; :func:`_overall_words` prints its own), ``low``, ``high``, ``games`` and ``clear``."""
     from analysis.stats import z_quantile
 
     w, n, w0, n0 = (np.asarray(x, dtype=float) for x in (w, n, w0, n0))
@@ -1130,19 +1140,25 @@ _OVERALL_SIZE = {"large": ", by enough to matter", "may": ", may matter",
                  "small": " but by less than the {small} pp that matters"}
 
 
-def _overall_words(g: dict | None, small: float, alone: dict | None = None, cells: int = 1) -> str:
+def _overall_words(g: dict | None, small: float, alone: dict | None = None, cells: int = 1,
+                   digits: tuple[int, int] = (1, 1)) -> str:
     """The overall comparison of :func:`overall_gain` in a clause: "over all its 400 games (the
     seats in turn) it wins 33.3% against the bots' 25.0% in the same seats, +8.3 pp (95% interval
     +3.6 to +12.9 pp, Wald's for the difference of the two means, every seat weighted by its
     games), clearly more". On a panel's page (``cells`` > 1), ``g`` is read at the level of the
     panel's cells at once and ``alone`` at the cell's own 95%: "(95% interval for this cell alone,
     not adjusted, +0.3 to +4.7 pp; all 3 cells' overall comparisons at once, Bonferroni at 98.33%
-    each, −0.2 to +5.2 pp; both Wald's …), not clearly different", the verdict read on the second."""
+    each, −0.2 to +5.2 pp; both Wald's …), not clearly different", the verdict read on the second.
+    ``digits``: the decimals of the searching seat's share and the bots' (the finest their seats'
+    shares print at in the seat items); the change is stated by the seat items' rule,
+    :func:`_shown_change` (helper 234 #3: "the bots' 0.3% …, +33.0 pp" beside the seat items'
+    "the bot's 0.25% …, +33.1 pp")."""
     from reports.text import pp, pp_ci, verdict_digits
 
     if g is None:
         return ""
-    d = round(rounded(100 * g["share"], 1) - rounded(100 * g["bots"], 1), 1) / 100
+    dw, dw0 = digits
+    d, kd = _shown_change(g["share"], dw, g["bots"], dw0)
     k = verdict_digits(g["low"], g["high"], small)     # no end printed as 0 without being it
     if cells > 1 and alone is not None:
         ka = verdict_digits(alone["low"], alone["high"], small)
@@ -1161,8 +1177,8 @@ def _overall_words(g: dict | None, small: float, alone: dict | None = None, cell
         key = {stats.LARGE: "large", stats.MAY_MATTER: "may", stats.SMALL: "small"}.get(overall_size(g, small))
         if key is not None:
             way += _OVERALL_SIZE[key].format(small=f"{100 * small:g}")
-    return (f"over all its {g['games']:,} games (the seats in turn) it wins {pct(g['share'])}% against "
-            f"the bots' {pct(g['bots'])}% in the same seats, {pp(d)} ({interval} Wald's for the "
+    return (f"over all its {g['games']:,} games (the seats in turn) it wins {pct(g['share'], dw)}% against "
+            f"the bots' {pct(g['bots'], dw0)}% in the same seats, {pp(d, kd)} ({interval} Wald's for the "
             f"difference of the two means, every seat weighted by its games), {way}")
 
 
