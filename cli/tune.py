@@ -203,11 +203,13 @@ def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=No
         targets = [parse_target(t, game).to_json() for t in target or ()]
         import json
 
-        try:                                # the ranges searched (the closest candidate at an edge)
-            varies = json.loads((Path(out) / "tune.json").read_text(encoding="utf-8")).get("varies")
+        try:    # the ranges searched (the closest candidate at an edge), the seats of its settings
+            tune = json.loads((Path(out) / "tune.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            varies = None
-        return lines + adopt_advice(result, targets=targets, varies=varies, tune_dir=out)
+            tune = None
+        varies = tune.get("varies") if isinstance(tune, dict) else None
+        return lines + adopt_advice(result, targets=targets, varies=varies, tune_dir=out,
+                                    tune=tune if isinstance(tune, dict) else None)
     if result.get("unchanged"):
         # nothing to adopt, so nothing to check against the start rules (review s48 tune #2: the
         # two printed skill commands compared the rules with themselves)

@@ -56,8 +56,8 @@ from analysis.start_coins import dir_caution
 from analysis.sweep.store import read_json
 from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, is_start_rules,
                                   objective_text, reworded_cells, reworded_seats, same_value,
-                                  search_path, seat_of, start_settings, start_value, tied_trials,
-                                  tied_with_best, trial_outcome)
+                                  search_path, seat_named, seat_of, settings_named, start_settings,
+                                  start_value, tied_trials, tied_with_best, trial_outcome)
 from analysis.tune.ends import TURN_LIMIT_WARN, confirmation_turn_limits, flagged, qualified_verdict
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
@@ -2022,7 +2022,7 @@ def best_changes(tune: dict, result: dict) -> str:
         bits.append(f"{who}: {value_text(before)} (unchanged)" if same
                     else f"{who}: {value_text(before)} → {value_text(after)}")
     if not bits:
-        return ", ".join(result.get("settings") or []) or "(players only)"
+        return ", ".join(settings_named(result.get("settings"), tune)) or "(players only)"
     return "; ".join(bits) + " (base rules → tuned)"
 
 
@@ -2297,7 +2297,9 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
                             continue
                     except (TypeError, ValueError):
                         pass
-                changes.append(f"{n}: {value_text(before) if before is not None else '?'} → {after}")
+                # each per-seat setting with its seat, as the verdict names the fix (helper 234 #2)
+                changes.append(f"{seat_named(n, tune)}: {value_text(before) if before is not None else '?'} "
+                               f"→ {after}")
                 size += _change_size(before, after, by_name.get(n))
         rows.append({"Trial": r["trial"], "Settings changed": "; ".join(changes) or (
             f"(none: the base rules with --set {', '.join(tune['settings'])})" if tune.get("settings")
@@ -2689,7 +2691,8 @@ def adopt_advice(tune: dict, result: dict) -> list[str]:
     spec = registry.specs().get(tune.get("game", ""))
     bots = spec is not None and spec.strategies is not None and spec.default_strategy is not None
     # a missed target: no fix to adopt, the closest candidate and how far (review L #7)
-    return advice(result, has_search_bot=bots, targets=tune.get("targets"), varies=tune.get("varies"))
+    return advice(result, has_search_bot=bots, targets=tune.get("targets"), varies=tune.get("varies"),
+                  tune=tune)
 
 
 def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: str,
@@ -2714,7 +2717,7 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
         panel = len(((result or {}).get("confirm") or {}).get("cells") or []) > 1
         words = (start or {}).get("rules") or ("the base rules" + (
             f" with {', '.join(tune['settings'])}" if tune.get("settings") else ""))
-        settings = ", ".join(result.get("settings") or [])
+        settings = ", ".join(settings_named(result.get("settings"), tune))
         out.append(Section(
             "cell-response" if panel else "seats", "How each cell responds" if panel else "How each seat responds",
             sentences=[f"The best candidate, trial {result.get('best_trial')} ({settings}), is the "
@@ -2990,7 +2993,9 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
 
         def settings(r) -> str:
             start = is_start_rules(tune, {"values": {n: r[n] for n in names}})
-            return ", ".join(f"{n} = {r[n]}" for n in names) + (" (the start rules)" if start else "")
+            # each per-seat setting with its seat (helper 234 #2), as the verdict names them
+            return (", ".join(f"{seat_named(n, tune)} = {r[n]}" for n in names)
+                    + (" (the start rules)" if start else ""))
 
         listed = "; ".join(
             f"trial {int(r['trial'])}, {settings(r)}: {objective_text(float(r['objective']))} "

@@ -259,7 +259,7 @@ def _num(a) -> str:
     return f"{a:g}" if isinstance(a, float) else str(a)
 
 
-def edge_words(result: dict, varies) -> str:
+def edge_words(result: dict, varies, tune: dict | None = None) -> str:
     """Which of the closest candidate's settings sit at an end of the range searched, with a range
     beyond it to try ("track.goal.4 = 6 is the lowest value searched: try --vary track.goal.4=3..6"),
     or '' (the designer review: a fix that missed, at the edge of its range, got only "widen the
@@ -268,32 +268,34 @@ def edge_words(result: dict, varies) -> str:
     checked by :func:`analysis.tune.search.edge_checks`: ``allowed``, the furthest value it takes
     towards the end, and ``refused``, the loader's line for the next one), the range stops where
     the rules do and the line says what stops it; a setting already at the rules' bound gets no
-    range (review D #7: "try --vary track.start_square=3..5", and 5 was refused)."""
+    range (review D #7: "try --vary track.start_square=3..5", and 5 was refused). ``tune``
+    (tune.json) names a per-seat setting's seat: "setup.start_coins[0] (seat 1's) = 8 is …"."""
     checked = {(e.get("name"), e.get("side")): e for e in result.get("edges") or []}
     said = []
     for e in edge_suggestions(result, varies):
         name, side, at, end = e["name"], e["side"], e["at"], e["end"]
+        who = name + _seat_words(name, tune)        # (the --vary range keeps the bare path)
         word = "lowest" if side == "low" else "highest"
         c = checked.get((name, side))
         if c is not None and c.get("refused"):
             allowed, why = c.get("allowed"), c["refused"]
             if allowed is None or allowed == at:
-                said.append(f"{name} = {_num(at)} is the {word} value searched and the {word} the "
+                said.append(f"{who} = {_num(at)} is the {word} value searched and the {word} the "
                             f"rules allow here ({why})")
                 continue
             end = allowed
             rng = f"{_num(end)}..{_num(at)}" if side == "low" else f"{_num(at)}..{_num(end)}"
-            said.append(f"{name} = {_num(at)} is the {word} value searched: try --vary {name}={rng} "
+            said.append(f"{who} = {_num(at)} is the {word} value searched: try --vary {name}={rng} "
                         f"(as far as the rules allow: {why})")
             continue
         rng = f"{_num(end)}..{_num(at)}" if side == "low" else f"{_num(at)}..{_num(end)}"
-        said.append(f"{name} = {_num(at)} is the {word} value searched: try --vary {name}={rng}")
+        said.append(f"{who} = {_num(at)} is the {word} value searched: try --vary {name}={rng}")
     return "; ".join(said)
 
 
 def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
                  commands_printed: bool = False, targets=None, varies=None,
-                 tune_dir=None) -> list[str]:
+                 tune_dir=None, tune: dict | None = None) -> list[str]:
     """What to do with the tune's answer, after its verdict, for the terminal and the page (review
     L #7): only a confirmed fix (target met) or an undecided one is worth checking as play gets
     stronger (the ``balance skill`` commands, ``cost`` their price in words); a fix that missed the
@@ -302,8 +304,10 @@ def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
     ``commands_printed``: the commands follow on the next line (the terminal) rather than having
     been printed by ``balance tune`` (the page). ``targets``: tune.json's (for :func:`how_far`).
     Every outcome is followed by result.json's cautions (:func:`cautions`: start coins tuned with
-    heuristic bots, review s46 #10; ``tune_dir``: the tune's directory, to name its rules file)."""
-    return (_advice(result, has_search_bot, cost, commands_printed, targets, varies)
+    heuristic bots, review s46 #10; ``tune_dir``: the tune's directory, to name its rules file).
+    ``tune`` (tune.json) names each per-seat setting of the fix with its seat
+    (:func:`settings_named`)."""
+    return (_advice(result, has_search_bot, cost, commands_printed, targets, varies, tune)
             + cautions(result, tune_dir))
 
 
@@ -315,7 +319,7 @@ def _players_found(result: dict) -> str:
 
 
 def _advice(result: dict, has_search_bot: bool, cost: str, commands_printed: bool, targets,
-            varies) -> list[str]:
+            varies, tune: dict | None = None) -> list[str]:
     """:func:`adopt_advice` without the cautions."""
     confirm = result.get("confirm") or {}
     cells = confirm.get("cells") or []
@@ -325,14 +329,14 @@ def _advice(result: dict, has_search_bot: bool, cost: str, commands_printed: boo
     trial = result.get("best_trial")
     # a tune of the player count alone has no rules settings: its fix is the count (review s52
     # tune #5: "trial 2 (the settings found)")
-    settings = (", ".join(result.get("settings") or []) or _players_found(result)
+    settings = (", ".join(settings_named(result.get("settings"), tune)) or _players_found(result)
                 or "the settings found")
     if said == "missed":
         n_met, n = confirm.get("met_cells"), len(cells)
         held = (f" (met in {n_met} of {n} cells; a fix must meet it in every cell)"
                 if len(cells) > 1 and n_met else "")
         far = how_far(result, targets)
-        edge = edge_words(result, varies)
+        edge = edge_words(result, varies, tune)
         return [f"No fix to adopt: the target was not met{held}. The closest candidate on the "
                 f"search's games, trial {trial} ({settings}), missed it on the fresh games"
                 + (f"; {far}" if far else "") + ". "
@@ -409,12 +413,32 @@ def seat_named(name: str, tune: dict) -> str:
     """A tuned setting as a designer reads it: a per-seat one with its seat (:func:`seat_of`:
     "setup.start_coins[0] (seat 1's)"), any other as it is; ``tune`` is tune.json (its game and
     the rules it started from)."""
+    return name + _seat_words(name, tune)
+
+
+def _seat_words(name: str, tune: dict | None) -> str:
+    """" (seat 1's)" after a per-seat setting of the tune (:func:`seat_of`), else ''."""
+    if not tune:
+        return ""
     try:
         base = tomllib.loads(tune.get("rules_text") or "")
     except tomllib.TOMLDecodeError:
         base = {}
     k = seat_of(name, base_value(base, name), tune.get("game"))
-    return f"{name} (seat {k + 1}'s)" if k is not None else name
+    return f" (seat {k + 1}'s)" if k is not None else ""
+
+
+def settings_named(settings, tune: dict | None) -> list[str]:
+    """Settings as ``--set`` takes them ("setup.start_coins[0]=1", result.json ``settings``), each
+    per-seat one with its seat after it, as the verdict's headline and best_rules.toml's first line
+    name them (:meth:`analysis.tune.search.TunePlan.seat_label`): "setup.start_coins[0]=1 (seat
+    1's)" (helper 234 #2: the advice after the verdict read "trial 6's fix
+    (setup.start_coins[0]=1, setup.start_coins[2]=3)"). ``tune``: tune.json; None leaves them."""
+    out = []
+    for text in settings or []:
+        name, eq, _ = str(text).partition("=")
+        out.append(str(text) + (_seat_words(name.strip(), tune) if eq else ""))
+    return out
 
 
 def start_settings(tune: dict, players: int | None = None) -> dict:
@@ -741,6 +765,6 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
             f"{how}): {'it' if one else 'each'} may do as well{where}.")
 
 
-__all__ = ["SEAT_LISTS", "seat_named", "adopt_advice", "cautions", "start_coins_caution", "edge_suggestions", "edge_words", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
+__all__ = ["SEAT_LISTS", "seat_named", "settings_named", "adopt_advice", "cautions", "start_coins_caution", "edge_suggestions", "edge_words", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome", "start_settings", "start_value", "same_value",
            "is_start_rules", "tied_trials", "tied_with_best"]
