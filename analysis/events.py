@@ -6,7 +6,10 @@ by slot k (Middle-Ages' ``event_gain_k`` and ``event_k``, k = 1…4; event k fir
 gives, per event and slot (slot 0 = every slot pooled): the mean coin gain per player, the spread of
 the gain between the players of a game, how often the card changes the sole leader, and the win share
 of the player it helped most. :func:`event_seat_table` gives each seat's win share in games with the
-card against games without it. Both are filled by one :class:`EventAccumulator` pass.
+card against games without it. Both are filled by one :class:`EventAccumulator` pass. The event
+ablation's reading (:func:`ablation_words`, :func:`ablation_when_drawn`, :func:`ablation_card_order`)
+and its score family's measured coverage below 20,000 games (:func:`score_coverage`,
+:func:`score_coverage_words`) are here too, for the page, the terminal and run.json alike.
 
 May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.seats` and :mod:`analysis.stats`.
 """
@@ -358,3 +361,49 @@ def ablation_card_order(ab: pl.DataFrame, share: float = stats.DEFAULT_SMALLEST_
                                   share)
     ranked = rows[order]      # np.lexsort is stable: equal keys keep the event, seat order
     return ranked.unique("event", keep="first", maintain_order=True)
+
+
+#: The score (coin) columns' whole-table coverage (every card × seat interval at once) of their
+#: max-|t| "simultaneous 95 %" intervals, by games per deck: measured in session 59 (helper 232,
+#: docs/analysis.md's event cards) on tables of games resampled from a real 20,000-game
+#: Middle-Ages table (4 balanced, seed 0). The scores are skewed (a cell's skewness −6 to +6), so
+#: the normal critical value falls short below :data:`SCORE_HOLDS_FROM`; the win shares' paired
+#: intervals (:func:`analysis.questions.share_intervals`) covered 96-100 % at every size.
+SCORE_COVERAGE = ((400, 0.85), (1_000, 0.915), (4_000, 0.92), (20_000, 0.958))
+#: the games per deck from which the score intervals were measured to hold at 95 %
+SCORE_HOLDS_FROM = 20_000
+
+
+def score_coverage(games) -> tuple[int, float, bool] | None:
+    """(size, coverage, fewer) measured for the score intervals of an ablation of ``games`` per
+    deck when it has fewer than :data:`SCORE_HOLDS_FROM` (else None): the largest size measured
+    not above ``games`` (the coverage grows with the games, 85 % → 95.8 %, so the figure does not
+    flatter the run), or the smallest, 400, with ``fewer`` True below it (not measured there)."""
+    try:
+        n = int(games)
+    except (TypeError, ValueError):
+        return None
+    if n >= SCORE_HOLDS_FROM or n < 1:
+        return None
+    below = [(k, c) for k, c in SCORE_COVERAGE if k <= n]
+    k, c = below[-1] if below else SCORE_COVERAGE[0]
+    return k, c, not below
+
+
+def measured_coverage(games) -> str:
+    """"measured: about 91.5% at 1,000 games; 95% from 20,000" (:func:`score_coverage`)."""
+    k, c, fewer = score_coverage(games)
+    return (f"measured: about {100 * c:g}% at {k:,} games{', less at fewer' if fewer else ''}; "
+            f"95% from {SCORE_HOLDS_FROM:,}")
+
+
+def score_coverage_words(games) -> str:
+    """The sentence the page and the terminal put beside the coin columns when the ablation has
+    fewer than :data:`SCORE_HOLDS_FROM` games per deck (helper 234 #1: both called every interval
+    "simultaneous 95%"): "With 1,000 games the coin intervals hold together less often than 95%
+    (measured: about 91.5% at 1,000 games; 95% from 20,000); the win-share intervals do hold 95%."
+    '' from 20,000 games (or without a count)."""
+    if score_coverage(games) is None:
+        return ""
+    return (f"With {int(games):,} games the coin intervals hold together less often than 95% "
+            f"({measured_coverage(games)}); the win-share intervals do hold 95%.")

@@ -161,7 +161,7 @@ def _print_event_cards(df, meta: dict) -> None:
                    f"{r['verdict']}; per game where drawn ({100 * r['fires']:.0f}% of games) "
                    f"{100 * r['win_share_when_drawn']:+.2f} pp ({100 * r['win_share_when_drawn_low']:+.2f} to "
                    f"{100 * r['win_share_when_drawn_high']:+.2f}): {r['verdict_when_drawn']}")
-    said = score_effects_line(df, score)
+    said = score_effects_line(df, score, note=events.score_coverage_words(meta.get("games")))
     if said:
         typer.echo(said)
 
@@ -170,13 +170,14 @@ def _print_event_cards(df, meta: dict) -> None:
 SCORE_CARDS = 3
 
 
-def score_effects_line(df, score: float, unit: str = "coins") -> str:
+def score_effects_line(df, score: float, unit: str = "coins", note: str = "") -> str:
     """The cards' effect on the seats' scores, which the win-share list above leaves out (a card
     may cost every seat 7-10 coins when drawn and move nobody's win share, since it costs them all):
     how many cards move some seat's score, per game where the card is drawn, clearly and by at
     least ``score`` (the smallest difference that matters), and the :data:`SCORE_CARDS` largest
     such effects, each at its seat of largest effect with its simultaneous interval. '' when the
-    table has no score columns."""
+    table has no score columns. ``note``: said after it, where the score intervals hold together
+    less often than 95% (:func:`analysis.questions.middle_ages.score_coverage_words`, helper 234 #1)."""
     import polars as pl
 
     need = ("score_when_drawn", "score_when_drawn_low", "score_when_drawn_high", "score_verdict_when_drawn")
@@ -186,7 +187,7 @@ def score_effects_line(df, score: float, unit: str = "coins") -> str:
     cards = df["name"].n_unique()
     if large.height == 0:
         return (f"Scores ({unit}, per game where the card is drawn; {score:g} {unit} matter): no card "
-                "moves a seat's score clearly and by that much.")
+                "moves a seat's score clearly and by that much." + (f" {note}" if note else ""))
     top = (large.with_columns(pl.col("score_when_drawn").abs().alias("_size"))
            .sort(["name", "_size"], descending=[False, True]).unique("name", keep="first", maintain_order=True)
            .sort("_size", descending=True))
@@ -196,7 +197,7 @@ def score_effects_line(df, score: float, unit: str = "coins") -> str:
     return (f"Scores ({unit}, per game where the card is drawn; {score:g} {unit} matter; simultaneous 95% "
             f"intervals over every card and seat): {top.height} of the {cards} cards move some seat's "
             f"score clearly and by at least that (event_ablation.csv, columns score_*); the largest: "
-            f"{named}.")
+            f"{named}." + (f" {note}" if note else ""))
 
 
 SUMMARY_WIDTH = 100      # the printed summary fits 80 to 100 columns

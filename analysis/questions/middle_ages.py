@@ -20,13 +20,15 @@ appears in?", :func:`analysis.events.ablation_when_drawn`), the scale of the ass
 are the run's *first* ``games`` deals (same seed, game indices 0…games − 1).
 
 Intervals are **simultaneous** over the whole table (every card × seat, one family for win shares
-and one for scores), so the table as a whole holds at 95 %: a win-share cell is a paired difference
+and one for scores), built to hold the table as a whole at 95 %: a win-share cell is a paired difference
 of proportions (a game moves the seat's win +1, −1 or not at all), its interval built for that
 from the games moved up and down, at 1 − 0.05/cells (Bonferroni;
 :func:`analysis.questions.share_intervals`; review 224 ablation #1: the normal max-|z| interval
 held for the whole table in 87.5 % of tables at 1,000 games); scores, whose every drawn game
 moves, keep max-|t| from the joint covariance of the per-game differences
-(:func:`analysis.stats.simultaneous`); ``verdict`` words each
+(:func:`analysis.stats.simultaneous`), which holds the table at less than 95 % below 20,000 games
+(measured: :data:`analysis.events.SCORE_COVERAGE`; run.json's ``intervals`` says so,
+:func:`intervals_text`); ``verdict`` words each
 win-share effect by :func:`analysis.stats.practical` against 1 pp (written in the page's words:
 "within noise" for its "not shown", :func:`analysis.events.ablation_words`). :func:`event_ablation` returns
 the table, :func:`ablation_for_run` plays it for a run directory and writes ``event_ablation.csv``
@@ -269,10 +271,7 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
         "game": GAME, "command": "questions", "for_run": str(run), "games": games,
         "players": P, "strategies": names, "seed": seed, "rules_name": rules_name,
         "rules_sha256": meta.get("rules_sha256"),
-        "intervals": "simultaneous 95% over every card and seat, one family for win shares, one for "
-                     "scores: win shares, each cell's paired-proportions interval (MOVER over exact "
-                     "Clopper-Pearson ends) at 1 - 0.05/cells (Bonferroni); scores, max-|t| from "
-                     "the paired per-game differences",
+        "intervals": intervals_text(games),
         "deals": _deals_words(meta, games, seed),
         "smallest_share_difference": smallest_difference(GAME, "share", smallest),
         "smallest_difference": {k: smallest_difference(GAME, k, smallest) for k in ("share", "score")},
@@ -280,6 +279,20 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
 
 
 _deals_words = deals_words     # (moved to analysis.questions)
+
+
+def intervals_text(games) -> str:
+    """run.json's ``intervals``: how the table's intervals were built and the level they hold at,
+    with, below :data:`analysis.events.SCORE_HOLDS_FROM` games, the score family's measured
+    shortfall (:func:`analysis.events.score_coverage`)."""
+    text = ("simultaneous 95% over every card and seat, one family for win shares, one for scores: "
+            "win shares, each cell's paired-proportions interval (MOVER over exact Clopper-Pearson "
+            "ends) at 1 - 0.05/cells (Bonferroni); scores, max-|t| from the paired per-game "
+            "differences")
+    if events.score_coverage(games) is not None:
+        text += (f"; with {int(games):,} games the score intervals hold together less often than "
+                 f"95% ({events.measured_coverage(games)})")
+    return text
 
 
 questions_command = ablation_for_run     # what `balance questions RUN` plays for this game
