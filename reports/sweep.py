@@ -2945,14 +2945,33 @@ def cell_response_section(start_cells: dict, game: str, subject: str = "The fix"
         f"Every metric the target reads, in every cell, under {start_cells.get('rules', 'the start rules')} "
         f"(the rules the tune started from) and under the tuned rules, both on the cell's own "
         f"{start_cells['games']:,} fresh confirmation games (the same deals, so each change is "
-        f"measured game by game). The {m} changes are one family over every cell and metric: a "
-        f"change is clear when Holm's step-down correction over the {m} says so, and the interval "
-        f"shown is its Bonferroni interval over the same {m} (each at 1 − 0.05/{m}), on which its "
+        f"measured game by game). " + _family_words(start_cells, m) + ", on which its "
         f"size is worded against the smallest difference that matters ({against}). 'Within "
         "noise': not clear after the correction."
         + (f" As on the panel before/after of the same runs, {panel_rows.CUT_AT_ZERO}." if cut else ""),
         sentences=cell_response_sentences(start_cells, game, subject),
         tables=[("Each cell, start rules → tuned rules", cell_response_table(start_cells, game))])
+
+
+def _family_words(start_cells: dict, m: int) -> str:
+    """How 'How each cell responds' says its changes were judged: in the panel before/after's
+    families (result.json ``start_cells.family_source``, :func:`analysis.tune.search.
+    before_after_family`: review s59 rv235 #1, the same games get the same verdicts on both pages),
+    or, a tune written before or a panel that before/after cannot read alike, in the tune's own
+    family of the changes shown."""
+    if start_cells.get("family_source") == "before/after":
+        other = start_cells.get("other_family")
+        return (f"Each change is judged as the panel before/after of the same runs judges it (balance "
+                f"report {start_cells.get('dir', 'confirmations/start-rules')} confirmations/trial-N): a "
+                f"win share in one family over the {m} comparisons of every cell and seat or side (in a "
+                f"game with roles, each side and each seat's share of its role's wins), "
+                + (f"the game length in one over the {other} comparisons of every cell's game length "
+                   f"and end-reason shares, " if other else "")
+                + "clear when Holm's step-down correction over its family says so, and the interval "
+                f"shown is its Bonferroni interval over the same family (the share's at 1 − 0.05/{m})")
+    return (f"The {m} changes are one family over every cell and metric: a change is clear when "
+            f"Holm's step-down correction over the {m} says so, and the interval shown is its "
+            f"Bonferroni interval over the same {m} (each at 1 − 0.05/{m})")
 
 
 def grid_share(tune: dict, good: pl.DataFrame) -> float | None:

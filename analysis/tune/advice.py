@@ -23,7 +23,9 @@ tuned ones, and which other trials were as good as the best.
   :func:`analysis.stats.simultaneous`), worded by size (:func:`analysis.stats.practical`).
 * :func:`cell_response` — over a panel, every cell's target metrics under the start rules and the
   tuned rules on that cell's confirmation games, paired, one family over every cell and metric
-  (Holm for which changes are clear, Bonferroni intervals for their sizes).
+  (Holm for which changes are clear, Bonferroni intervals for their sizes); where the panel
+  before/after of the same runs can be read alike, :func:`analysis.tune.search.before_after_family`
+  then judges them in that page's family instead (review s59 rv235 #1).
 * :func:`reworded_seats`, :func:`reworded_cells` — the same changes worded against another
   smallest difference that matters (a report's ``--smallest-difference``), on the stored intervals.
 * :func:`as_good_as_best` — the full-budget trials whose own objective estimate meets the target

@@ -1448,7 +1448,9 @@ def start_cells_response(plan: TunePlan, preps: list, cseed: int, cell_dirs: lis
     shares, a role target's side share, the game length …) gets its start and tuned means and the
     paired change; the changes of every cell and metric are one family
     (:func:`analysis.tune.advice.cell_response`: Holm for which are clear, Bonferroni intervals for
-    their sizes). None when the best candidate (``values``) is the start rules
+    their sizes), or, where the panel before/after of ``confirmations/start-rules`` and the
+    confirmation reads them alike, judged in that before/after's family by its figures
+    (:func:`before_after_family`: the two pages give the same games the same verdicts). None when the best candidate (``values``) is the start rules
     (:func:`same_as_start`): nothing is played."""
     from analysis.load import smallest_difference
     from analysis.tune.advice import FAMILY_WORDS, cell_response
@@ -1473,10 +1475,95 @@ def start_cells_response(plan: TunePlan, preps: list, cseed: int, cell_dirs: lis
                                   for i, c in enumerate(columns)]})
     cells = cell_response(cells)
     m = sum(r["p_value"] is not None for c in cells for r in c["metrics"])
+    words = FAMILY_WORDS.format(m=m, alpha=0.05)
+    as_before_after = before_after_family(cells, root, Path(cell_dirs[0]).parent, small)
+    extra = {}
+    if as_before_after is not None:
+        cells, m, m_other = as_before_after
+        words = BEFORE_AFTER_FAMILY_WORDS.format(m=m)
+        extra = {"family_source": "before/after"} | ({"other_family": m_other} if m_other is not None else {})
     return {"dir": str(root.relative_to(out)), "games": plan.confirm_games, "seed": cseed,
-            "rules": _start_words(plan), "family": m, "alpha": 0.05,
-            "intervals": FAMILY_WORDS.format(m=m, alpha=0.05),
-            "smallest": small, "cells": cells}
+            "rules": _start_words(plan), "family": m, "alpha": 0.05, "intervals": words,
+            "smallest": small, "cells": cells, **extra}
+
+
+#: result.json ``start_cells.intervals`` when the changes are judged in the panel before/after's
+#: families (:func:`before_after_family`)
+BEFORE_AFTER_FAMILY_WORDS = (
+    "paired game by game on each cell's confirmation games; judged as the panel before/after of the "
+    "same runs judges them (balance report START_RULES TUNED): one family over the {m} comparisons of "
+    "every cell and seat or side (and, in a game with roles, each seat's share of its role's wins), "
+    "Holm's step-down over their p-values says which are clear, their sizes read on Bonferroni "
+    "intervals over the same {m}")
+
+
+def before_after_family(cells: list[dict], start_root: Path, tuned_root: Path,
+                        smallest: dict) -> tuple[list[dict], int, int | None] | None:
+    """A panel tune's cell responses (:func:`analysis.tune.advice.cell_response`'s ``cells``) judged
+    in the families of the panel before/after of the same confirmation runs
+    (:func:`analysis.panel_compare.panel_comparison` of ``confirmations/start-rules`` and
+    ``confirmations/trial-N``, what ``balance report`` prints for them), so that the same games get
+    the same verdicts on both pages (review s59 rv235 #1: over a Seigneurial panel the tune judged its
+    4 Seigneur-side changes as a family of 4, "+0.2 pp (0.0 to +0.3 pp), clear but small", where the
+    before/after, whose family of 16 adds each Censitaire seat's share of the Censitaires' wins,
+    printed "+0.15 pp (−0.03 to +0.33 pp), within noise"). A share takes the before/after's row
+    of its cell and seat or side (its p-value, Holm's decision over that family and its Bonferroni
+    interval); the game length the row of the before/after's own family of lengths and end
+    reasons. Returns (the cells, the share family's size, the other family's size or None when no
+    length is read), or None when some metric has no such row (a seat of a game with roles, which
+    the before/after reads by side; a line-up twice in the panel, whose cells a label cannot tell
+    apart; a panel it cannot read) or when the before/after is not paired game by game (runs
+    played without their rows, above :data:`simcore.runner.RAW_LIMIT` games: it then compares
+    the runs unpaired, wider, where the tune's exact sums pair them): the tune's own family of
+    the changes shown stands then, as its page says."""
+    from analysis.load import seat_label
+    from analysis.panel_compare import LENGTH_METRIC, panel_comparison
+    from analysis.tune.advice import WITHIN_NOISE
+
+    labels = [c.get("label") for c in cells]
+    if len(set(labels)) != len(labels):
+        return None
+    try:
+        c = panel_comparison(start_root, tuned_root, smallest=smallest)
+    except (UsageError, OSError, ValueError):
+        return None
+    if not c.rows["paired"].fill_null(False).all():
+        return None
+    rows = {(r["cell"], r["metric"], r["key"]): r for r in c.rows.iter_rows(named=True)}
+    other = {(r["cell"], r["metric"], r["key"]): r for r in c.other.iter_rows(named=True)} \
+        if c.other is not None and c.other.height else {}
+
+    def row_of(label: str, metric: str) -> dict | None:
+        if metric.startswith("seat_win_share_") and metric.removeprefix("seat_win_share_").isdigit():
+            return rows.get((label, "seat_win_share", seat_label(int(metric.removeprefix("seat_win_share_")) - 1)))
+        if metric.startswith("role_win_share_"):
+            return rows.get((label, "role_win_share", metric.removeprefix("role_win_share_")))
+        if metric == "game_length":
+            return other.get((label, LENGTH_METRIC, "all"))
+        return None
+
+    out, lengths = [], False
+    for cell in cells:
+        metrics = []
+        for x in cell["metrics"]:
+            r = row_of(cell["label"], x["metric"])
+            if r is None:
+                return None
+            lengths |= x["metric"] == "game_length"
+            tested = r.get("p_value") is not None and r.get("size_low") is not None
+            verdict = r.get("verdict")
+            metrics.append({**x, "start": float(r["before"]), "tuned": float(r["after"]),
+                            "change": float(r["diff"]),
+                            "low": r.get("diff_low"), "high": r.get("diff_high"),
+                            "p_value": r.get("p_value") if tested else None,
+                            "p_adjusted": r.get("p_adjusted") if tested else None,
+                            "clear": bool(r.get("significant")) if tested else False,
+                            "size_low": r.get("size_low") if tested else None,
+                            "size_high": r.get("size_high") if tested else None,
+                            "verdict": WITHIN_NOISE if not tested or verdict in (None, stats.NOT_SHOWN)
+                            else str(verdict)})
+        out.append({**cell, "metrics": metrics})
+    return out, int(c.family), (int(c.other_family) if lengths else None)
 
 
 def _difference_cov(cov: np.ndarray, P: int) -> np.ndarray:
