@@ -57,7 +57,7 @@ FORMAT = 1
 # what must match for a directory to be resumed (the rest: times, status)
 PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
               "settings", "varies", "mode", "variants", "rotate_seats", "targets", "confirm_games",
-              "confirm_seed", "panel", "aggregate", "player_rows", "options")
+              "confirm_seed", "panel", "aggregate", "player_rows", "options", "panel_intervals")
 
 
 @dataclass
@@ -381,6 +381,14 @@ def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep", in
             claim_output(out, kind=kind)        # one writer per directory
             return True
         if not force:
+            if kind == "tune" and plan_json.get("panel_intervals") and not before.get("panel_intervals") \
+                    and _same_plan({**before, "panel_intervals": plan_json["panel_intervals"]}, plan_json):
+                # (review s59 rv235 #5: resumed, its earlier trials' worst-cell intervals, each
+                # cell's own 95%, were mixed with the new ones at 1 − 0.05/cells)
+                raise UsageError(f"--out {out}: this tune was started by an earlier version of the "
+                                 "toolkit, whose intervals over the panel's cells differ (each cell's "
+                                 "own 95%, not 1 − 0.05/cells), so it cannot be resumed; rerun with "
+                                 "--force to play it anew, or give a new --out")
             if _same_plan({**before, "player_rows": plan_json.get("player_rows")}, plan_json):
                 was = before.get("player_rows", True) is not False
                 either = " (or neither)" if kind in ("sweep", "panel_sweep") else ""  # keep_recorded_rows

@@ -152,8 +152,11 @@ STARTUP_ATTR = "balance_tune_startup"
 
 
 def plan_identity(meta: dict) -> dict:
-    """What defines a tune's question (``tune.json``'s plan keys), as stored in its study."""
-    return json.loads(json.dumps({k: meta.get(k) for k in PLAN_KEYS}, default=str))
+    """What defines a tune's question (``tune.json``'s plan keys), as stored in its study. Not
+    ``panel_intervals``: a study written before that key was a plan key holds the same question
+    (a tune of an earlier version, whose intervals differ, is refused by its tune.json:
+    :func:`analysis.sweep.play.prepare_out`)."""
+    return json.loads(json.dumps({k: meta.get(k) for k in PLAN_KEYS if k != "panel_intervals"}, default=str))
 
 
 def _owning_output(path: Path) -> Path | None:
