@@ -2,14 +2,23 @@
 improvements change (SG-2, SG-5.6, SG-6, SG-8).
 
 :func:`objective_table`: per Objective card (the players' ``objective`` column indexes the rules'
-``objectives.cards``, run.json ``rules_text``), how often a Censitaire holding it wins, with a
-Wilson interval, against the average Censitaire; its holders' mean progress toward it (``score``,
-% of the card's requirement) and, where the run kept its player rows, the share of its holders that
-reached it (``score`` = 100: every type held in full). Each card is dealt at most once per game, so
-its player rows come from independent games.
+``objectives.cards``, run.json ``rules_text``), how often a Censitaire holding it wins, with its
+Wilson interval (``ci_low``, ``ci_high``: the card's own share, unadjusted), the average Censitaire's
+share beside it (``censitaire_share``, ``diff``) and ``significant``: whether the card is clear of
+that average as the page decides it (:func:`adjusted_objectives` over the distinct cards, Holm's
+correction; a copy of an identical card carries its pooled card's decision), not whether its Wilson
+interval leaves the average; its holders' mean progress toward it (``score``, % of the card's
+requirement) and, where the run kept its player rows or its objectives summary, the share of its
+holders that reached it (``score`` = 100: every type held in full). Each card is dealt at most once
+per game, so its player rows come from independent games.
 :func:`distinct_cards`: the same table with identical cards (the same requirement per type, run.json
 ``objectives``; the default deck holds three "each type ≥ 4") pooled into one row: copies of one
 card are one card to a designer, and a ranking must not pick one copy out of them.
+:func:`card_p_values`: each card's test against the average Censitaire (the exact two-sided
+binomial test of its wins where the games are independent and no win is shared, else the score
+test). :func:`adjusted_objectives`: the one decision the page's table, headlines and figure colours
+and ``balance export --what objectives`` read: which cards are clear of the average (Holm over the
+tested cards) and the size of each difference in words (SG-2).
 :func:`not_told_apart`: the distinct cards whose win share cannot be told from the easiest's (the
 hardest's).
 :func:`improvement_table`: how many games are played on with the land improvements (the Seigneur
@@ -19,14 +28,17 @@ ever act), when they came, and who wins those games against the games that end b
 improvements act; and how many reach the midpoint at all (``reached``, those that end on that
 very turn among them: at 5 players more than half, review s46 #2). These are associations under
 bot play: a game that ends before the improvements is a short game, and short games favour
-whoever is quick to their goal.
+whoever is quick to their goal. :func:`seigneur_certain`: whether the Seigneur's share of the games
+that end before the improvements act is 0 by the rules (SG-1, SG-5.6, SG-6), printed and exported
+without an interval.
 :func:`square_table`: the Seigneur's final square on the rent track (games' ``seigneur_square``).
 
 :func:`tables` is the hook :func:`analysis.analyse` calls (through the spec's ``analysis_hooks``,
 :mod:`analysis.questions.seigneurial`, which re-exports it);
 :func:`available` says which of them a run has and :func:`table` computes one (``balance export``).
 
-May import polars, numpy, the standard library, :mod:`analysis.load` and :mod:`analysis.stats`.
+May import polars, numpy, the standard library, :mod:`analysis.load`, :mod:`analysis.stats` and
+:mod:`simcore.games.seigneurial.rules` (a card's requirement in words, as the replay words it).
 The spec's ``analysis_hooks`` is :mod:`analysis.questions.seigneurial`, which plays the card ablation
 of ``balance questions`` and re-exports this module's table hooks (the report imports this module,
 never the one that plays).
