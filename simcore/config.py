@@ -167,12 +167,15 @@ def strategies_game(data: Any) -> tuple[str, list[str]] | None:
     return max(scores, key=scores.get), list(data)
 
 
-def other_game_strategies(data: Any, presets_path: Path) -> tuple[str, str, list[str]] | None:
-    """(this game, the other game, the file's bots) when a strategies file refused by the game whose
-    shipped strategies are ``presets_path`` has kinds of bot this game lacks and another registered
-    game has, and is more like that game's shipped bots (kinds, keys and preset names: review s59 #4, Seigneurial's bots given to Middle-Ages read "standard.kind:
-    must be one of random, heuristic, rollout; got 'policy'"); None when it is not (a mistake in a
-    file of this game)."""
+def other_game_strategies(data: Any, presets_path: Path) -> tuple[str, str, dict[str, str], list[str]] | None:
+    """(this game, the other game, {bot: kind} of the file's bots of kinds this game lacks, this
+    game's kinds sorted) when a strategies file refused by the game whose shipped strategies are
+    ``presets_path`` has kinds of bot this game lacks and another registered game has, and is more
+    like that game's shipped bots (kinds, keys and preset names: review s59 #4, Seigneurial's bots
+    given to Middle-Ages read "standard.kind: must be one of random, heuristic, rollout; got
+    'policy'"); None when it is not (a mistake in a file of this game). Only what is known: the
+    kinds are that game's, not that the file is valid there (review s59 rv235 #4: a lone
+    ``kind = "policy"`` bot is refused by Seigneurial too, it needs a seigneur table)."""
     scores = _strategies_scores(data)
     if not scores:
         return None
@@ -188,7 +191,8 @@ def other_game_strategies(data: Any, presets_path: Path) -> tuple[str, str, list
                 key=scores.get, default=None)
     if other is None or scores[other] <= scores[mine]:
         return None
-    return mine, other, list(data)
+    return (mine, other, {str(b): str(v["kind"]) for b, v in data.items() if v["kind"] in foreign},
+            sorted(kinds.get(mine, set())))
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -142,10 +142,18 @@ def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S],
         found = None if presets is None else other_game_strategies(src.data, presets)
         if found is None:
             raise
-        mine, other, bots = found
-        shown = ", ".join(bots[:3]) + (", …" if len(bots) > 3 else "")
-        raise ConfigError(src.name, "", f"holds the strategies of {other} (bots {shown}), not of "
-                                        f"{mine}: add --game {other}") from None
+        mine, other, foreign, kinds = found
+        # only what is known: the kinds are the other game's, not that the file is valid there
+        # (review s59 rv235 #4: a lone policy bot is refused by Seigneurial too)
+        by_kind: dict[str, list[str]] = {}
+        for bot, kind in foreign.items():
+            by_kind.setdefault(kind, []).append(bot)
+        said = "; ".join(f"kind \"{k}\" (bot{'s' if len(b) > 1 else ''} "
+                         f"{', '.join(b[:3]) + (', …' if len(b) > 3 else '')})" for k, b in by_kind.items())
+        one = len(by_kind) == 1
+        raise ConfigError(src.name, "", f"{said}: {'a kind' if one else 'kinds'} of bot of {other}, "
+                                        f"which {mine} does not have (its kinds: {', '.join(kinds)}); "
+                                        f"if the file is written for {other}, give --game {other}") from None
 
 
 def _parsed_strategies(src, parse, parse_search, known) -> dict:

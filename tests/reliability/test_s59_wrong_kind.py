@@ -65,10 +65,28 @@ def test_a_strategies_file_given_as_a_panel_is_named():
 @pytest.mark.parametrize("command", [["simulate", "--games", 200], ["skill", "--games", 200]])
 def test_another_games_strategies_are_named(command):
     line = _refused(*command, "--out", "o", "--strategies", SG / "strategies.toml")
-    assert "holds the strategies of seigneurial" in line and "not of middle-ages" in line, line
-    assert line.endswith("add --game seigneurial") and "must be one of" not in line
+    assert 'kind "policy" (bots standard, fair-share, objective, …): a kind of bot of seigneurial, which ' \
+           "middle-ages does not have (its kinds: heuristic, random, rollout, search)" in line, line
+    assert line.endswith("if the file is written for seigneurial, give --game seigneurial") and "must be one of" not in line
     line = _refused(*command, "--game", "seigneurial", "--out", "o", "--strategies", MA / "strategies.toml")
-    assert "holds the strategies of middle-ages" in line and line.endswith("add --game middle-ages"), line
+    assert "kinds of bot of middle-ages, which seigneurial does not have (its kinds: policy, random, " \
+           "search)" in line and line.endswith("give --game middle-ages"), line
+
+
+def test_another_games_kind_of_bot_is_named_without_promising_the_file_works_there(tmp_path):
+    """Review s59 rv235 #4: a lone policy bot given to Middle-Ages was said to hold "the strategies
+    of seigneurial … add --game seigneurial", and Seigneurial refused it in turn (a policy bot needs
+    a seigneur table): the line says only what is known, the kind's game and this game's kinds."""
+    mine = tmp_path / "my2.toml"
+    mine.write_text('[sly]\nkind = "policy"\n')
+    line = _refused("simulate", "--games", 100, "--out", "o", "--strategies", mine)
+    assert "holds the strategies of" not in line and "add --game" not in line, line
+    assert ('kind "policy" (bot sly): a kind of bot of seigneurial, which middle-ages does not have '
+            "(its kinds: heuristic, random, rollout, search); if the file is written for seigneurial, "
+            "give --game seigneurial") in line, line
+    # and Seigneurial's own line where it is given there
+    line = _refused("simulate", "--game", "seigneurial", "--games", 100, "--out", "o", "--strategies", mine)
+    assert "seigneur" in line and "kinds of bot" not in line, line
 
 
 def test_a_strategies_file_of_this_game_with_a_mistake_keeps_its_own_line(tmp_path):
