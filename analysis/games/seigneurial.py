@@ -18,7 +18,9 @@ card are one card to a designer, and a ranking must not pick one copy out of the
 binomial test of its wins where the games are independent and no win is shared, else the score
 test). :func:`adjusted_objectives`: the one decision the page's table, headlines and figure colours
 and ``balance export --what objectives`` read: which cards are clear of the average (Holm over the
-tested cards) and the size of each difference in words (SG-2).
+tested cards) and the size of each difference in words (SG-2), read on :func:`card_size_interval`
+(the card's own exact interval, Wilson's where a win was shared or the seats rotated, at 1 −
+0.05/cards, minus the average).
 :func:`not_told_apart`: the distinct cards whose win share cannot be told from the easiest's (the
 hardest's).
 :func:`improvement_table`: how many games are played on with the land improvements (the Seigneur
@@ -254,7 +256,7 @@ def distinct_cards(o: pl.DataFrame, games_per_unit: int = 1) -> pl.DataFrame:
         pl.Series("progress_ci_low", p_low), pl.Series("progress_ci_high", p_high),
         col(reached / n).alias("reached_share"), col(r_low).alias("reached_ci_low"),
         col(r_high).alias("reached_ci_high"))
-    out = adjusted_objectives(out, games_per_unit=games_per_unit).drop("p_value", "verdict")
+    out = adjusted_objectives(out, games_per_unit=games_per_unit).drop("p_value", "verdict", "size_low", "size_high")
     return out.sort(["win_share", "objective"], descending=[True, False])
 
 
@@ -290,23 +292,56 @@ def card_p_values(wins, dealt, censitaire_share, games_per_unit: int = 1
 def adjusted_objectives(o: pl.DataFrame, smallest: float = stats.DEFAULT_SMALLEST_SHARE,
                         games_per_unit: int = 1) -> pl.DataFrame:
     """A table of cards (:func:`distinct_cards`) with ``p_value`` (:func:`card_p_values`),
-    ``significant`` (clear of the average Censitaire: Holm's step-down over the cards at 5%) and
-    ``verdict`` (its size worded against ``smallest``, the share difference that matters, on the
-    Bonferroni interval diff ± z·se over the tested cards: :func:`analysis.stats.practical`). The
-    page's table, headlines and figure colours and ``balance export --what objectives`` all read
-    this one function. A rotated run's deal weighs as one game (``games_per_unit``)."""
+    ``significant`` (clear of the average Censitaire: Holm's step-down over the tested cards at 5%)
+    and ``verdict`` (its size worded against ``smallest``, the share difference that matters:
+    :func:`analysis.stats.practical`, the sign Holm's), with ``size_low``, ``size_high``, the
+    interval of the difference that size is read on (:func:`card_size_interval`: the card's own
+    interval at 1 − 0.05/m, Bonferroni over the m tested cards, minus the average, which the test
+    too takes as known; SG-2). The page's table, headlines and figure colours and ``balance export
+    --what objectives`` all read this one function. A rotated run's deal weighs as one game
+    (``games_per_unit``)."""
     if o.height == 0:
         return o.with_columns(pl.lit(None, dtype=pl.Float64).alias("p_value"),
-                              pl.lit(False).alias("significant"), pl.lit(stats.NOT_SHOWN).alias("verdict"))
+                              pl.lit(False).alias("significant"), pl.lit(stats.NOT_SHOWN).alias("verdict"),
+                              pl.lit(None, dtype=pl.Float64).alias("size_low"),
+                              pl.lit(None, dtype=pl.Float64).alias("size_high"))
     diff = o["diff"].to_numpy().astype(float)
-    p, se = card_p_values(o["wins"].to_numpy(), o["dealt"].to_numpy(), o["censitaire_share"].to_numpy(),
-                          games_per_unit)
+    p, _ = card_p_values(o["wins"].to_numpy(), o["dealt"].to_numpy(), o["censitaire_share"].to_numpy(),
+                         games_per_unit)
     clear = stats.holm_reject(p)
-    low, high = stats.bonferroni_interval(diff, se, m=int(np.isfinite(p).sum()))
+    live = np.isfinite(p)
+    low, high = card_size_interval(o["wins"].to_numpy(), o["dealt"].to_numpy(),
+                                   o["censitaire_share"].to_numpy(), games_per_unit, m=int(live.sum()))
+    low, high = np.where(live, low, np.nan), np.where(live, high, np.nan)
     verdict = stats.practical(diff, low, high, smallest, clear=clear)
     return o.with_columns(pl.Series("p_value", p, dtype=pl.Float64).fill_nan(None),
                           pl.Series("verdict", list(verdict)),
-                          pl.Series("significant", [v != stats.NOT_SHOWN for v in verdict]))
+                          pl.Series("significant", [v != stats.NOT_SHOWN for v in verdict]),
+                          pl.Series("size_low", low, dtype=pl.Float64).fill_nan(None),
+                          pl.Series("size_high", high, dtype=pl.Float64).fill_nan(None))
+
+
+def card_size_interval(wins, dealt, censitaire_share, games_per_unit: int = 1, m: int = 1,
+                       alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """The interval of each card's difference from the average Censitaire that its size is worded
+    on (:func:`adjusted_objectives`, SG-2): the card's own interval at level 1 − ``alpha``/``m``
+    (Bonferroni over the ``m`` tested cards) minus the average ``censitaire_share``, taken as known
+    as :func:`card_p_values`' test takes it. The exact (Clopper-Pearson) interval where that test is
+    the exact binomial one (independent games, whole wins), Wilson's score interval over the run's
+    units elsewhere (a shared win, a rotated run's deals): both valid at the edges, where diff ±
+    z·√(c(1 − c)/n), the hypothesis's standard error that the old size read on, was ~5% too narrow
+    for a card at 42% against an average of 33% and too wide for one at 12.6% (review s59 rv235 #2)."""
+    w = np.asarray(wins, dtype=float)
+    n = np.asarray(dealt, dtype=float)
+    c = np.broadcast_to(np.asarray(censitaire_share, dtype=float), w.shape)
+    level = 1.0 - alpha / max(int(m), 1)
+    u = float(games_per_unit)
+    lo, hi = (np.asarray(x, dtype=float) for x in stats.score_interval(w / u, n / u, level))
+    lo, hi = lo.copy(), hi.copy()
+    if games_per_unit == 1:
+        for i in np.flatnonzero((n > 0) & (np.abs(w - np.round(w)) < 1e-9)):
+            lo[i], hi[i] = stats.clopper_pearson(int(round(w[i])), int(round(n[i])), level)
+    return lo - c, hi - c
 
 
 def not_told_apart(o: pl.DataFrame, row: int, level: float = stats.LEVEL) -> list[int]:

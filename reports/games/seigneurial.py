@@ -17,7 +17,8 @@ Identical Objective cards (the default deck's three "each type ≥ 4") are one c
 Whether a card is clear of the average Censitaire is decided over the family of the distinct cards
 (:func:`analysis.games.seigneurial.adjusted_objectives`: each card's exact binomial test against
 the average Censitaire's share, Holm over them, then worded by size against the smallest share
-difference that matters), the same in the headlines, the table, the figure's colours and
+difference that matters on the card's own exact interval at 1 − 0.05/cards minus the average,
+:func:`analysis.games.seigneurial.card_size_interval`), the same in the headlines, the table, the figure's colours and
 ``balance export --what objectives``. The
 easiest (hardest) card is named with every card whose win share cannot be told from it
 (:func:`analysis.games.seigneurial.not_told_apart`, Bonferroni over the other cards).
@@ -354,7 +355,10 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             "(the exact binomial test of its holders' wins against the average Censitaire's share, a z "
             "test with that share's standard error where a win was shared or the seats rotated; "
             f"Holm over the {_cards(t, rs).height} distinct cards, so that among that many one is flagged by "
-            "chance at most 5% of the time) is easier or harder than the others under these bots. "
+            "chance at most 5% of the time) is easier or harder than the others under these bots; "
+            f"its size, against the {100 * _smallest(rs):g} pp that matters, is read on the card's own exact "
+            f"(Clopper-Pearson) interval at 1 − 0.05/{_cards(t, rs).height} (Wilson's where a win was shared "
+            "or the seats rotated) minus the average. "
             + NUMBERING,
             figs.add("objectives", F.objectives(
                 {"objectives": _figure_cards(t, rs)},
