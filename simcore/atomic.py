@@ -664,17 +664,21 @@ def read_marker(directory: str | Path) -> dict | None:
 TREE_MAX = 10_000
 
 
+def listed_folders(d: Path, entries: Iterable[str]) -> list[str]:
+    """The ``entries`` of a marker that are real folders of ``d`` (not the marker, not a path
+    below a folder, not a symbolic link), in sorted order: what a tree is recorded inside."""
+    return [e for e in sorted(set(entries))
+            if e != MARKER and "/" not in e and not (d / e).is_symlink() and (d / e).is_dir()]
+
+
 def directory_tree(directory: str | Path, entries: Iterable[str]) -> list[str] | None:
     """Every file and folder inside the listed ``entries`` of ``directory`` that are folders, as
     paths relative to ``directory`` ("figures/seats.png"), or None past :data:`TREE_MAX`.
     Symbolic links are recorded, never followed."""
     d = Path(directory)
     tree: list[str] = []
-    for entry in sorted(set(entries)):
-        top = d / entry
-        if entry == MARKER or "/" in entry or top.is_symlink() or not top.is_dir():
-            continue
-        for root, dirs, files in os.walk(top):
+    for entry in listed_folders(d, entries):
+        for root, dirs, files in os.walk(d / entry):
             rel = Path(root).relative_to(d).as_posix()
             tree += [f"{rel}/{name}" for name in (*dirs, *files)]
             if len(tree) > TREE_MAX:
@@ -739,10 +743,7 @@ def written_tree(directory: str | Path, entries: Iterable[str],
     finds it and refuses."""
     d = Path(directory)
     tree: list[str] = []
-    for entry in sorted(set(entries)):
-        top = d / entry
-        if entry == MARKER or "/" in entry or top.is_symlink() or not top.is_dir():
-            continue
+    for entry in listed_folders(d, entries):
         pattern = re.compile(inside[entry]) if entry in inside else None
         tree += _written(d, entry, "", pattern)
         if len(tree) > TREE_MAX:
