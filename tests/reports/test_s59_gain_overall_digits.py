@@ -11,26 +11,11 @@ from __future__ import annotations
 
 import re
 
-import polars as pl
-
-from analysis import skill as K
 from analysis.skill_words import ci_digits
 from reports.skill import gain_sentence
 
-REST = (None,) * (len(K.BALANCE_COLUMNS) + 1) + (None,) * len(K.ROLE_GAP_COLUMNS)
-BOT_GAMES = 1_000_000
-
-
-def _table(top, bot_share, bot_ci):
-    """One cell: budget 0, every seat its own bot (share ``bot_share`` of BOT_GAMES, interval
-    ``bot_ci``); budget 4, one searching seat (``top``: wins, games per seat)."""
-    rows = []
-    for s in range(4):
-        rows.append(("c", 4, 0, "all", s, "player", "balanced", BOT_GAMES, bot_share, *bot_ci, *REST))
-        rows.append(("c", 4, 0, "one", s, "player", "balanced", 100, 0.5, 0.0, 1.0, *REST))
-    for s, (x, n) in enumerate(top):
-        rows.append(("c", 4, 4, "one", s, "player", "search4", n, x / n, 0.0, 1.0, *REST))
-    return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
+# the same one-cell table as the item test (one builder for both files)
+from tests.reports.test_s59_gain_change_digits import _table
 
 
 def _changes(words: str) -> tuple[list[str], str]:
