@@ -8,7 +8,10 @@ least one guild of the type, the founders' win share against everyone else's and
 types) and its size in words (``verdict``: :func:`analysis.stats.practical_holm`), the mean number of guilds of the type founded, and the mean number of powers of the type
 used (the ``count_by_type`` column of the same type, when recorded: Médiévallons' powers). One polars pass of conditional sums over the player rows.
 Player rows are treated as independent (within a game they are slightly negatively correlated,
-which makes these intervals a little conservative), as for tile metrics.
+which makes these intervals a little conservative), as for tile metrics; a rotated-seat run's deal
+weighs as one game. :func:`family_verdicts` is the one reading of the verdicts and of the range
+each is read on (the table's ``verdict``, the report's verdict column and "All N types at once"
+range, MV-4).
 
 May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
 """
@@ -26,7 +29,7 @@ SCHEMA = {"card": pl.String, "card_name": pl.String, "players": pl.Int64, "found
           "mean_guilds": pl.Float64, "founders_win_share": pl.Float64, "founders_ci_low": pl.Float64,
           "founders_ci_high": pl.Float64, "others_win_share": pl.Float64, "others_ci_low": pl.Float64,
           "others_ci_high": pl.Float64, "fair_share": pl.Float64, "diff": pl.Float64,
-          "diff_low": pl.Float64, "diff_high": pl.Float64, "p_value": pl.Float64,
+          "diff_low": pl.Float64, "diff_high": pl.Float64, "z": pl.Float64, "p_value": pl.Float64,
           "p_adjusted": pl.Float64, "significant": pl.Boolean, "verdict": pl.String,
           "mean_powers": pl.Float64}
 
@@ -98,9 +101,16 @@ def guild_table(rs: RunSet) -> pl.DataFrame:
     mean_guilds (guilds of the type founded per player-game), founders_win_share, founders_ci_low,
     founders_ci_high (Wilson; null without founders), others_win_share, others_ci_low,
     others_ci_high (the other player-games), fair_share (1/n), diff (founders − others), diff_low,
-    diff_high (Newcombe), p_value (two-proportion z test, unpooled), p_adjusted (Holm over the
-    types founded often enough to rank, :func:`ranked`; null for the others), significant (p_adjusted < 0.05), mean_powers (the type's ``count_by_type`` column per
-    player-game; null when the type has no such column, e.g. the Bouffon).
+    diff_high (Newcombe), z (the two-proportion statistic, unpooled s.e.), p_value (its two-sided
+    p), p_adjusted (Holm over the types founded often enough to rank, :func:`ranked`; null for the
+    others), significant (p_adjusted < 0.05), verdict (:func:`family_verdicts` at the run's
+    smallest share difference), mean_powers (the type's ``count_by_type`` column per player-game;
+    null when the type has no such column, e.g. the Bouffon).
+
+    A rotated-seat run's counts are read with each deal as one game
+    (:attr:`analysis.load.RunSet.games_per_unit`): every interval, z and p of the row, and so the
+    verdict and the range it is read on (:func:`family_verdicts`), which the report's page reads
+    from this table rather than from the player-game counts.
     """
     cols = list(guild_columns(rs))
     if not cols:
@@ -145,24 +155,49 @@ def _guild_table(rs, cols, powers, pcols, s) -> pl.DataFrame:
     # "Holm over the 13 types" counted the Bouffon's 25 founders beside "too few players")
     rankable = np.isfinite(p1) & (f >= RANK_FOUNDERS) & (f / n >= RANK_SHARE) if n > 0 \
         else np.zeros(len(cols), bool)
-    z_family = np.where(rankable, z, np.nan)
     adj = stats.holm(np.where(rankable, pv, np.nan))
     flo, fhi = stats.wilson(f / u, np.full(len(cols), n / u))
 
     def clean(x):
         return [float(v) if np.isfinite(v) else None for v in np.asarray(x, float)]
 
-    return pl.DataFrame({
+    table = pl.DataFrame({
         "card": [rs.type_key(c) for c in cols], "card_name": [rs.type_name(c) for c in cols],
         "players": np.full(len(cols), int(n), np.int64), "founders": f.astype(np.int64),
         "founded_share": f / n, "founded_ci_low": flo, "founded_ci_high": fhi, "mean_guilds": g / n,
         "founders_win_share": clean(p1), "founders_ci_low": clean(lo1), "founders_ci_high": clean(hi1),
         "others_win_share": clean(p2), "others_ci_low": clean(lo2), "others_ci_high": clean(hi2),
         "fair_share": np.full(len(cols), 1.0 / rs.n_players), "diff": clean(p1 - p2),
-        "diff_low": clean(dlo), "diff_high": clean(dhi), "p_value": clean(pv), "p_adjusted": clean(adj),
-        "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
-        # the founders − others difference worded by its size (Holm over the types, then read on
-        # the Bonferroni interval against the smallest win-share difference that matters)
-        "verdict": stats.practical_holm(p1 - p2, z_family, rs.smallest_of("share")),
+        "diff_low": clean(dlo), "diff_high": clean(dhi), "z": clean(z), "p_value": clean(pv),
+        "p_adjusted": clean(adj), "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
+        "verdict": [None] * len(cols),
         "mean_powers": [s[f"p{i}"] / n if c in powers else None for i, c in enumerate(cols)],
     }, schema=SCHEMA)
+    # the founders − others difference worded by its size, as the report's page words it (one
+    # reading: :func:`family_verdicts`)
+    return table.with_columns(pl.Series("verdict", family_verdicts(table, rs.smallest_of("share"))[0],
+                                        pl.String))
+
+
+def family_verdicts(g: pl.DataFrame, smallest: float) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+    """Each type's founders − others verdict, the range its size was read on and the family's size,
+    from a :func:`guild_table` (its ``diff`` and ``z``) and ``smallest``, the win-share difference
+    that matters (MV-4).
+
+    The family is the types that rank (:func:`ranked`) with a finite z: clear when Holm's step-down
+    over their p-values rejects, then worded by size on the Bonferroni interval over them
+    (:func:`analysis.stats.practical_holm`, :func:`analysis.stats.holm_size_interval`); the other
+    types get a verdict of nan z (``not shown``) and no range. The one reading of the table's
+    ``verdict`` (at the run's smallest difference), the report's verdict column and its "All N
+    types at once" range (at the page's): a rotated run's z counts a deal as one game, as the
+    type's own 95% interval does, so the range is that interval's s.e. times z_(1 − 0.025/m)
+    instead of 1.96: wider, not narrower. (Session 60 review: the page read z
+    again from the player-game counts, a rotated run as four times as many independent games:
+    Rôdeur's all-at-once range 0.0 to +2.9 pp, "clear, may matter", beside its own −0.9 to +3.6
+    pp, p (Holm) = 0.245, and the export's "within noise".)"""
+    z = g["z"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    z = np.where(g["card"].is_in(ranked(g)["card"].implode()).to_numpy(), z, np.nan)
+    diff = g["diff"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    low, high = stats.holm_size_interval(diff, z)
+    verdicts = [str(v) for v in np.atleast_1d(stats.practical_holm(diff, z, smallest))]
+    return verdicts, low, high, int(np.isfinite(z).sum())

@@ -37,7 +37,8 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.guilds import ABLATION_MIN_FOUNDED, RANK_FOUNDERS, RANK_SHARE, ablation_tested, ranked
+from analysis.guilds import (ABLATION_MIN_FOUNDED, RANK_FOUNDERS, RANK_SHARE, ablation_tested, family_verdicts,
+                             ranked)
 from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
@@ -194,30 +195,6 @@ def headlines(t: dict, rs: RunSet) -> list[str]:
     return guild_headlines(t)
 
 
-def _guild_family(g: pl.DataFrame, smallest: float) -> tuple[list[str], np.ndarray, np.ndarray, int]:
-    """Each type's founders − others verdict, the range its size was read on and the family's size.
-
-    The verdict is the table's reading (:func:`analysis.stats.practical_holm`: Holm over the types,
-    its size on the Bonferroni interval over them) against ``smallest``, the smallest difference
-    the page heads the column with: read again here from the table's counts (founders and the
-    other player-games, each side's win share: the z statistic the table's test used), so that a
-    page's own smallest difference words its rows, as the table's ``verdict`` (the headlines') does
-    with the run's. The range is that Bonferroni interval (:func:`analysis.stats.holm_size_interval`)
-    over the types with a test (founded often enough to rank, :func:`analysis.guilds.ranked`, and a
-    finite z) — what the column heads as "Holm over the N types"."""
-    f = g["founders"].cast(pl.Float64).to_numpy()
-    o = g["players"].cast(pl.Float64).to_numpy() - f
-    p1 = g["founders_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-    p2 = g["others_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-    z = stats.two_proportions(p1 * f, f, p2 * o, o)[-1]
-    # the family: the types that rank (the others are marked too few players, not tested)
-    z = np.where(g["card"].is_in(ranked(g)["card"].implode()).to_numpy(), z, np.nan)
-    diff = p1 - p2
-    low, high = stats.holm_size_interval(diff, z)
-    verdicts = [str(v) for v in np.atleast_1d(stats.practical_holm(diff, z, smallest))]
-    return verdicts, low, high, int(np.isfinite(z).sum())
-
-
 def _guild_rows(t: dict, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
     """The guild-type table; a type founded too rarely to rank (:func:`guild_rows_for_headlines`)
     says so in the verdict column instead of a test's verdict about almost nobody, and a type
@@ -228,11 +205,16 @@ def _guild_rows(t: dict, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
     difference that matters), beside the range that size was read on (all the types at once) and
     its own 95% interval (unadjusted), so the words are true of the numbers in their row: the column
     said "Significant: no" beside Noble's +1.4 pp (0.0 to +2.8 pp), worded by p alone and silent that
-    1 pp was not ruled out. A type of fewer than :data:`MIN_FOUNDERS` founders prints their number
-    ("too few founders (7)") for their win share and no difference, as the card-types table does."""
+    1 pp was not ruled out. The verdicts and ranges are the table's own reading
+    (:func:`analysis.guilds.family_verdicts`, from its z: a rotated run's deal counted as one game),
+    never read again from the player-game counts (session 60 review). A type of fewer than
+    :data:`MIN_FOUNDERS` founders prints their number ("too few founders (7)") for their win share
+    and no difference, as the card-types table does."""
     g = t["guild_types"]
     ranked = set(guild_rows_for_headlines(t)["card"].to_list())
-    verdicts, low, high, family = _guild_family(g, smallest)
+    # the table's reading, at the page's smallest difference (one computation: the table's verdict,
+    # the export's and the headline's are the same at the run's; session 60 review)
+    verdicts, low, high, family = family_verdicts(g, smallest)
     # a run that recorded powers has them for every type with one: a type without is powerless
     none = "none (no power)" if g["mean_powers"].is_not_null().any() else ""
     rows = list(g.iter_rows(named=True))
@@ -277,10 +259,10 @@ def _guild_rows(t: dict, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
 
 
 def _guild_range(diff, low: float, high: float, verdict, smallest: float) -> str:
-    """The range a type's verdict was read on (:func:`_guild_family`), on the difference's side
-    of 0 for a clear one (:func:`reports.text.size_range`: Holm shows the sign where this wider
-    interval still reaches 0), at the decimals that keep each end on its side of 0 and of
-    ``smallest`` (:func:`reports.text.verdict_digits`); '' without one."""
+    """The range a type's verdict was read on (:func:`analysis.guilds.family_verdicts`), on the
+    difference's side of 0 for a clear one (:func:`reports.text.size_range`: Holm shows the sign
+    where this wider interval still reaches 0), at the decimals that keep each end on its side of 0
+    and of ``smallest`` (:func:`reports.text.verdict_digits`); '' without one."""
     if diff is None or not (np.isfinite(low) and np.isfinite(high)):
         return ""
     lo, hi = size_range(diff, float(low), float(high), verdict != stats.NOT_SHOWN)

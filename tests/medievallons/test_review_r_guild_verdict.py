@@ -153,7 +153,8 @@ def test_a_within_noise_row_says_whether_the_smallest_difference_is_ruled_out():
     se = {k: np.sqrt(p1 * (1 - p1) / f + p2 * (1 - p2) / (n - f)) for k, (f, p1, p2) in spec.items()}
     pv = [2 * norm.sf(abs((p1 - p2) / se[k])) for k, (_, p1, p2) in spec.items()]
     reject, adjusted = multipletests(pv, alpha=0.05, method="holm")[:2]
-    g = g.with_columns(pl.Series("p_adjusted", adjusted), pl.Series("significant", reject))
+    g = g.with_columns(pl.Series("z", [(p1 - p2) / se[k] for k, (_, p1, p2) in spec.items()]),
+                       pl.Series("p_adjusted", adjusted), pl.Series("significant", reject))
     crit = norm.ppf(1 - 0.05 / 10)
     bounds = {k: (p1 - p2 - crit * se[k], p1 - p2 + crit * se[k]) for k, (_, p1, p2) in spec.items()}
     assert list(reject) == [False, False, True, True, False] and bounds["delta"][0] < 0     # the design

@@ -133,16 +133,17 @@ def test_the_report_first_player_table_prints_its_gap_from_its_printed_share():
 def _guilds():
     # Chevalier founders 26.443% (printed 26.4) against the others' 24.254% (24.3): +2.189 pp was
     # printed "+2.2 pp" beside them
-    def row(card, name, f, o):
+    # (z: the difference over its unpooled s.e. at 34,500 founders of 100,000: 7.53 and 48.65)
+    def row(card, name, f, o, z):
         return {"card": card, "card_name": name, "founded_share": 0.345, "founded_ci_low": 0.344,
                 "founded_ci_high": 0.347, "mean_guilds": 0.67, "founders": 34_500, "players": 100_000,
                 "founders_win_share": f, "founders_ci_low": f - 0.002, "founders_ci_high": f + 0.002,
                 "others_win_share": o, "others_ci_low": o - 0.0015, "others_ci_high": o + 0.0015,
-                "diff": f - o, "diff_low": f - o - 0.003, "diff_high": f - o + 0.003, "p_value": 1e-9,
+                "diff": f - o, "diff_low": f - o - 0.003, "diff_high": f - o + 0.003, "z": z, "p_value": 1e-9,
                 "p_adjusted": 1e-8, "significant": True, "verdict": "clear and large enough to matter",
                 "fair_share": 0.25, "mean_powers": 1.9}
-    return pl.DataFrame([row("chevalier", "Chevalier", 0.26443, 0.24254),
-                         row("pretre", "Prêtre", 0.35349, 0.20651)])
+    return pl.DataFrame([row("chevalier", "Chevalier", 0.26443, 0.24254, 7.53),
+                         row("pretre", "Prêtre", 0.35349, 0.20651, 48.65)])
 
 
 def test_the_guild_tables_founders_minus_others_is_the_difference_of_their_printed_shares():
