@@ -8,7 +8,9 @@ and exit 130 / 143 after the writers' cleanup (:class:`simcore.errors.Interrupte
 signal during that cleanup is ignored. Every output claimed by the command is released at its end
 (:func:`simcore.atomic.release_claims`). A reader that closes stdout (``simulate … | head -1``)
 ends the command quietly: exit 0 when its outputs were published, 141 (SIGPIPE's) when it stopped
-before (:func:`_output_closed`). ``simulate`` is also a console script
+before (:func:`_output_closed`), and the verdict's own code when the command had decided one
+before writing (:func:`verdict`: ``balance golden --check``, ``replay``, ``check``): a closed
+stdout never turns a failing verdict into 0. ``simulate`` is also a console script
 of its own (:func:`simulate_main`).
 
 Start-up: importing this package registers no command. :func:`main` imports only the command
@@ -419,6 +421,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
     _STARTUP["ran"] = True
     atomic.PUBLISHED.clear()
     atomic.UNFINISHED.clear()
+    _VERDICT.clear()
     INTERRUPT_NOTE.clear()
     INTERRUPT_SAID.clear()
     global _previous_unraisable
@@ -628,11 +631,32 @@ def _output_closed() -> int:
     Exit 0 when the work was done — every output the command claimed was published, so the reader
     only left the summary unread (the run directory is complete; a script with ``set -o pipefail``
     must not fail for it) —, else 141, the code of a process killed by SIGPIPE: the command stopped
-    before its end and its unfinished outputs were removed (revC #6)."""
+    before its end and its unfinished outputs were removed (revC #6). A command that had decided a
+    verdict before writing (:func:`verdict`) ends with the verdict's code, and the line it says on
+    stderr at its end, if any: ``balance golden --check | head -5`` exited 0 when a playthrough
+    was out of date (session 60 #1), since the diff was written before the reader left."""
     from simcore import atomic
 
     _silence_stdout()
-    return EXIT_CLOSED_PIPE if atomic.UNFINISHED else 0
+    if atomic.UNFINISHED:
+        return EXIT_CLOSED_PIPE
+    code, line = _VERDICT.get("code", 0), _VERDICT.get("line")
+    if code and line:
+        print(line, file=sys.stderr)
+    return code
+
+
+#: The verdict the running command decided before writing its output (:func:`verdict`).
+_VERDICT: dict = {}
+
+
+def verdict(code: int, line: str | None = None) -> None:
+    """Record the exit code the running command ends with, decided before it writes the output
+    that says why (a golden diff, a replay's CHECK FAILED log, a check's report), and the line it
+    prints on stderr at its end (``line``, or none): should the reader close stdout meanwhile
+    (``| head -5``), the command still ends with ``code`` (:func:`_output_closed`), the line said.
+    The command still raises its own exit as before; this is only what a closed stdout keeps."""
+    _VERDICT.update(code=int(code), line=line)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ sequential test of :mod:`analysis.check.decision`, played by :func:`analysis.che
 ``balance check --baseline FILE RUN`` judges an existing run directory in one look
 (:func:`analysis.check.run.check`). It prints the result (:mod:`analysis.check.presentation`) and
 exits 0 (pass), 1 (a metric moved beyond its tolerance), 3 (undecided at the maximum number of games),
-2 (usage or config error) or 4 (a problem of the machine, :data:`EXIT_MACHINE`). Everything is
+2 (usage or config error) or 4 (a problem of the machine, :data:`EXIT_MACHINE`); 1 and 3 also when
+the reader of stdout left before the report's end (``| head``: :func:`cli.verdict`). Everything is
 callable from Python: :func:`run_check`.
 
 ``balance baseline --panel NAME --out DIR`` (with ``--rules``/``--set``) records every cell of a
@@ -23,7 +24,8 @@ the table fitted to it as simulate's and ladder's are (a rich table: a cell wrap
 column) and every sentence wrapped at word boundaries under its own indent; piped or in a CI log it
 is printed as :func:`analysis.check.presentation.text_report` makes it, one line per sentence.
 
-May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts) and, lazily
+May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts),
+:func:`cli.verdict` (the exit code a closed stdout keeps) and, lazily
 inside the commands, rich (the terminal layout), :mod:`analysis` and :mod:`strategies.panels`.
 """
 
@@ -38,6 +40,7 @@ import typer
 from simcore.errors import UsageError
 from simcore.games import DEFAULT_GAME
 
+from cli import verdict
 from cli.sweep import LINEUP_HELP, PANEL_HELP, SMALLEST_HELP
 
 #: The kinds of ``--smallest-difference`` a baseline and a check take: a check measures win shares
@@ -679,6 +682,7 @@ def register(app: typer.Typer) -> None:
             # before the report files are written, so that an interruption while they are still
             # says the verdict (review C #5)
             lines = panel_lines(pc, quiet=quiet)
+            verdict(pc.exit_code)     # a reader leaving the lines (`| head`) keeps it (session 60 #1)
             console = _terminal()
             if console is None:
                 typer.echo("\n".join(lines))
@@ -710,6 +714,7 @@ def register(app: typer.Typer) -> None:
                             executor=executor, smallest=small)
         # the verdict first, then the report files: an interruption while they are written
         # still leaves the verdict said (review C #5), and its line names what was written
+        verdict(res.exit_code)      # a reader leaving the report (`| head`) keeps it (session 60 #1)
         console = _terminal()
         if console is None:         # piped, a CI log: one line per sentence
             typer.echo(status_line(res) if quiet else text_report(res).rstrip())

@@ -3,10 +3,13 @@
 Each game with a golden playthrough names its module in its spec (``golden``); that module renders
 the fixed game's turn-by-turn log and knows its committed file under ``tests/golden/``. Without an
 option it lists the games and their files; ``--game`` alone prints that game's log. ``--check``
-exits 1 and prints the diff of every game whose file differs; ``--write`` regenerates them
-(atomically). ``make golden`` runs ``balance golden --write``.
+exits 1 and prints the diff of every game whose file differs; every game is compared before a line
+is written, and the verdict recorded (:func:`cli.verdict`), so that ``balance golden --check |
+head -5`` exits 1 too (session 60 #1: the reader left after the diff's first lines, the next line
+met the closed pipe and the command ended with 0, without comparing the games after it).
+``--write`` regenerates them (atomically). ``make golden`` runs ``balance golden --write``.
 
-May import typer and :mod:`simcore`.
+May import typer, :mod:`simcore` and :func:`cli.verdict`.
 """
 
 from __future__ import annotations
@@ -46,22 +49,25 @@ def golden(
         print("balance golden --check compares every game's playthrough with its file; --write "
               "regenerates them")
         return
-    changed = 0
-    for spec in with_golden:
-        mod = registry.import_hook(spec.golden)
-        if write:
-            mod.main(["--write"])
-        elif check:
-            d = mod.diff()
+    if check:
+        from cli import verdict
+
+        mods = [(spec, registry.import_hook(spec.golden)) for spec in with_golden]
+        diffs = [(spec, mod, mod.diff()) for spec, mod in mods]
+        changed = any(d for _, _, d in diffs)
+        if changed:
+            verdict(1)          # before the first line: a reader may leave after it
+        for spec, mod, d in diffs:
             if d:
                 sys.stdout.write(d)
-                changed += 1
             else:
                 print(f"{spec.name}: {mod.GOLDEN_PATH.name} is up to date")
-        else:
-            mod.main([])
-    if changed:
-        raise typer.Exit(1)
+        if changed:
+            raise typer.Exit(1)
+        return
+    for spec in with_golden:
+        mod = registry.import_hook(spec.golden)
+        mod.main(["--write"] if write else [])
 
 
 def _shown(path) -> str:

@@ -20,13 +20,14 @@ copied in or a table deleted, is the one line ``balance export`` and ``balance r
 code 2, before anything is played (review s46 #4: it was replayed and said to differ, or --find
 chose from the other run's rows). The log goes to stdout (also ``--out -``), or
 to ``--out FILE`` (written atomically, never over an existing file without ``--force``). Exit
-code 1 when the replay differs from the run's row. Bad input (not a run: a panel, sweep or tune
+code 1 when the replay differs from the run's row, also when the reader of stdout left before the
+log's end (``| head``: :func:`cli.verdict`, session 60 #1). Bad input (not a run: a panel, sweep or tune
 directory is named as such, with the run to give, as ``balance export`` does; a game out of range, a
 game without a reference engine, a query the grammar does not take, ``role=`` on a game without
 roles) is one line, exit code 2.
 
-May import typer, rich (progress), the standard library, :mod:`cli.progress`, :mod:`simcore` and
-:mod:`analysis.load` (the readers' check of a run directory).
+May import typer, rich (progress), the standard library, :mod:`cli.progress`, :func:`cli.verdict`,
+:mod:`simcore` and :mod:`analysis.load` (the readers' check of a run directory).
 """
 
 from __future__ import annotations
@@ -78,6 +79,11 @@ def replay(
         game, why = _find(run, find, strategies)
     result = R.replay(run, game, strategies)
     text = (f"# {why}\n" if why else "") + result.text
+    differs = result.row is not None and not result.matches
+    if differs:          # before the log: a reader that leaves it (`| head`) keeps the exit code
+        from cli import verdict
+
+        verdict(1, DIFFERS_LINE)
     if out is None:
         sys.stdout.write(text)
     else:
@@ -85,9 +91,13 @@ def replay(
 
         written = write_text_atomic(out, text, force=force, option="--out", replaces=REPLAY_FILE)
         typer.echo(f"replay of game {game}: {written}")
-    if result.row is not None and not result.matches:
-        typer.echo("the replay differs from the run's records (see the CHECK FAILED lines)", err=True)
+    if differs:
+        typer.echo(DIFFERS_LINE, err=True)
         raise typer.Exit(1)
+
+
+#: What ``balance replay`` says on stderr, exit 1, when the replayed game differs from the run's row.
+DIFFERS_LINE = "the replay differs from the run's records (see the CHECK FAILED lines)"
 
 
 def check_run_directory(run: Path) -> None:
