@@ -46,7 +46,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet, collect
+from analysis.load import RunSet, collect, rows_flag
 
 ALPHA = 0.05
 _Z = stats.z_quantile()
@@ -864,7 +864,7 @@ def _unpaired_why(base: RunSet, variant: RunSet) -> tuple[str, bool]:
         return "the line-up of bots differs, so game N is not the same game", False
     if any(m.get("rotate_seats") for m in (*base.metas, *variant.metas)):
         return "seats rotate within deals, so games are not independent units", False
-    said = []
+    said, lacking = [], []
     for rs in (base, variant):
         # which rows are missing (review S: a --no-raw run keeps games.parquet, one row per game,
         # and was said to keep "no per-game rows"); the pairing needs both tables. Both sides are
@@ -874,12 +874,16 @@ def _unpaired_why(base: RunSet, variant: RunSet) -> tuple[str, bool]:
                 if not all((p / f).is_file() for p in rs.paths)]
         if gone:
             said.append((rs.label, " or ".join(gone)))
+            lacking += [m for p, m in zip(rs.paths, rs.metas) if not (p / PLAYERS).is_file()]
+    # the flag that left the rows out (session 60 #2: "simulate with --raw" for --no-raw runs of
+    # 20,000 games, whose rows the default keeps)
+    flag = rows_flag(lacking)
     if len(said) == 2:
         (a, ga), (b, gb) = said
         kept = f"neither {a} nor {b} kept {ga}" if ga == gb else f"{a} kept no {ga} and {b} no {gb}"
-        return f"{kept} (simulate both with --raw to pair)", True
+        return f"{kept} (simulate both {flag} to pair)", True
     if said:
-        return f"{said[0][0]} kept no {said[0][1]} (simulate with --raw to pair)", True
+        return f"{said[0][0]} kept no {said[0][1]} (simulate {flag} to pair)", True
     return "", False
 
 

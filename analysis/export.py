@@ -40,7 +40,7 @@ from simcore.atomic import PARQUET_SIGN, CsvTable, FileKind, atomic_output, chec
 from simcore.atomic import ParquetTable, parquet_sign
 from simcore.atomic import write_text_atomic  # noqa: F401
 from simcore.errors import UsageError
-from analysis.load import check_run
+from analysis.load import check_run, rows_left_out
 from simcore.rundir import GAMES, PLAYERS
 
 #: The tables every game may have; a game's own (Seigneurial's objectives …) come from its analysis
@@ -654,7 +654,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         raise UsageError(f"--bom: a byte-order mark is for CSV files; --out {out} is Parquet "
                          "(leave out --bom, or write a .csv)")
     run = Path(run)
-    check_run(run, players=True if what == "players" else None)  # one clear line for a damaged run
+    meta = check_run(run, players=True if what == "players" else None)  # one clear line for a damaged run
     if not stdout:
         # before any work: a Parquet file naming another table is refused in a second (its
         # columns are compared once the table is computed, as a CSV's are)
@@ -663,7 +663,8 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     if what in RAW:
         src = run / RAW[what]
         if not src.is_file():
-            hint = " (the run was written without --raw)" if what == "players" else ""
+            # (check_run says it first; the same words, should the file go meanwhile)
+            hint = f" ({rows_left_out(meta)})" if what == "players" and meta.get("raw_players") is False else ""
             raise UsageError(f"{run}: no {RAW[what]}{hint}")
         if stdout:
             stream_raw(src, _stdout_bytes(), fmt, bom=bom)

@@ -604,8 +604,7 @@ def check_run(run: str | Path, *, players: bool | None = None) -> dict:
     verify_integrity(p, meta)              # sizes, hashes and tying figures recorded in run.json
     if players:
         if not (p / PLAYERS).is_file():
-            hint = (" (the run was written without --raw: rerun with --raw)"
-                    if meta.get("raw_players") is False else "")
+            hint = f" ({rows_left_out(meta)})" if meta.get("raw_players") is False else ""
             raise UsageError(f"{p}: no {PLAYERS}{hint}")
         _check_players(p, meta, spec)
     if (p / GAMES).exists():
@@ -616,6 +615,37 @@ def check_run(run: str | Path, *, players: bool | None = None) -> dict:
     check_figures(p, meta)                 # the tying figures computed from the files again
     _CHECKED[key] = meta
     return meta
+
+
+def rows_flag(metas: Iterable[dict]) -> str:
+    """What a rerun needs to keep the player rows (players.parquet) the runs of ``metas`` were
+    written without: ``"without --no-raw"`` when every one was written so (``raw_players`` false)
+    at no more than :data:`simcore.rundir.RAW_LIMIT` games, where the rows are kept unless
+    ``--no-raw`` is given, else ``"with --raw"`` (above the limit only ``--raw`` keeps them; it
+    keeps them at any size). Session 60 #2: a 20,000-game ``--no-raw`` run was told "written
+    without --raw: rerun with --raw", as if the default had left its rows out."""
+    from simcore.rundir import RAW_LIMIT
+
+    metas = list(metas)
+    no_raw = bool(metas) and all(m.get("raw_players") is False and isinstance(m.get("games"), int)
+                                 and m["games"] <= RAW_LIMIT for m in metas)
+    return "without --no-raw" if no_raw else "with --raw"
+
+
+def rows_left_out(meta: dict) -> str:
+    """Why a run (its run.json, ``meta``) kept no players.parquet, and what brings the rows back,
+    by the flag that left them out (:func:`rows_flag`): "the run was written with --no-raw: rerun
+    without --no-raw", or, above :data:`simcore.rundir.RAW_LIMIT` games, "the run of 1,000,000
+    games was written without --raw; above 100,000 games only --raw keeps the rows: rerun with
+    --raw"."""
+    from simcore.rundir import RAW_LIMIT
+
+    if rows_flag([meta]) == "without --no-raw":
+        return "the run was written with --no-raw: rerun without --no-raw"
+    games = meta.get("games")
+    size = f" of {games:,} games" if isinstance(games, int) else ""
+    return (f"the run{size} was written without --raw; above {RAW_LIMIT:,} games only --raw keeps "
+            "the rows: rerun with --raw")
 
 
 @dataclass
@@ -659,9 +689,10 @@ class RunSet:
     def need_rows(self, what: str) -> None:
         """Raise a one-line :class:`UsageError` when ``what`` (a row-level question) is asked of
         runs read from their statistics without players.parquet."""
-        if not all((p / PLAYERS).is_file() for p in self.paths):
-            raise UsageError(f"{self.paths[0]}: {what} needs the player rows ({PLAYERS}); "
-                             "the run was written without them (simulate with --raw)")
+        lacking = [(p, m) for p, m in zip(self.paths, self.metas) if not (p / PLAYERS).is_file()]
+        if lacking:
+            p, meta = lacking[0]
+            raise UsageError(f"{p}: {what} needs the player rows ({PLAYERS}); {rows_left_out(meta)}")
 
     # -- columns -------------------------------------------------------------------------------
     def has(self, *columns: str) -> bool:

@@ -36,6 +36,10 @@ GAMES = "games.parquet"
 SUMMARY = "summary.parquet"
 PANEL_JSON = "panel.json"            # a panel played by simulate --panel (analysis.panel_run)
 MAX_RUN_JSON_BYTES = 64 * 1024 * 1024     # rules text and tables included, a run.json is far smaller
+#: Up to this many games a run keeps players.parquet unless ``--no-raw`` is given; above it, only
+#: with ``--raw`` (why: :data:`simcore.runner.RAW_LIMIT`, which is this value). Here, below the
+#: runner, so that the readers can say which flag left a run's rows out (session 60 #2).
+RAW_LIMIT = 100_000
 
 
 def stamped_run_dir(game: str, root: str | Path = "runs") -> Path:

@@ -49,8 +49,9 @@ DEFAULT_CHUNK = 1 << 17          # games per chunk: ~30 MB of player rows at 5 p
 # ``balance replay`` plays a row-less run's games again for the rows it needs. Writing it costs
 # ~0.11 s of CPU, 14 MB of memory and an 8.4 MB file per 1e5 4-player Middle-Ages games
 # (docs/cluster.md, "players.parquet by default"): up to 1e5 games it is kept, a small file for
-# who wants to look at rows; at 1e6 it was the largest cost outside the kernel.
-RAW_LIMIT = 100_000
+# who wants to look at rows; at 1e6 it was the largest cost outside the kernel. (Defined in
+# simcore.rundir, whose readers name the flag that left a run's rows out by it.)
+RAW_LIMIT = rundir.RAW_LIMIT
 
 # Disk space a run directory's rows take, estimated before any game is played (revC #3: a
 # `--raw -n 1e10` run started and failed only when the disk filled). A table's rows are estimated

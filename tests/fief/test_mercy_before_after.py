@@ -212,8 +212,9 @@ def test_review_s_an_unpaired_reason_names_the_table_missing(runs):
     rs, vrs = open_runs([base]), open_runs([variant])
     why = compare_runs(rs, vrs, analyse(rs), analyse(vrs)).pairing.why
     # both sides kept none: both are named (review s49 summary-only #2)
-    assert why == (f"neither {rs.label} nor {vrs.label} kept players.parquet (simulate both with "
-                   "--raw to pair)"), why
+    # (3,000 combats each, written with --no-raw: the default keeps their rows, session 60 #2)
+    assert why == (f"neither {rs.label} nor {vrs.label} kept players.parquet (simulate both without "
+                   "--no-raw to pair)"), why
     one = open_runs([runs[("defender:4", True)]])
     why = compare_runs(rs, one, analyse(rs), analyse(one)).pairing.why
-    assert why == f"{rs.label} kept no players.parquet (simulate with --raw to pair)", why
+    assert why == f"{rs.label} kept no players.parquet (simulate without --no-raw to pair)", why
