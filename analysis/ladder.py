@@ -11,6 +11,10 @@ is (above or below the fair share, Bonferroni over the cells). Games are played 
 (:func:`simcore.runner.collect`), the same path as every run directory. :func:`pairs` lists the
 cells in the order :func:`ladder` plays them (so a caller can play them one by one and show
 progress); :func:`ladder_table` is the matrix as a table (``balance ladder --out`` writes it).
+:func:`ranking_sentence` says it in words: each row bot's mean win share over its opponents, and
+whether the first is clearly ahead of every other, on that mean and head to head (its games against
+copies of each beside that bot's against copies of it, :func:`_head_to_head`), naming any bot it is
+not clearly ahead of head to head.
 A game of roles (seat 0 a role of its own, the other seats another) has :func:`role_ladder`, one
 table per role, which reports each of its :func:`role_steps` to a progress callback;
 :func:`role_sides` splits bots by the roles they play, and :func:`lead_headline` says the lead
@@ -595,9 +599,24 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
     counts, and the sentence named that family) lies above 0 (:func:`_paired_lead`); for cells
     that kept no deals, the mean of its cells' lower ends above the mean of every other row's upper
     ends, the cells' intervals (:func:`fair_bounds`) at 1 − alpha/c over the c cells the sentence
-    reads (true means lie between those with that chance, whatever the cells' correlation). The
-    head-to-head ▲ it falls back on is the table's, over the ``family`` of matchups the calls read
-    (else ``len(cells)``). Each clause names the family it reads. '' without two rows to rank."""
+    reads (true means lie between those with that chance, whatever the cells' correlation).
+
+    A mean over different opponents can rank a bot first that another beats head to head (review
+    s60 #245: Médiévallons, balanced 26.2% on average, clearly the highest, from its games against
+    saboteur; against copies of collector 22.5%, collector 22.9% against copies of it). So the
+    leader is also read head to head against each other bot: its share against copies of that bot
+    minus that bot's against copies of it (:func:`_head_to_head`), the n − 1 differences at
+    1 − alpha/(n − 1), Bonferroni over those n − 1 as the means'. "The strongest: clearly ahead of
+    every other bot" only where its mean and every head-to-head difference are clear; where the
+    mean is clear and some head to head is not, the sentence says the mean is the highest, then by
+    name which bots beat it head to head, which it does not beat (lower or equal in these games)
+    and which it is not clearly ahead of, each with both shares and the difference's interval
+    worded by size against the smallest difference that matters (1 pp, :func:`_h2h_item`), and
+    where the lead on the mean comes from (:func:`_common_words`). Where the mean is not clear,
+    the head to head against the runner-up, and the table's ▲ on the leader's cell against it (over
+    the ``family`` of matchups the calls read, else ``len(cells)``) beside the runner-up's share
+    against copies of the leader (before session 60, that ▲ alone was called "head to head it is the
+    stronger"). Each clause names the family it reads. '' without two rows to rank."""
     randoms = set(random_bots)
     bounds = dict(zip(((c.bot, c.opponent) for c in cells), fair_bounds(cells, players, alpha, family)))
     cols = list(dict.fromkeys(c.opponent for c in cells))
@@ -638,23 +657,203 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
         clear = lows[best] is not None and all(highs[r] is not None and lows[best] > highs[r]
                                                for r in rows if r != best)
         mean_family = f"its {len(read)} matchups' intervals read together"
+    # head to head (review s60 #245): the leader's share against copies of each other bot beside that
+    # bot's against copies of the leader, the n − 1 differences read together as the means' are
+    m = len(rows) - 1
+    duels = {r: _head_to_head(cells, best, r, players, alpha, m) for r in order[1:]}
+    h2h_family = _h2h_family_words(m)
+    if clear and all(h is not None and h.ahead for h in duels.values()):
+        if len(rows) == 2 and [c.opponent for c in mine[best]] == [nxt] and [c.opponent for c in mine[nxt]] == [best]:
+            # two bots, each read against the other only: the means are the head to head
+            return said + (f" {best} is the strongest: clearly ahead of every other bot, {mean_family}; "
+                           f"with two bots its mean is its head to head: {_h2h_item(duels[nxt])}.")
+        return said + (f" {best} is the strongest: clearly ahead of every other bot, on its mean "
+                       f"({mean_family}) and head to head, where it wins more against copies of each "
+                       f"than each wins against copies of it ({h2h_family}): "
+                       f"{_h2h_list(list(duels.values()))}.")
     if clear:
-        return said + f" {best} is the strongest: clearly ahead of every other bot, {mean_family}."
-    # the two head to head: the leader against copies of the runner-up, as the table's ▲ reads it
-    # (review s49 skill #2: "it may be no stronger" beside search4 52.7% ▲ against 2×balanced,
-    # adjusted 41.1–64.0% against the fair 33.3%)
+        whom = "its opponents" if len(plain) == len(cols) else "its opponents that do not play at random"
+        return said + (f" {best} has the highest mean win share over {whom}, clearly above every other "
+                       f"bot's ({mean_family}), "
+                       f"but {_h2h_short(duels, best, h2h_family)}{_common_words(mine, best, duels, plain)}")
+    # the two head to head, read as every head-to-head claim of the sentence (review s49 skill #2:
+    # "it may be no stronger" beside search4 52.7% ▲ against 2×balanced; the ▲ alone read one
+    # cell, not the runner-up's games against copies of the leader)
+    h = duels[nxt]
+    if h is not None and h.ahead:
+        return said + (f" The highest is {best}'s. Its mean is not clearly above {nxt}'s ({mean_family}), "
+                       f"but head to head it is ahead of {nxt}: {_h2h_item(h)} ({h2h_family}).")
+    shown = (f"{_h2h_item(h)}, {h2h_family}" if h is not None else f"no games of {nxt} against copies of it")
+    said += (f" The highest is {best}'s, but not clearly ahead of {nxt}: neither its mean "
+             f"({mean_family}) nor head to head ({shown}) shows it stronger; it may be no stronger.")
     fair = 1.0 / players
     direct = bounds.get((best, nxt))
-    table = f"the table's ▲, the {k} matchups read together"
-    if direct is not None and direct[0] > fair:
-        cell = next(c for c in cells if c.bot == best and c.opponent == nxt)
-        return said + (f" The highest is {best}'s. Its mean is not clearly above {nxt}'s ({mean_family}), "
-                       f"but head to head it is the stronger: against copies of {nxt} it wins "
-                       f"{_pct(cell.win_share)}, clearly above the fair {100 * fair:.3g}% (▲, the {k} "
-                       "matchups read together).")
-    return said + (f" The highest is {best}'s, but not clearly ahead of {nxt}: neither its mean "
-                   f"({mean_family}) nor its games against copies of {nxt} ({table}) show it "
-                   "stronger; it may be no stronger.")
+    if h is not None and direct is not None and direct[0] > fair:
+        said += (f" Against copies of {nxt} it wins {_pct(h.mine)}, clearly above the fair "
+                 f"{100 * fair:.3g}% (▲, the {k} matchups read together), but {nxt} wins "
+                 f"{_pct(h.theirs)} against copies of it.")
+    return said
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """The leader's share against copies of ``other`` (``mine``, cell (leader, other)) beside
+    ``other``'s against copies of the leader (``theirs``, cell (other, leader)), and the interval
+    of the difference ``mine − theirs`` (``low``, ``high``) at the level of its family
+    (:func:`_head_to_head`); ``paired``: read deal by deal."""
+    other: str
+    mine: float
+    theirs: float
+    low: float
+    high: float
+    paired: bool
+
+    @property
+    def ahead(self) -> bool:
+        return self.low > 0 and self.high > self.low
+
+    @property
+    def behind(self) -> bool:
+        return self.high < 0 and self.high > self.low
+
+
+def _head_to_head(cells: list[Cell], best: str, other: str, players: int, alpha: float,
+                  m: int) -> HeadToHead | None:
+    """``best`` against ``other`` head to head: ``best``'s win share against copies of ``other``
+    minus ``other``'s against copies of ``best`` (review s60 #245: balanced's mean was clearly the
+    highest of 3 Médiévallons bots, from its games against saboteur, while against copies of
+    collector it won 22.5% and collector 22.9% against copies of it). The interval is at
+    1 − alpha/m, Bonferroni over the m = n − 1 head-to-head differences of the leader the sentence
+    reads, as the means' differences are (:func:`_paired_lead`):
+
+    * the Student t interval of the per-deal difference of the two cells (deal d of every cell of a
+      ladder starts from the same random streams: the deals are the independent units, so it holds
+      whatever the two cells' correlation), where both cells kept their deals, the difference has
+      spread and each share holds at least :data:`FEW_WINS` games' worth of wins and of losses;
+    * else the two cells' own intervals (:func:`fair_bounds`), each at 1 − alpha/(2m): both hold
+      together with a chance of at least 1 − alpha/m whatever their correlation, and the difference
+      lies between (low of one − high of the other) and (high of one − low of the other).
+
+    None where either cell is missing or its interval cannot be read (fewer than two deals)."""
+    by = {(c.bot, c.opponent): c for c in cells}
+    a, b = by.get((best, other)), by.get((other, best))
+    if a is None or b is None:
+        return None
+    level = 1.0 - alpha / max(m, 1)
+    if (a.per_deal is not None and b.per_deal is not None and len(a.per_deal) == len(b.per_deal) > 1
+            and not any(min(c.win_share, 1.0 - c.win_share) * c.games < FEW_WINS for c in (a, b))):
+        d = np.asarray(a.per_deal, dtype=float) - np.asarray(b.per_deal, dtype=float)
+        sd = _spread(float(d.std(ddof=1)))
+        if sd > 0:
+            half = stats.t_quantile(d.size - 1, level) * sd / math.sqrt(d.size)
+            est = float(d.mean())
+            return HeadToHead(other, a.win_share, b.win_share, est - half, est + half, True)
+    ba, bb = fair_bounds([a, b], players, alpha, family=2 * max(m, 1))
+    if ba is None or bb is None:
+        return None
+    return HeadToHead(other, a.win_share, b.win_share, ba[0] - bb[1], ba[1] - bb[0], False)
+
+
+def _pp(x: float) -> str:
+    """A difference in percentage points, signed, the minus typographic: "+1.2", "−0.4"."""
+    return f"{100 * x:+.1f}".replace("-", "−")
+
+
+def _h2h_item(h: HeadToHead, smallest: float = stats.DEFAULT_SMALLEST_SHARE) -> str:
+    """"22.5% against collector's 22.9%, a difference of −1.6 to +0.8 pp: none as large as 1 pp
+    either way": the two shares as the table prints them, the interval of their difference (not its
+    estimate, which may print 0.1 pp off the printed shares' difference) and its size against the
+    smallest difference that matters (1 pp), read on that interval (:func:`analysis.stats.practical`)."""
+    that = f"{100 * smallest:g} pp"
+    span = f"{_pp(h.low)} to {_pp(h.high)} pp"
+    text = f"{_pct(h.mine)} against {h.other}'s {_pct(h.theirs)}, a difference of {span}"
+    verdict = stats.practical(h.mine - h.theirs, h.low, h.high, smallest,
+                              clear=h.ahead or h.behind)
+    if verdict == stats.LARGE:
+        return text + f": at least {that}"
+    if verdict == stats.SMALL:
+        return text + f": clear but less than {that}"
+    if verdict == stats.MAY_MATTER:
+        return text + f": clear, but these games cannot tell whether it reaches {that}"
+    if max(abs(h.low), abs(h.high)) < smallest:
+        return text + f": none as large as {that} either way"
+    return text + f": these games cannot tell a difference of at least {that} from none"
+
+
+def _h2h_list(duels: list[HeadToHead]) -> str:
+    return "; ".join(_h2h_item(h) for h in duels)
+
+
+def _h2h_family_words(m: int) -> str:
+    """The family a head-to-head claim reads, in words: the leader's m head-to-head differences,
+    Bonferroni over those m, as its mean's (:func:`_differences_words`)."""
+    if m == 1:
+        return "the head-to-head difference at 95%"
+    return f"its {m} head-to-head differences read together, Bonferroni over {m}"
+
+
+def _names(names: list[str], word: str = "or") -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {word} {names[-1]}"
+
+
+def _h2h_short(duels: dict, best: str, family: str) -> str:
+    """The bots the leader is not clearly ahead of head to head, by name, with their numbers: those
+    that beat it (the difference clearly below 0), those it does not beat (below or at 0 in these
+    games, not clear), those it is not clearly ahead of (above 0, not clear); then the others it
+    is clearly ahead of. Ends with a full stop."""
+    beat = [h for h in duels.values() if h is not None and h.behind]
+    lower = [h for h in duels.values() if h is not None and not h.behind and not h.ahead
+             and h.mine <= h.theirs]
+    unsure = [h for h in duels.values() if h is not None and not h.behind and not h.ahead
+              and h.mine > h.theirs]
+    unread = [r for r, h in duels.items() if h is None]
+    ahead = [h for h in duels.values() if h is not None and h.ahead]
+    parts = []
+    if beat:
+        who = _names([h.other for h in beat], "and")
+        parts.append(f"{who} {'beats' if len(beat) == 1 else 'each beat'} it head to head: {_h2h_list(beat)}")
+    if lower:
+        parts.append(f"it does not beat {_names([h.other for h in lower])} head to head: {_h2h_list(lower)}")
+    if unsure:
+        parts.append(f"it is not clearly ahead of {_names([h.other for h in unsure])} head to head: "
+                     f"{_h2h_list(unsure)}")
+    if unread:
+        parts.append(f"it has no head-to-head reading against {_names(unread)} (no games of "
+                     f"{'it' if len(unread) == 1 else 'them'} against copies of {best})")
+    named = [h.other for h in beat + lower + unsure]
+    what = (f"its share against copies of {named[0]} beside {named[0]}'s against copies of it" if len(named) == 1
+            else "its share against copies of each beside that bot's against copies of it")
+    text = "; ".join(parts) + (f" ({what}; {family})." if named else f" ({family}).")
+    if ahead:
+        text += (f" Head to head it is clearly ahead of {_names([h.other for h in ahead], 'and')}: "
+                 f"{_h2h_list(ahead)}.")
+    return text
+
+
+def _common_words(mine: dict, best: str, duels: dict, plain: list) -> str:
+    """Where the leader wins no more than a bot head to head in these games yet has the higher
+    mean, that lead is in its games against the opponents both play (its mean and the bot's are
+    each over the other bots, so their difference is the head-to-head one and those opponents'
+    together): " Its higher mean comes from the opponent both play: against copies of saboteur it
+    wins 29.9%, collector 26.7%." ('' where no such bot, or no opponent both play)."""
+    out = []
+    for r, h in duels.items():
+        if h is None or h.mine > h.theirs or best not in plain or r not in plain:
+            continue
+        both = [c.opponent for c in mine[best] if c.opponent != r]
+        theirs = {c.opponent: c.win_share for c in mine[r]}
+        both = [o for o in both if o in theirs]
+        if not both:
+            continue
+        a = float(np.mean([c.win_share for c in mine[best] if c.opponent in both]))
+        b = float(np.mean([theirs[o] for o in both]))
+        if len(both) == 1:
+            out.append(f" Its higher mean than {r}'s comes from the opponent both play: against "
+                       f"copies of {both[0]} it wins {_pct(a)}, {r} {_pct(b)}.")
+        else:
+            out.append(f" Its higher mean than {r}'s comes from the {len(both)} opponents both play: "
+                       f"against copies of them it wins {_pct(a)} on average, {r} {_pct(b)}.")
+    return "".join(out)
 
 
 def _differences_words(n: int) -> str:

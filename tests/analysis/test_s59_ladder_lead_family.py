@@ -54,8 +54,10 @@ def test_the_leader_is_read_over_its_two_differences_not_the_ladders_matchups():
     assert _t_low(d, 2) > 0 > _t_low(d, 6), (_t_low(d, 2), _t_low(d, 6))   # clear at n − 1 = 2 only
     for family in (None, 6, 36):          # the whole ladder's family no longer sets the level
         said = L.ranking_sentence(cells, P, family=family)
-        assert ("a is the strongest: clearly ahead of every other bot, its mean's differences from "
-                "the 2 others' read together, Bonferroni over 2.") in said, said
+        # (session 60: and head to head, the n − 1 head-to-head differences over the same family)
+        assert ("a is the strongest: clearly ahead of every other bot, on its mean (its mean's differences "
+                "from the 2 others' read together, Bonferroni over 2) and head to head") in said, said
+        assert "(its 2 head-to-head differences read together, Bonferroni over 2)" in said, said
         assert "matchups read together" not in said, said
 
 
@@ -63,9 +65,12 @@ def test_not_clear_names_both_families_it_reads():
     cells, d = _three_rows(2)
     assert _t_low(d, 2) < 0
     said = L.ranking_sentence(cells, P, family=36)
+    # (session 60: the head to head is a's games against copies of b beside b's against copies of a,
+    # read over the n − 1 head-to-head differences; the table's ▲ over 36 was its games alone)
     assert ("The highest is a's, but not clearly ahead of b: neither its mean (its mean's differences "
-            "from the 2 others' read together, Bonferroni over 2) nor its games against copies of b "
-            "(the table's ▲, the 36 matchups read together) show it stronger") in said, said
+            "from the 2 others' read together, Bonferroni over 2) nor head to head (") in said, said
+    assert ("its 2 head-to-head differences read together, Bonferroni over 2) shows it stronger; it may "
+            "be no stronger.") in said, said
 
 
 def test_the_role_headline_reads_the_differences_too():
