@@ -56,6 +56,17 @@ def score_unit(game: str | None) -> str:
     return spec.score_unit if spec is not None else "points"
 
 
+def margin_words(game: str | None) -> str:
+    """What ``game``'s winner's lead (``score_spread``, a sweep's ``winner_margin``) counts, where
+    its spec words it (``extra["margin"]``: Fief's "the winning side's lead (a mutual wipe-out
+    counting as 0)", since a combat both armies lose has no winner: review 247 #2); '' for the
+    others, whose pages say "the winner's margin"."""
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    return str(spec.extra.get("margin") or "") if spec is not None else ""
+
+
 SMALLEST_SHARE = 0.01      # 1 percentage point: the smallest win-share difference that matters
 
 SMALLEST_COUNT = 0.01

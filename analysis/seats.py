@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import Block, RunSet, collect, int_moments, run_pass, score_unit, seat_label
+from analysis.load import Block, RunSet, collect, int_moments, margin_words, run_pass, score_unit, seat_label
 
 _SHARED_EPS = 1e-6
 SMALLEST_SHARE = 0.01       # a seat gap shown below 1 pp is "clear but small" (analysis.load.SMALLEST_SHARE)
@@ -675,6 +675,30 @@ def _outcome_acc(rs: RunSet, acc: OutcomeAccumulator | None) -> OutcomeAccumulat
     return acc
 
 
+def decided_spread(rs: RunSet, acc: OutcomeAccumulator | None = None) -> dict | None:
+    """The winner's lead over the games that had a single winner (no shared win), for a game whose
+    shared win always leaves its top two scores level (gap 0): Fief's mutual wipe-out, both armies
+    at 0 points (FF-3), where :func:`outcome_table`'s ``score_spread`` counts such a game as a
+    0-point lead although nobody won (review 247 #2: "the winning side finishes 4.50 points ahead"
+    where the combats with a winner averaged 4.78). The spread histogram with the shared games taken
+    out of its 0 bin, so exact from the same statistics; the mean with its t interval (on deals for
+    a rotated run, as ``score_spread``'s). Keys: estimate, ci_low, ci_high, n (games with a
+    winner), shared, games. None when no game had a single winner, or when the histogram holds fewer
+    0 gaps than shared games (the game's shared wins are not level, and the figure would be wrong)."""
+    acc = _outcome_acc(rs, acc)
+    if acc.shared > int(acc.spread[0]):
+        return None
+    h = acc.spread.copy()
+    h[0] -= acc.shared
+    n = int(h.sum())
+    if n == 0:
+        return None
+    mean, sd = stats.Moments.of_counts(np.arange(len(h)), h).mean_sd()
+    lo, hi = stats.t_interval(mean, sd, n / float(rs.games_per_unit))
+    return {"estimate": float(mean), "ci_low": float(lo), "ci_high": float(hi), "n": n,
+            "shared": int(acc.shared), "games": int(acc.games)}
+
+
 def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataFrame:
     """Run-level outcome metrics, one row each.
 
@@ -699,8 +723,10 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     lo, hi = stats.t_interval(mean, sd, g / u)
     # the gap between the two highest final scores: the winner's lead where the winner holds the top
     # score, which Médiévallons' guild count and Seigneurial's two goals do not make sure (review s52)
-    rows.append(("score_spread", f"Winner's lead: the gap between the two highest final scores ({score_unit(rs.game)})", mean,
-                 lo, hi, g, "mean"))
+    words = margin_words(rs.game)      # (Fief: a mutual wipe-out, nobody's win, counts as 0)
+    rows.append(("score_spread", (f"{words[0].upper()}{words[1:]}" if words else
+                                  "Winner's lead: the gap between the two highest final scores")
+                 + f" ({score_unit(rs.game)})", mean, lo, hi, g, "mean"))
     if acc.checkpoints:
         mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()
         lo, hi = stats.t_interval(mean, sd, g / u)

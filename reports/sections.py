@@ -297,7 +297,9 @@ def outcome_rows(t: dict, unit: str = "points", shared: str = "") -> pl.DataFram
     labels, values = [], []
     for r in o.iter_rows(named=True):
         if r["metric"] == "score_spread":
-            labels.append(f"Winning side's lead over the losing side ({unit})" if shared else
+            # (a mutual wipe-out, nobody's win, counts as a 0 lead in this mean: review 247 #2)
+            labels.append(f"Winning side's lead over the losing side, a mutual wipe-out counting as 0 ({unit})"
+                          if shared else
                           f"Winner's lead: the gap between the two highest final scores ({unit})")
         elif r["metric"] == "shared_wins" and shared:
             labels.append(f"{r['label']} ({shared})")

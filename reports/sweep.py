@@ -1805,8 +1805,42 @@ def which_value_sentences(s, sweep_dir: Path) -> list[str]:
     evenly that role's seats split its wins."""
     from analysis.sweep.tables import which_values
 
-    return [which_value_sentence(w) for v in s.sweep["varies"]
-            for w in which_values(s, v["name"], sweep_dir)]
+    answers = [w for v in s.sweep["varies"] for w in which_values(s, v["name"], sweep_dir)]
+    out = [which_value_sentence(w) for w in answers]
+    sides = next((w for w in answers if w["kind"] == "sides"), None)
+    if sides is not None:
+        # what the side's win share counts, with its outcomes per variant, where the game words
+        # them (Fief: a mutual wipe-out counts half to each side; review 247 #1)
+        note = side_share_note(s.sweep, sweep_dir, sides["metric"].removeprefix("role_win_share_"),
+                               (sides["parameter"], sides["reference"]))
+        if note:
+            i = answers.index(sides)
+            out.insert(i + 1, note)
+    return out
+
+
+def side_share_note(sw: dict, sweep_dir: Path, role: str, first: tuple[str, str] | None = None) -> str:
+    """The game's note on what ``role``'s win share counts, with its outcomes in every finished
+    variant (the report hook's ``side_share_note``: Fief's attacker takes the fief in … and both
+    armies are wiped out in …, review 247 #1), each variant named by its label, those where
+    parameter ``first[0]`` has the value ``first[1]`` first (the sides sentence's reference, which
+    it names first); '' for a game without that hook."""
+    from reports.games import hook_for
+
+    said = getattr(hook_for(str(sw.get("game"))), "side_share_note", None)
+    if said is None:
+        return ""
+    runs = []
+    for v in sw.get("variants") or []:
+        if not isinstance(v, dict):
+            continue
+        try:
+            meta = json.loads((Path(sweep_dir) / "variants" / str(v.get("id")) / "run.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, TypeError):
+            continue
+        ref = first is not None and str((v.get("values") or {}).get(first[0], object())) == first[1]
+        runs.append((not ref, len(runs), f"at {v.get('label') or v.get('id')}", meta))
+    return said(role, [(where, meta) for *_, where, meta in sorted(runs, key=lambda r: r[:2])]) if runs else ""
 
 
 def sweep_files(s, sweep_dir: Path) -> tuple[dict[str, str], list[str]]:
@@ -2467,6 +2501,28 @@ def _tune_result(tune_dir: Path) -> dict | None:
     return result
 
 
+def tune_side_share_note(tune_dir: Path, tune: dict, result: dict) -> str:
+    """The game's note on what a role target's win share counts, beside the verdict, with the
+    side's outcomes in the confirmation of the best rules and in the start rules' (the report
+    hook's ``side_share_note``: Fief's "the attacker takes the fief in 76.7% … both armies are
+    wiped out in 16.7% …", where the verdict said "85.0%": review 247 #1); '' for a game without
+    that hook, a tune without a role target, or confirmations without their run.json."""
+    from reports.games import hook_for
+
+    said = getattr(hook_for(str(tune.get("game"))), "side_share_note", None)
+    role = next((t.get("role") for t in tune.get("targets") or [] if t.get("kind") == "role"), None)
+    if said is None or not role:
+        return ""
+    runs = []
+    for where, part in ((f"with the best rules ({', '.join(result.get('settings') or []) or 'unchanged'})",
+                         result.get("confirm")), ("with the start rules", result.get("start"))):
+        try:
+            runs.append((where, json.loads((Path(tune_dir) / str(part["dir"]) / "run.json").read_text(encoding="utf-8"))))
+        except (OSError, ValueError, TypeError, KeyError):
+            continue
+    return said(role, runs) if runs else ""
+
+
 def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False,
                       pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
     """The page of a tune's search; returns the path of report.html. ``smallest``: the smallest
@@ -2508,6 +2564,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         limits = confirmation_turn_limits(tune_dir, result)
         said = qualified_verdict(said, limits)
         verdict.append(said + tied_with_best(tune, result, trials))
+        verdict += [n for n in (tune_side_share_note(tune_dir, tune, result),) if n]
         verdict += adopt_advice(tune, result)
     rows = [("game", _title(game)), ("ranges", "; ".join(v["text"] for v in tune["varies"])),
             ("targets", "; ".join(t["text"] for t in tune["targets"])),

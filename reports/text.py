@@ -1120,11 +1120,15 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
     winner, second = ("The winning side", "the losing side") if sides else ("The winner", "the runner-up")
     # a lead is a difference of scores: in a percentage unit, points of it ("19.27 pp of own goal",
     # not "19.27% of own goal", a relative 19%: review s46 #13)
-    out.append(f"{winner} finishes {amount(num(r['estimate'], ci_digits(r['ci_low'], r['ci_high'])), change_unit(score_unit(rs)))} ({num_ci(r['ci_low'], r['ci_high'])}) "
+    hook = hook_for(rs.game) if rs is not None else None
+    # a game whose shared win has no winner (Fief's mutual wipe-out) words the lead itself: the
+    # mean below counts such a game as a 0-point lead (review 247 #2)
+    said = hook.margin_headline(t, rs) if sides and hasattr(hook, "margin_headline") else None
+    out.append(said or
+               f"{winner} finishes {amount(num(r['estimate'], ci_digits(r['ci_low'], r['ci_high'])), change_unit(score_unit(rs)))} ({num_ci(r['ci_low'], r['ci_high'])}) "
                f"ahead of {second} on average{rough}.")
     out += flow_headlines(t, rs, by_rank=False)     # (the flow section adds the by-rank sentence)
     out += length_headlines(t, rs)
-    hook = hook_for(rs.game) if rs is not None else None
     if hook is not None and hasattr(hook, "headlines"):
         out += hook.headlines(t, rs)
     if sides:

@@ -87,7 +87,7 @@ from simcore.rundir import GAMES, PLAYERS, read_meta, verify_integrity
 
 from analysis import stats
 from analysis.length import length_unit
-from analysis.load import int_moments, open_runs, score_unit, smallest_difference, value_sums
+from analysis.load import int_moments, margin_words, open_runs, score_unit, smallest_difference, value_sums
 from analysis.sweep.store import check_variant, finished_variants, read_sweep, variant_dir
 
 #: the page's families of comparisons, as effects.csv and each value-by-value row (column
@@ -242,7 +242,7 @@ def metric_info(game: str, n_players: int, key: str) -> MetricInfo:
             return m
     unit = score_unit(game)
     if key == "winner_margin":
-        return MetricInfo(key, "the winner's margin", unit, False)
+        return MetricInfo(key, margin_words(game) or "the winner's margin", unit, False)
     if key == "event_swing":
         return MetricInfo(key, "the event swing", unit, False)
     if key == "game_length":
@@ -333,7 +333,8 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
     if "score" in names:
         score = np.asarray(t["score"], np.float64).reshape(n, P)
         top2 = -np.sort(-score, axis=1)[:, :2]
-        add("winner_margin", "the winner's margin", unit, False, top2[:, 0] - top2[:, 1])
+        # (Fief: a mutual wipe-out's 0 counts, and the label says so: margin_words)
+        add("winner_margin", margin_words(game) or "the winner's margin", unit, False, top2[:, 0] - top2[:, 1])
     if gain_cols:
         gains = sum(np.asarray(t[c], np.float64) for c in gain_cols).reshape(n, P)
         add("event_swing", "the event swing", unit, False, gains.max(axis=1) - gains.min(axis=1))

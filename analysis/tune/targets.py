@@ -198,8 +198,8 @@ def check_lineup(targets: tuple[Target, ...], strategy_names: list[str], option:
 
 #: An estimated confirmation interval up to this many times the tolerance is a warning, not a
 #: refusal: the estimate is the interval of a share exactly at its aim with a binomial variance
-#: p(1 − p) (no shared wins: every shipped game), and a game whose wins are shared sometimes
-#: has a smaller one.
+#: p(1 − p), the confirmation's own on independent games (:func:`share_intervals`, shared wins
+#: and all); over a rotated run's deals the interval can be smaller.
 REACH_SLACK = 1.1
 
 
@@ -442,14 +442,22 @@ SHARE_COLUMNS = ("seat_win_share_", "role_win_share_")
 
 
 def share_intervals(mean, cov, low, high, c: float, cols: list[str], n: int,
-                    level: float = stats.LEVEL) -> tuple[np.ndarray, np.ndarray]:
+                    level: float = stats.LEVEL, deal: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The simultaneous intervals ``low``, ``high`` (est ± ``c``·se, :func:`analysis.stats.simultaneous`)
     with each win-share column's (:data:`SHARE_COLUMNS`) replaced by a Wilson interval
     (:func:`analysis.stats.wilson`) at the per-column level the family's critical value stands for,
-    2Φ(c) − 1 (Bonferroni over the columns when no column varies), on the games' effective count
-    (the binomial variance matched to the measured one, p(1 − p)/se², else ``n`` games): a share's
-    interval then never leaves [0, 1], and at 0.1% on 1,000 games it is not "(−0.1 to 0.3)"
-    (review D #5; its coverage at shares near 0 is measured in tests/test_s42_G_tune.py)."""
+    2Φ(c) − 1 (Bonferroni over the columns when no column varies): on the ``n`` games where they are
+    independent (``deal`` 1), a shared win's part counting as that part of a success, the interval
+    the run page, a sweep's page and ``balance export`` give a win share
+    (:func:`analysis.sweep.metrics.share_ci_sums`, :func:`analysis.roles.role_table`), so the same
+    games read the same interval everywhere (review 247 #1: a Fief tune's "84.6 to 85.4" where the
+    run page of its confirmation read 84.5–85.5 for the same 20,000 combats; the tune matched a
+    binomial variance to the measured one, which a mutual wipe-out's half win makes smaller); over
+    the deals of a rotated run (``deal`` > 1), on the deals' effective count (the binomial variance
+    matched to the measured one, p(1 − p)/se², else ``n`` games), as a rotated run's page reads its
+    shares (:func:`analysis.stats.share_mean_wilson`). A share's interval then never leaves [0, 1],
+    and at 0.1% on 1,000 games it is not "(−0.1 to 0.3)" (review D #5; its coverage at shares near
+    0 is measured in tests/test_s42_G_tune.py)."""
     low, high = np.array(low, float), np.array(high, float)
     mean = np.asarray(mean, float)
     var = np.clip(np.diag(np.atleast_2d(cov)), 0.0, None)
@@ -459,7 +467,7 @@ def share_intervals(mean, cov, low, high, c: float, cols: list[str], n: int,
         if not name.startswith(SHARE_COLUMNS):
             continue
         p = float(np.clip(mean[j], 0.0, 1.0))
-        m = p * (1 - p) / var[j] if var[j] > 0 and 0 < p < 1 else float(n)
+        m = (p * (1 - p) / var[j] if deal > 1 and var[j] > 0 and 0 < p < 1 else float(n))
         lo, hi = stats.wilson(p * m, m, one)
         low[j], high[j] = float(lo), float(hi)
     return low, high
@@ -468,18 +476,18 @@ def share_intervals(mean, cov, low, high, c: float, cols: list[str], n: int,
 def objective_interval(mean: np.ndarray, cov: np.ndarray, targets: tuple[Target, ...],
                        spans: list[tuple[int, int]], fair: float | None,
                        level: float = stats.LEVEL, cols: list[str] | None = None,
-                       n: int | None = None) -> tuple[float, float, float, np.ndarray, np.ndarray]:
+                       n: int | None = None, deal: int = 1) -> tuple[float, float, float, np.ndarray, np.ndarray]:
     """(objective, low, high, column lows, column highs): the objective Σ_t max_j d_tj / tol_t
     with the Balance interval's construction — simultaneous intervals on every column of every
     target from their joint covariance (:func:`analysis.stats.simultaneous`; a win share's, with
-    its column names ``cols`` and the games ``n``, a Wilson interval at the same simultaneous
-    level, :func:`share_intervals`, so never below 0 or above 100%), each mapped through
+    its column names ``cols``, the games ``n`` and the games per ``deal``, a Wilson interval at the
+    same simultaneous level, :func:`share_intervals`, so never below 0 or above 100%), each mapped through
     its distance from the target's band, then max over a target's columns and sum over targets.
     When all column intervals hold, the objective's holds: coverage ≥ ``level`` at a true 0 (a
     balanced game) as elsewhere; tests/analysis/test_tune_targets_coverage.py measures it."""
     low, high, c = stats.simultaneous(mean, cov, level)
     if cols is not None and n:
-        low, high = share_intervals(mean, cov, low, high, c, cols, n, level)
+        low, high = share_intervals(mean, cov, low, high, c, cols, n, level, deal)
     est = lo_sum = hi_sum = 0.0
     for t, (a, b) in zip(targets, spans):
         blo, bhi = _band(t, fair)
@@ -507,8 +515,9 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     n, mean, cov = _moments(v, cols, X)
     if n < 2:
         cov = np.zeros((len(cols),) * 2)
+    deal = int(v.games_per_deal or 1)
     est, low, high, clow, chigh = objective_interval(mean, cov, targets, spans, v.fair, cols=cols,
-                                                     n=n)
+                                                     n=n, deal=deal)
     parts = []
     all_met = True
     for t, (a, b) in zip(targets, spans):
@@ -525,7 +534,7 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     judged = Judgement(est, low, high, all_met, n, parts)
     if cells > 1:
         _, judged.panel_low, judged.panel_high, _, _ = objective_interval(
-            mean, cov, targets, spans, v.fair, level=panel_level(cells), cols=cols, n=n)
+            mean, cov, targets, spans, v.fair, level=panel_level(cells), cols=cols, n=n, deal=deal)
     return judged
 
 

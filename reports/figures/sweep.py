@@ -60,8 +60,11 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str,
             panels.append(("split", [m], f"largest gap from an equal split\nof {role}' wins (pp)"))
     # the game length in the game's own unit (turns, rounds: the curve rows carry it)
     length_unit = next(iter(d.filter(pl.col("metric") == "game_length")["unit"].to_list()), "turns")
+    # the margin as its rows label it (Fief's counts a mutual wipe-out as 0 and says so: review 247 #2)
+    margin = next(iter(d.filter(pl.col("metric") == "winner_margin")["label"].to_list()), "the winner's margin")
+    margin = str(margin).removeprefix("the ").replace(" (", "\n(")
     for m, title in (("balance", "seat imbalance (pp from fair; lower is fairer)"),
-                     ("winner_margin", f"winner's margin ({unit})"),
+                     ("winner_margin", f"{margin} ({unit})"),
                      ("game_length", f"game length ({length_unit})"), ("event_swing", f"event swing ({unit})")):
         if m in d["metric"].to_list():
             panels.append((m, [m], title))

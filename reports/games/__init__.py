@@ -10,6 +10,13 @@ tests a game's name. A hook module may define, each optional:
   the run's first findings: Seigneurial's SG-6 tie-break line);
 - ``headlines(t, rs) -> list[str]``: the game's headline sentences (after the common ones on game
   length, before the strategies');
+- ``margin_headline(t, rs) -> str | None``: in a game of one-seat sides, the sentence on the
+  winning side's lead in place of the generic one (Fief: over the combats with a winner, since a
+  mutual wipe-out has none); None keeps the generic sentence;
+- ``side_share_note(role, runs) -> str``: beside a side's win share on a sweep's or a tune's page,
+  what it counts and the side's outcomes in each of ``runs`` ((where, run.json) pairs: a sweep's
+  variants, a tune's confirmations; Fief: how often the attacker takes the fief and both armies
+  are wiped out); '' to say nothing;
 - ``sections(t, rs, figures, questions) -> list[Section]``: the game's sections, placed after the
   common section named by ``SECTIONS_AFTER`` (default: before the score distributions);
   ``figures`` is the report's :class:`reports.sections.FigureSet`, ``questions`` a

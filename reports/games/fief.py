@@ -1,10 +1,13 @@
 """Fief's own tables as the command line shows them: the odds grid's heat maps and break-even
 table (FF-7), the plague and revolt tables (FF-5, FF-6). The hooks ``figures`` / ``show`` of the
 Fief spec's table commands (:class:`simcore.contract.TableCommand`), called by ``cli/tables.py``;
-and a fief-combat run's page's first sentence (:func:`lead_headlines`: the matchup and its odds)
-and the combat its replay line points to (:func:`replay_focus`).
+and a fief-combat run's page's first sentence (:func:`lead_headlines`: the matchup and its odds),
+its sentence on the winning side's lead (:func:`margin_headline`: over the combats with a winner),
+the outcome shares a sweep's or tune's page gives beside a side's win share
+(:func:`side_share_note`) and the combat its replay line points to (:func:`replay_focus`).
 
-May import rich, polars, :mod:`analysis.stats`, :mod:`reports.figures.fief`, the Fief rules
+May import rich, polars, :mod:`analysis.stats`, :mod:`analysis.seats` (the lead over decided
+combats), :mod:`reports.text` (number formats), :mod:`reports.figures.fief`, the Fief rules
 constants and :mod:`simcore.games.fief.spec` (the words for a combat played).
 """
 
@@ -661,6 +664,78 @@ def lead_headlines(t: dict, rs) -> list[str]:
             f"defender's win share, {100 * held_share:.1f}%, is not how often it holds "
             f"({100 * held:.1f}%): read the odds here, `balance fief-odds` gives them exactly.)"
             + gave_up]
+
+
+def margin_headline(t: dict, rs) -> str | None:
+    """The run page's sentence on the winning side's lead (FF-3), in place of the generic "The
+    winning side finishes X points ahead", whose X (``score_spread``) counts each mutual wipe-out,
+    where nobody wins, as a 0-point lead (review 247 #2: 4.50 points for 10 v 6 in a castle with 2
+    Lords, where the combats with a winner averaged 4.78). The lead over the combats with a winner
+    (:func:`analysis.seats.decided_spread`: a wipe-out leaves both armies at 0 points, so it is the
+    spread histogram's 0 bin less the wipe-outs, exact from the same statistics), the wipe-outs'
+    share named, and the all-combats figure the outcome table, the export and a sweep show, said as
+    what it is. None (the generic sentence, then true) when no combat ended in a mutual wipe-out."""
+    from analysis.seats import decided_spread
+    from reports.text import ci_digits, num, num_ci
+
+    o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
+    r = o.get("score_spread")
+    d = decided_spread(rs) if r is not None else None
+    if d is None or d["shared"] == 0:
+        return None
+    g = d["games"]
+
+    def lead(x: dict) -> str:
+        return f"{num(x['estimate'], ci_digits(x['ci_low'], x['ci_high']))} points ({num_ci(x['ci_low'], x['ci_high'])})"
+
+    return (f"Over the {100 * d['n'] / g:.1f}% of combats with a winner, the winning side finishes "
+            f"{lead(d)} ahead of the losing side on average; in the other {100 * d['shared'] / g:.1f}% "
+            f"both armies are wiped out and nobody wins. (The outcome table's lead, {lead(r)}, is over "
+            f"all combats, a mutual wipe-out counting as a lead of 0.)")
+
+
+#: What a side's outcome is called beside its win share (FF-3)
+SIDE_OUTCOME = {"attacker": ("p_attacker_wins", "takes the fief"),
+                "defender": ("p_defender_holds", "holds")}
+
+
+def side_share_note(role: str, runs: list[tuple[str, dict]]) -> str:
+    """What a side's win share on a sweep's or a tune's page counts, with the outcomes beside it
+    (review 247 #1: "the bonus that gives the attacker 85%" was a win share counting each mutual
+    wipe-out as half a win to each side, where the attacker took the fief in 76.4% and 16.9% of
+    combats wiped both armies out; neither page said so). ``runs``: (where, run.json) per variant
+    or confirmation run, ``where`` as the sentence says it ("at darc.bonus=2", "with the tuned
+    rules"); each run's ``results`` counts (FF-1 to FF-4), Wilson 95% intervals as the run page's
+    (:func:`lead_headlines`). '' for a run without results, or a role other than the two sides."""
+    from analysis.stats import wilson
+
+    if role not in SIDE_OUTCOME:
+        return ""
+    key, verb = SIDE_OUTCOME[role]
+    rows = []
+    for where, meta in runs:
+        res = meta.get("results") if isinstance(meta, dict) else None
+        try:
+            n = int(res["games"])
+            rows.append((where, int(res[key]["count"]), int(res["p_both_wiped"]["count"]), n))
+        except (KeyError, TypeError, ValueError):
+            return ""
+    if not rows or any(n <= 0 for *_, n in rows):
+        return ""
+
+    def share(k: int, n: int) -> str:
+        lo, hi = wilson(k, n)
+        return f"{100 * k / n:.1f}% ({100 * float(lo):.1f}–{100 * float(hi):.1f})"
+
+    def listed(bits: list[str]) -> str:
+        return bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
+
+    wins = listed([f"{share(k, n)}{' of combats' if i == 0 else ''} {where}".rstrip()
+                   for i, (where, k, _, n) in enumerate(rows)])
+    wiped = listed([f"{share(w, n)} {where}".rstrip() for where, _, w, n in rows])
+    return (f"The {role}'s win share counts each combat where both armies are wiped out as half a "
+            f"win to each side, so it is not how often the {role} {verb}: the {role} {verb} in "
+            f"{wins}; both armies are wiped out in {wiped}.")
 
 
 def mercy_words(policy: str) -> str:

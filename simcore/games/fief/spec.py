@@ -187,6 +187,9 @@ SPEC = GameSpec(
     # by k players" read oddly for both armies wiped out, FF-3)
     extra={"winner_names": dict(enumerate(WINNER_NAMES)),
            "shared_win": "a combat where both sides are wiped out counts half a win to each",
+           # what the winner's lead counts (analysis.load.margin_words): a mutual wipe-out has no
+           # winner and both armies at 0 points, a lead of 0 in the mean (review 247 #2)
+           "margin": "the winning side's lead (a mutual wipe-out counting as 0)",
            # what a run played beyond its line-up: a tune's verdict names the combat it holds for
            "played_as": played_as, "played_as_scope": "this combat"},
 )
