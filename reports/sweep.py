@@ -27,7 +27,8 @@ designer's call), and in a game with a role of several seats by how evenly its s
 (values.csv, effects.csv: :func:`sweep_files`), listed in its section "Tables as files".
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
-differences), :mod:`analysis.sweep` (metrics, store, tables),
+differences), :mod:`analysis.sweep` (metrics, store, tables, recorded: the columns a setting moved
+that the page does not measure),
 :mod:`analysis.tune.targets`, :mod:`analysis.tune.advice` and :mod:`analysis.tune.ends` (games at the
 turn limit), :mod:`analysis.length` (the same), :mod:`analysis.export` (CSV conventions),
 :mod:`analysis.start_coins` (the caution of values of some seats' start coins),
@@ -1501,62 +1502,129 @@ def _played_count(sweep_dir, spec) -> int | None:
     return spec.default_players
 
 
-def _measured_on(sweep_dir, sw: dict) -> str:
-    """What every variant played, where the game's report hook words it (``run_line``: a Fief
-    combat's matchup, which the page never named: review s52 Fief #1), from the first finished
-    variant's run.json; '' otherwise."""
-    import json
-
+def _measured_texts(sweep_dir, sw: dict) -> list[tuple[str, str]]:
+    """(variant label, what it played) for every finished variant, where the game's report hook
+    words it (``run_line``: a Fief combat's matchup); [] otherwise."""
     from reports.games import hook_for
 
     said = getattr(hook_for(str(sw.get("game"))), "run_line", None)
     if said is None:
-        return ""
+        return []
+    out = []
     for v in sw.get("variants") or []:
         name = v.get("id") if isinstance(v, dict) else v
+        label = str(v.get("label") or name) if isinstance(v, dict) else str(v)
         try:
             meta = json.loads((Path(sweep_dir) / "variants" / str(name) / "run.json").read_text(encoding="utf-8"))
         except (OSError, ValueError, TypeError):
             continue
-        return said(meta)
-    return ""
+        if text := said(meta):
+            out.append((label, text))
+    return out
 
 
-def idle_sentences(s, measured: str = "") -> list[str]:
-    """A sentence per varied setting whose every value played exactly the same games: every change
-    of every metric 0 with an interval of no width (the paired per-game differences all 0), so the
-    setting does not act in these games (review s52 Fief #1: a combat without Jeanne d'Arc swept
-    over her bonus read "does not change by more than the 1 pp that matters")."""
+def _measured_on(sweep_dir, sw: dict) -> str:
+    """What the variants played, where the game's report hook words it (a Fief combat's matchup,
+    which the page never named: review s52 Fief #1): one text when every finished variant played
+    the same, else each variant's ("combat.default_lords_attacker=1: 10 points with 1 Lord …;
+    …=2: 10 points with 2 Lords …": the first variant's alone named 1 Lord beside Lords left of
+    0.99, 1.97 and 2.94, review 248 #1); '' otherwise."""
+    texts = _measured_texts(sweep_dir, sw)
+    if len({t for _, t in texts}) <= 1:
+        return texts[0][1] if texts else ""
+    return "; ".join(f"{label}: {text}" for label, text in texts)
+
+
+def _figures_words(labels: list[str]) -> str:
+    """The page's metrics of a parameter in a few words: "win shares, the winner's margin and the
+    game length"."""
+    words = list(dict.fromkeys("win shares" if "win share" in x else x for x in labels))
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _number(x: float) -> str:
+    return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
+
+
+def _change_words(c, rec) -> str:
+    """One recorded column that moved: "attacker_lords_left (the attacker's Lords at the end)
+    differs in 4,859 of 5,000 games (mean 0.99 at "last", 0.02 at "first")"."""
+    if len(c.differ) == 1:
+        where = f"differs in {c.differ[0]:,} of {rec.games:,} games"
+    else:
+        where = (f"differs from its value at {rec.values[0]} in {c.differ[0]:,} of {rec.games:,} "
+                 f"games at {rec.values[1]}"
+                 + "".join(f", {n:,} at {v}" for n, v in zip(c.differ[1:], rec.values[2:])))
+    means = ("" if any(m is None for m in c.means) else
+             " (mean " + ", ".join(f"{_number(m)} at {v}" for m, v in zip(c.means, rec.values)) + ")")
+    return f"{c.column} ({c.words}) {where}{means}"
+
+
+def idle_sentences(s, measured: str = "", sweep_dir=None, most: int = 4) -> list[str]:
+    """A sentence per varied setting whose every value played exactly the same games, as the page
+    measures them: every change of every metric 0 with an interval of no width (the paired per-game
+    differences all 0; review s52 Fief #1: a combat without Jeanne d'Arc swept over her bonus read
+    "does not change by more than the 1 pp that matters"). It says the setting does not act only
+    when every column the variants recorded (games.parquet, players.parquet of ``sweep_dir``:
+    :func:`analysis.sweep.recorded.recorded_changes`) is the same game by game; where some differ it
+    names them (up to ``most``: which Lords fall moves no win, point or round of a Fief combat, and
+    the page said "does not act" beside 4,859 of 5,000 combats whose attacker lost another Lord,
+    review 248 #1); a sweep without rows (or no ``sweep_dir``) says what was compared."""
+    from analysis.sweep.recorded import recorded_changes
+
     out = []
     frames = [f for f in (s.effects, s.value_effects) if f is not None and f.height]
     if not frames:
         return out
+    done = {v["id"] for v in s.sweep.get("variants") or []} - set(s.missing)
     params = list(dict.fromkeys(x for f in frames for x in f["parameter"].to_list()))
     for name in params:
-        rows = pl.concat([f.filter(pl.col("parameter") == name).select("delta", "low", "high")
+        rows = pl.concat([f.filter(pl.col("parameter") == name).select("delta", "low", "high", "label")
                           for f in frames], how="vertical")
-        if rows.height and all((rows[c].fill_null(1.0) == 0).all() for c in ("delta", "low", "high")):
+        if not (rows.height and all((rows[c].fill_null(1.0) == 0).all() for c in ("delta", "low", "high"))):
+            continue
+        figures = _figures_words(rows["label"].to_list())
+        at = f" ({measured})" if measured else ""
+        rec = recorded_changes(sweep_dir, s.sweep, name, done) if sweep_dir is not None else None
+        if rec is None or not rec.rows:
+            out.append(f"{name}: every value tried gave every game the same {figures} (the page's "
+                       f"figures); the sweep kept no game rows, so nothing else its games recorded "
+                       f"was compared (sweep again with --raw to compare every column){at}.")
+        elif not rec.changes:
             out.append(f"{name}: every value tried gave every game the same result (no game's "
-                       "figures differ between them), so this setting does not act in these games"
-                       + (f" ({measured})" if measured else "") + ".")
+                       "figures differ between them: the page's and every column its games "
+                       "recorded), so this setting does not act in these games" + at + ".")
+        else:
+            shown = [_change_words(c, rec) for c in rec.changes[:most]]
+            more = len(rec.changes) - len(shown)
+            out.append(f"{name}: the page's figures did not change (every value tried gave every game "
+                       f"the same {figures}), but the games did: " + "; ".join(shown)
+                       + (f"; and {more} other recorded column{'s' if more > 1 else ''} ("
+                          + ", ".join(c.column for c in rec.changes[most:]) + ")" if more else "")
+                       + f". So this setting acts on what these games record but the page does not "
+                         f"measure{at}.")
     return out
 
 
 def _tune_measured_on(tune_dir, game: str) -> str:
-    """:func:`_measured_on` for a tune: from the first confirmation run's run.json."""
-    import json
-
+    """:func:`_measured_on` for a tune: from its confirmation runs' run.json, one text when they
+    played the same, else each run's (a tune of ``combat.default_lords_attacker`` confirms the
+    start and the tuned rules on combats of other Lords)."""
     from reports.games import hook_for
 
     said = getattr(hook_for(str(game)), "run_line", None)
     if said is None:
         return ""
+    texts = []
     for path in sorted((Path(tune_dir) / "confirmations").glob("*/run.json")):
         try:
-            return said(json.loads(path.read_text(encoding="utf-8")))
+            if text := said(json.loads(path.read_text(encoding="utf-8"))):
+                texts.append((path.parent.name, text))
         except (OSError, ValueError):
             continue
-    return ""
+    if len({t for _, t in texts}) <= 1:
+        return texts[0][1] if texts else ""
+    return "; ".join(f"{name}: {text}" for name, text in texts)
 
 
 def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
@@ -1751,7 +1819,10 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     # from them describe unfinished games; the page says so first (simcore.turn_limit)
     lead = [w] if (w := variant_turn_limit_warning(Path(sweep_dir), sw, s.missing)) else []
     # which value to pick, per parameter, from the page's own numbers and paired intervals
-    lead += [with_seats(x, named) for x in idle_sentences(s, _measured_on(sweep_dir, sw))]
+    # (the matchup in the sentence only where every variant played the same one)
+    same = len({t for _, t in _measured_texts(sweep_dir, sw)}) <= 1
+    lead += [with_seats(x, named) for x in idle_sentences(s, _measured_on(sweep_dir, sw) if same else "",
+                                                          sweep_dir)]
     lead += [with_seats(x, named) for x in which_value_sentences(s, Path(sweep_dir))]
     # values that give some seats other start coins, played with heuristic bots: which value is
     # fairest measures the bots' openings as much as the coins (analysis.start_coins)
