@@ -138,7 +138,12 @@ def agreement(odds: pl.DataFrame, rounds_pmf: dict | None) -> dict:
         (pl.col("p_defender_holds") + pl.col("p_both_wiped")).alias("q_ex"))
     mc = odds.filter(pl.col("method") == "mc").select(
         *keys, "p_attacker_wins", "expected_rounds", "games")
-    j = mc.join(ex, on=keys, maintain_order="left")
+    # one row per cell on each side, joined one to one: a cell listed twice (a terrain given
+    # twice, which odds_request now refuses) made the join a cross product, and "MC vs exact over
+    # 200 cells ... Bonferroni over the 400 tests" for 50 cells (review 248 #3). Identical rows
+    # are one cell; two different rows of one cell are an error, raised by the join's check.
+    ex, mc = ex.unique(maintain_order=True), mc.unique(maintain_order=True)
+    j = mc.join(ex, on=keys, how="inner", validate="1:1", maintain_order="left")
     win_p, round_p = [], []          # (p, row of j)
     for i, r in enumerate(j.iter_rows(named=True)):
         n = int(r["games"])

@@ -26,8 +26,8 @@ from simcore.contract import (ChunkResult, ClosingRow, PreparedRun, SeatStrategi
                               chunk_from_arrays)
 from simcore.games.fief import kernel as K
 from simcore.games.fief.rules import (
-    DARC_SIDES, TERRAINS, FiefRules, check_army, darc_index, load, mercy_text, parse_mercy,
-    terrain_index,
+    DARC_SIDES, TERRAINS, FiefRules, check_army, check_mercy, darc_index, load, mercy_text,
+    parse_mercy, terrain_index,
 )
 from simcore.games.fief.spec import SIDES, SPEC, WINNER_NAMES
 from simcore.stats import Z95, wilson_counts, wilson_interval
@@ -55,7 +55,9 @@ def resolve_matchup(rules: FiefRules, *, attacker: int, defender: int, terrain: 
         ld = min(ld, max(defender, 0))
     check_army(rules, "attacker", attacker, la, DARC_SIDES[di] == "attacker")
     check_army(rules, "defender", defender, ld, DARC_SIDES[di] == "defender")
-    k = rules.default_mercy if mercy is None else parse_mercy(mercy)
+    k = rules.default_mercy if mercy is None else parse_mercy(mercy, "--mercy")
+    check_mercy(rules, k, (la, ld), mercy is not None,
+                (lords_attacker is not None, lords_defender is not None))
     return ti, di, la, ld, k
 
 

@@ -35,8 +35,8 @@ from simcore.games.fief import kernel as K
 from simcore.games.fief.agreement import agreement
 from simcore.games.fief.exact import exact_grid, rounds_pmf_grid
 from simcore.games.fief.rules import (
-    DARC_SIDES, P_DARC_FIRST, P_LORDS_FIRST, TERRAINS, FiefRules, check_army, darc_index, load,
-    mercy_text, parse_mercy, terrain_index,
+    DARC_SIDES, P_DARC_FIRST, P_LORDS_FIRST, TERRAINS, FiefRules, check_army, check_mercy,
+    darc_index, load, mercy_text, parse_mercy, terrain_index,
 )
 from simcore.games.fief.spec import AT_LEVEL, AT_MOST, LEVEL_TOL, WITHIN_NOISE, noise_confidence
 from simcore.options import as_count, check_seed
@@ -80,9 +80,17 @@ def parse_points(text: str, what: str, max_points: int = MAX_POINTS, min_points:
 
 
 def parse_terrains(text: str) -> list[str]:
+    """``--terrain`` (FF-2): ``all`` or a list of distinct terrains → their names; a terrain named
+    twice is refused (one UsageError line): its cells were computed twice, and the Monte Carlo
+    check counted every cell 4 times over (review 248 #3)."""
     if text.strip().lower() == "all":
         return list(TERRAINS)
-    return [TERRAINS[terrain_index(t)] for t in text.split(",")]
+    names = [TERRAINS[terrain_index(t)] for t in text.split(",")]
+    twice = list(dict.fromkeys(t for i, t in enumerate(names) if t in names[:i]))
+    if twice:
+        raise UsageError(f"--terrain {text!r}: {' and '.join(twice)} given more than once "
+                         f"(name each terrain once: {', '.join(TERRAINS)} or all)")
+    return names
 
 
 def cell_seeds(seed: int, terrain: int, darc: int, attackers, defenders) -> np.ndarray:
@@ -404,7 +412,11 @@ def odds_request(*, attackers: str = "1-30", defenders: str = "1-20", terrain: s
                DARC_SIDES[di] == "attacker", MAX_POINTS)
     check_army(rules, "defender", max(defs), min(ld, max(defs)) if lords_defender is None else ld,
                DARC_SIDES[di] == "defender", MAX_POINTS)
-    k = rules.default_mercy if mercy is None else parse_mercy(mercy)
+    k = rules.default_mercy if mercy is None else parse_mercy(mercy, "--mercy")
+    # (each cell's Lords are min(points, la): at least 1 wherever la is, so la = 0 is the only
+    # setting under which a side can never ask)
+    check_mercy(rules, k, (la, ld), mercy is not None,
+                (lords_attacker is not None, lords_defender is not None))
     return OddsRequest(attackers, defenders, atts, defs, terrains, DARC_SIDES[di], method, games,
                        seed, lv, rules, la, ld, k)
 

@@ -27,6 +27,11 @@ DARC_SIDES = ("none", "attacker", "defender")
 DARC_NONE, DARC_ATTACKER, DARC_DEFENDER = 0, 1, 2
 DIE_SIDES = 6
 NEVER = -1                      # mercy threshold meaning "never asks"
+MAX_ARMY = 9999                 # FF-1: the most points an army of any command may have (check_army)
+# FF-3: the largest mercy threshold K. A side asks when its points are at most K, and no army has
+# more than MAX_ARMY points, so a larger K asks exactly as MAX_ARMY does; unbounded, K reached the
+# kernels as an int64 and 10**20 crashed there with a traceback (review 248 #2).
+MAX_MERCY = MAX_ARMY
 GRANT_ONE = 1 << 30             # grant probability is stored as a threshold out of 2**30
 
 # Indices into FiefRules.params (an int64 vector, so kernels take one array of scalars).
@@ -109,22 +114,31 @@ class FiefRules:
         return (self.dice_thresholds, self.loss, self.params)
 
 
-def parse_mercy(text: str) -> tuple[int, int]:
+def parse_mercy(text: str, flag: str = "") -> tuple[int, int]:
     """FF-3 mercy policy text → (attacker threshold, defender threshold), -1 = never asks.
 
-    Accepted: ``never``, ``attacker:K``, ``defender:K``, ``attacker:K,defender:J`` (K >= 0).
-    Raises :class:`UsageError` with one line otherwise.
+    Accepted: ``never``, ``attacker:K``, ``defender:K``, ``attacker:K,defender:J`` (0 <= K <=
+    MAX_MERCY). Raises :class:`UsageError` with one line otherwise, naming ``flag`` (the option
+    the text came from, ``--mercy``) when given; the rules loader prefixes ``mercy.policy``.
     """
     t = text.strip().lower().replace(" ", "")
     hint = "use never, attacker:K, defender:K or attacker:K,defender:J"
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    head = f"{flag} {shown!r}: mercy policy" if flag else f"mercy policy {shown!r}"
     if t in ("never", "none", ""):
         return NEVER, NEVER
     k = {"attacker": NEVER, "defender": NEVER}
     for part in t.split(","):
         side, sep, num = part.partition(":")
-        if side not in k or not sep or not num.isdigit() or k[side] != NEVER:
-            raise UsageError(f"mercy policy {text!r} not understood ({hint})")
-        k[side] = int(num)
+        # (ASCII digits only: "²".isdigit() is true and int("²") raises)
+        if side not in k or not sep or not (num.isascii() and num.isdigit()) or k[side] != NEVER:
+            raise UsageError(f"{head} not understood ({hint})")
+        digits = num.lstrip("0") or "0"
+        if len(digits) > len(str(MAX_MERCY)) or int(digits) > MAX_MERCY:
+            raise UsageError(f"{head}: {side}:K must be from 0 to {MAX_MERCY} (a side asks for "
+                             f"mercy when its points are at most K, and no army has more than "
+                             f"{MAX_ARMY} points; FF-3)")
+        k[side] = int(digits)
     return k["attacker"], k["defender"]
 
 
@@ -247,7 +261,8 @@ def darc_index(name: str) -> int:
     return DARC_SIDES.index(key)
 
 
-def check_army(rules: FiefRules, side: str, points: int, lords: int, darc: bool, max_points: int = 9999) -> None:
+def check_army(rules: FiefRules, side: str, points: int, lords: int, darc: bool,
+               max_points: int = MAX_ARMY) -> None:
     """FF-1/FF-4: an army's points and Lords make sense (UsageError with one line otherwise)."""
     if not 1 <= points <= max_points:
         raise UsageError(f"--{side} {points}: points must be from 1 to {max_points}")
@@ -258,3 +273,25 @@ def check_army(rules: FiefRules, side: str, points: int, lords: int, darc: bool,
         raise UsageError(f"--darc {side}: Jeanne d'Arc is one of the {side}'s Lords, "
                          f"so the {side} needs at least 1 Lord (FF-4)")
 
+
+def check_mercy(rules: FiefRules, mercy: tuple[int, int], lords: tuple[int, int],
+                mercy_given: bool, lords_given: tuple[bool, bool]) -> None:
+    """FF-3: refuse (one UsageError line) a mercy threshold for a side that could never ask: with
+    ``mercy.requires_lords`` only a side that still has a Lord asks, so a side with no Lord at all
+    never does, and a run titled "mercy defender:5" measured a combat without mercy (review 248
+    #4; Jeanne d'Arc without a Lord is refused the same way, :func:`check_army`). ``lords`` are
+    the sides' Lords as played (a grid caps them at each cell's points, never below 1 from 1);
+    ``mercy_given`` / ``lords_given`` say whether they came from ``--mercy`` / ``--lords-<side>``
+    (else from the rules' ``mercy.policy`` / ``combat.default_lords_<side>``), which the line names."""
+    if not rules.param(P_MERCY_NEEDS_LORD):
+        return
+    for i, side in enumerate(("attacker", "defender")):
+        if mercy[i] < 0 or lords[i] >= 1:
+            continue
+        said = (f"--mercy {mercy_text(*mercy)}" if mercy_given
+                else f'mercy.policy = "{rules.settings["mercy.policy"]}"')
+        lords_said = (f"--lords-{side} {lords[i]}" if lords_given[i]
+                      else f"combat.default_lords_{side} = {lords[i]}")
+        raise UsageError(f"{said} with {lords_said}: the {side} would never ask for mercy "
+                         f"(mercy.requires_lords = true: only a side that still has a Lord asks); "
+                         f"give the {side} a Lord, or set mercy.requires_lords = false (FF-3)")
