@@ -50,7 +50,8 @@ def replay(
     find: Optional[str] = typer.Option(
         None, "--find", help="Pick the game: \\[seat=N|role=NAME|strategy=NAME] \\[wins|loses] "
                              "(max|min|median) COLUMN, e.g. 'seat=1 loses max score' (role= in a game "
-                             "of several roles)."),
+                             "of several roles; a value meaning never or none, such as Seigneurial's "
+                             "improvement_turn -1, is left out)."),
     strategies: Optional[str] = typer.Option(
         None, "--strategies", help="The run's bots, when run.json names a strategy file not found here."),
     # a str, not a Path: Path("log/") drops the slash the output check refuses a file name for

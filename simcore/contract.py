@@ -68,6 +68,9 @@ GROUP_ROLES = ("checkpoint_by_turn", "checkpoint_by_event", "gain_by_event", "co
 # The per-type counts (statistics keep their value histograms and pairs of types).
 TYPE_COUNT_ROLES = ("count_by_type", "drafted_by_type", "founded_by_type")
 
+# What kind of number a column holds when it is not an amount (``Column.value_is``).
+VALUE_KINDS = ("", "seat", "turn", "index")
+
 _DTYPE_RANGE = {"int8": (-2 ** 7, 2 ** 7 - 1), "int16": (-2 ** 15, 2 ** 15 - 1),
                 "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
                 "bool": (0, 1)}
@@ -90,6 +93,17 @@ class Column:
     ``labels`` names integer codes (``end_reason``: ``((0, "third_guild"), …)``), each optionally
     with the words a report shows (``(0, "third_guild", "Guild goal reached")``). ``turn``: the
     turn at whose end a checkpoint_by_event column is taken (event k of Middle-Ages: turn 4k).
+
+    ``never``: the value that stands for "never" or "none" rather than an amount (Seigneurial's
+    ``improvement_turn`` -1: the land improvements never came), and ``having`` what a row with any
+    other value did, in words that follow "games that" (a game column) or "those that" (a player
+    column): "had land improvements". A reader that ranks a column's values (``balance replay
+    --find``: min, max, median) leaves the ``never`` rows out and says so. ``value_is`` says what
+    kind of number the value is when it is not an amount: ``"seat"``, a 0-based seat index, shown
+    to a person from 1 ("seat 1"), as every page counts seats; ``"turn"``, the turn at which
+    something happened, said "turn 5" and ranked earliest to latest; ``"index"``, a 0-based place
+    in a list of the rules that a person numbers from #1 (Seigneurial's ``objective``, a card of
+    ``objectives.cards``: "#1", as the replay's log and the report's table number it).
     """
 
     name: str
@@ -104,8 +118,21 @@ class Column:
     high: float | None = None
     labels: tuple[tuple, ...] = ()
     turn: int | None = None
+    never: float | None = None
+    having: str = ""
+    value_is: str = ""
 
     def __post_init__(self) -> None:
+        if self.value_is not in VALUE_KINDS:
+            raise ValueError(f"column {self.name}: value_is {self.value_is!r} is not one of "
+                             f"{', '.join(repr(k) for k in VALUE_KINDS)}")
+        if self.never is not None and not self.having:
+            raise ValueError(f"column {self.name}: a never value needs its having words (what a "
+                             f"row with any other value did)")
+        if self.never is not None and not (
+                (self.low is None or self.low <= self.never)
+                and (self.high is None or self.never <= self.high)):
+            raise ValueError(f"column {self.name}: never value {self.never} outside its range")
         if self.dtype not in _ARROW_TYPES:
             raise ValueError(f"column {self.name}: unknown dtype {self.dtype!r}")
         if self.role not in COLUMN_ROLES:
@@ -190,7 +217,8 @@ def schema(columns: tuple[Column, ...] | list[Column]) -> pa.Schema:
 # them) and the two that seat rotation adds at the end.
 COMMON_PLAYER_COLUMNS = (
     Column("game", "int64", "game number, 0-based; game i draws from the stream (seed, i)"),
-    Column("seat", "int8", "seat index, 0-based: 0 is the seat reports call seat 1 (it plays first)"),
+    Column("seat", "int8", "seat index, 0-based: 0 is the seat reports call seat 1 (it plays first)",
+           value_is="seat"),
     Column("strategy", "string", "name of the bot that played this seat"),
 )
 RESULT_COLUMNS_DOC = {

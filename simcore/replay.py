@@ -37,7 +37,14 @@ combat both armies lost, counted as half a win each). Seats are numbered from 1 
 ``role=`` is for games of several roles (Seigneurial's Seigneur and Censitaires, Fief's attacker
 and defender); in a game whose seats all play alike it is one line saying the game has no roles
 and what to give instead. The sentence it answers with gives the value with its unit and what
-the game was chosen among: "(221 coins; among the 16,052 games seat 1 lost)".
+the game was chosen among: "(221 coins; among the 16,052 games seat 1 lost)". A column's value
+that means "never" or "none" (the spec's ``Column.never``: Seigneurial's ``improvement_turn``,
+``winning_seat`` and ``objective`` -1, SG-5.6, SG-6, SG-2) is left out of min, max and median on
+both paths, and the sentence says among how many games had one ("among the 6,117 of the run's
+20,000 games that had land improvements"); none left is one line. A seat index (``seat``,
+``winning_seat``: ``Column.value_is``) is shown from 1, an Objective card from #1 as the log
+numbers it, a turn something happened at as "turn 5" (review s60: "-1 turns", "lowest winning
+seat (0 …)").
 
 Seats in the log are printed 1-based (``P1`` is seat 1), as in the reports and the golden
 playthroughs (:func:`simcore.golden.people_seats`). With rotated seats the reference engine plays
@@ -603,11 +610,16 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
         raise UsageError(f"--find seat={value}: seats are numbered 1 to {P}")
     if who == "role":
         _check_role(spec, value, P, meta)
+    c = _spec_column(spec, column)
+    if c is not None and c.dtype == "string":     # a traceback from the cast before (review s60)
+        raise UsageError(f"--find {query!r}: {c.label} is text, not a number to rank; "
+                         f"{find_examples(spec, P)}")
     if (run / "players.parquet").is_file():
-        target, game, n, n_games = _find_in_rows(run, query, who, value, outcome, how, column, P, spec)
+        found = _find_in_rows(run, query, who, value, outcome, how, column, P, spec)
     else:
-        target, game, n, n_games = _find_by_playing(run, meta, query, who, value, outcome, how,
-                                                    column, P, spec, strategies, progress, notice)
+        found = _find_by_playing(run, meta, query, who, value, outcome, how, column, P, spec,
+                                 strategies, progress, notice)
+    target, game, n, n_games = found.value, found.game, found.rows, found.games
     # with no seat named: "the winner" / "a loser" / "a player" (a designer read "a game wins with
     # the lowest score")
     anyone = {"wins": "the winner", "loses": "a loser", None: "a player"}[outcome]
@@ -619,11 +631,14 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
             "strategy": f"a seat played by {value}", None: anyone}[who]
     verb = {"wins": " wins", "loses": " loses", None: ""}[outcome] if who is not None else ""
     shown = int(target) if float(target).is_integer() else round(float(target), 3)
-    among = _among(spec, who, value, outcome, n, n_games, P)
+    among = _among_kept(spec, who, value, outcome, P, column, found)
     if who is None and outcome is None and _game_column(spec, column):
         # a column of the game, not of a player: "the game with the most Seigneur's square (…;
         # among the run's 5,000 games)", not "a player with …, among the 20,000 seats" (review s52)
-        what, among = "the game", f"among the run's {n_games:,} games"
+        what = "the game"
+        among = (f"among the run's {n_games:,} games" if found.rows == found.all_rows else
+                 f"among the {n_games:,} of the run's {found.all_games:,} games that "
+                 f"{spec.column(column).having}")
     return game, (f"game {game}: {what}{verb} {_which(spec, how, column)} "
                   f"({_with_unit(spec, column, shown)}; {among})")
 
@@ -632,6 +647,89 @@ def _game_column(spec, column: str) -> bool:
     """Whether ``column`` is one of games.parquet's, not players.parquet's."""
     players = {c.name for c in spec.player_columns} | {"game", "seat", "strategy"}
     return column not in players and column in {c.name for c in spec.game_columns}
+
+
+def _spec_column(spec, column: str):
+    """The spec's :class:`~simcore.contract.Column` named ``column`` (the place columns ``game``,
+    ``seat`` … included), or None."""
+    try:
+        return spec.column(column)
+    except KeyError:
+        return None
+
+
+def _value_is(spec, column: str) -> str:
+    """What kind of number ``column`` holds (:attr:`simcore.contract.Column.value_is`: ``"seat"``,
+    ``"turn"``, ``"index"``, ``""`` for an amount)."""
+    c = _spec_column(spec, column)
+    return c.value_is if c is not None else ""
+
+
+def _never(spec, column: str):
+    """The value of ``column`` that means "never" or "none" (:attr:`Column.never`: Seigneurial's
+    ``improvement_turn``, ``winning_seat`` and ``objective`` -1), or None: ``--find`` leaves those
+    rows out of its min, max and median."""
+    c = _spec_column(spec, column)
+    return None if c is None or c.never is None else float(c.never)
+
+
+@dataclass
+class _Found:
+    """What ``--find`` found: the ``value`` and the lowest ``game`` holding it, among ``rows``
+    candidate rows of ``games`` games, after the rows whose value means "never" were left out of
+    ``all_rows`` rows of ``all_games`` games."""
+
+    value: float
+    game: int
+    rows: int
+    games: int
+    all_rows: int
+    all_games: int
+
+
+def _among_kept(spec, who, value, outcome, P: int, column: str, found: _Found) -> str:
+    """:func:`_among` for what ``--find`` kept, saying which rows were kept when some were left out
+    for holding the column's ``never`` value (Seigneurial: the land improvements that never came,
+    SG-5.6; a truncated game's shared win, SG-6; the Seigneur, who holds no Objective card, SG-2;
+    review s60: the -1 was ranked as a number). A game's column leaves out whole games: "among the
+    6,117 of the run's 20,000 games that had land improvements", "among the 12,316 times a
+    Censitaire lost, in 6,117 games that had land improvements"; a player's column leaves out
+    seats: "among the 80,000 seats of 20,000 games, the 60,000 that held an Objective card"."""
+    if found.rows == found.all_rows:
+        return _among(spec, who, value, outcome, found.rows, found.games, P)
+    having = spec.column(column).having
+    if not _game_column(spec, column):
+        return (f"{_among(spec, who, value, outcome, found.all_rows, found.all_games, P)}, the "
+                f"{found.rows:,} that {having}")
+    among = _among(spec, who, value, outcome, found.rows, found.games, P)
+    if among.startswith("among the run's "):          # seat=N or the Seigneur, win or lose alike
+        return f"among the {found.games:,} of the run's {found.all_games:,} games that {having}"
+    return f"{among} that {having}"
+
+
+def _leave_out_never(df, spec, column: str, query: str):
+    """``df`` (the query's candidate rows) without the rows whose ``column`` holds its ``never``
+    value; one line (:class:`UsageError`, exit code 2) when no row is left."""
+    import polars as pl
+
+    never = _never(spec, column)
+    if never is None:
+        return df
+    kept = df.filter(pl.col(column).cast(pl.Float64) != never)
+    if kept.is_empty():
+        raise UsageError(_none_has(spec, column, query, df.height, df["game"].n_unique()))
+    return kept
+
+
+def _none_has(spec, column: str, query: str, rows: int, games: int) -> str:
+    """The line for a query none of whose rows has a value (all of them ``never``)."""
+    c = spec.column(column)
+    never = int(c.never) if float(c.never).is_integer() else c.never
+    if _game_column(spec, column):
+        return (f"--find {query!r}: none of the {games:,} games it looks among {c.having} "
+                f"({c.label} {never} in every one), so there is no game to pick")
+    return (f"--find {query!r}: none of the {rows:,} seats it looks among {c.having} "
+            f"({c.label} {never} for every one), so there is no game to pick")
 
 
 def _find_unit(spec, column: str) -> str:
@@ -654,6 +752,8 @@ def _which(spec, how: str, column: str) -> str:
     label = unit if unit == "player turns" else _words(spec, column)
     if how == "median":
         return f"with {label} at the median"
+    if _value_is(spec, column) == "turn":     # a moment, not a count: "the fewest improvement turn"
+        return f"with the {'latest' if how == 'max' else 'earliest'} {label}"    # (review s60)
     count = bool(unit) and not unit.startswith("%")
     more, less = ("most", "fewest") if count else ("highest", "lowest")
     return f"with the {more if how == 'max' else less} {label}"
@@ -661,7 +761,17 @@ def _which(spec, how: str, column: str) -> str:
 
 def _with_unit(spec, column: str, value) -> str:
     """``221 coins``, ``100% of own goal``, ``52 player turns``, ``3``: a value of ``column`` with
-    the unit :func:`_find_unit` says it in."""
+    the unit :func:`_find_unit` says it in; a seat index as a person counts seats, from 1 (``seat
+    1`` for Seigneurial's ``winning_seat`` 0), a place in a list of the rules from #1 (``#1`` for
+    its ``objective`` 0, as the log numbers the card) and the turn something happened at as ``turn
+    5`` (``improvement_turn``; "5 turns" read as a length; review s60)."""
+    kind = _value_is(spec, column)
+    if kind == "seat":
+        return f"seat {int(value) + 1}"
+    if kind == "index":         # Seigneurial's Objective card #1 is objectives.cards[0]
+        return f"#{int(value) + 1}"
+    if kind == "turn":
+        return f"turn {value}"
     unit = _find_unit(spec, column)
     if not unit:
         return str(value)
@@ -727,10 +837,9 @@ def _candidates(df, who, value, outcome, P, spec):
     return df
 
 
-def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P,
-                  spec) -> tuple[float, int, int, int]:
-    """(value, game, candidate rows, their games) of the query read from players.parquet (and
-    games.parquet)."""
+def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P, spec) -> _Found:
+    """What the query finds (:class:`_Found`) read from players.parquet (and games.parquet): the
+    candidate rows, less those whose value means "never" (:func:`_leave_out_never`)."""
     import polars as pl
 
     df = pl.read_parquet(run / "players.parquet")
@@ -746,7 +855,8 @@ def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P,
     df = _candidates(df, who, value, outcome, P, spec)
     if df.is_empty():
         raise UsageError(f"--find {query!r}: no game of the run matches")
-    df = df.sort(["game", "seat"])
+    all_rows, all_games = df.height, df["game"].n_unique()
+    df = _leave_out_never(df, spec, column, query).sort(["game", "seat"])
     vals = df[column].cast(pl.Float64)
     if how == "max":
         target = vals.max()
@@ -755,7 +865,8 @@ def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P,
     else:
         target = float(np.sort(vals.to_numpy())[(len(vals) - 1) // 2])
     pick = df.filter(vals == target).row(0, named=True)
-    return float(target), int(pick["game"]), df.height, df["game"].n_unique()
+    return _Found(float(target), int(pick["game"]), df.height, df["game"].n_unique(), all_rows,
+                  all_games)
 
 
 def _no_such_bot(value: str, played: list[str]) -> str:
@@ -768,10 +879,12 @@ def _no_such_bot(value: str, played: list[str]) -> str:
 
 
 def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how, column, P, spec, strategies,
-                     progress, notice) -> tuple[float, int, int, int]:
-    """(value, game, candidate rows, their games) of the query over the run's games played again
-    (no rows kept): per chunk, the candidate rows' count and lowest game per value of the column,
-    and the games they come from (a chunk holds whole games, so the chunks' counts add up)."""
+                     progress, notice) -> _Found:
+    """What the query finds (:class:`_Found`) over the run's games played again (no rows kept):
+    per chunk, the candidate rows' count and lowest game per value of the column, and the games
+    they come from, with and without the rows whose value means "never" (a chunk holds whole
+    games, so the chunks' counts add up); those rows are then left out as :func:`_find_in_rows`
+    leaves them out, so both pick the same game."""
     import polars as pl
 
     from simcore import runner
@@ -788,15 +901,18 @@ def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how
         notice(f"{run} kept no players.parquet: playing its {games:,} games again to find the "
                f"game (the same games: each draws from its own stream (seed, game))")
     counts: dict[float, list[int]] = {}          # value → [candidate rows, lowest game]
-    done = n_games = 0
+    never = _never(spec, column)
+    done = n_games = games_having = 0
 
     def sink(part) -> None:
-        nonlocal done, n_games
+        nonlocal done, n_games, games_having
         df = pl.from_arrow(part.players)
         if column not in df.columns:
             df = df.join(pl.from_arrow(part.games).select("game", column), on="game")
         df = _candidates(df, who, value, outcome, P, spec)
         n_games += df["game"].n_unique()
+        games_having += (df if never is None else df.filter(pl.col(column).cast(pl.Float64) != never)
+                         )["game"].n_unique()
         by_value = df.group_by(pl.col(column).cast(pl.Float64).alias("v")).agg(
             pl.len().alias("n"), pl.col("game").min().alias("first"))
         for v, n, first in by_value.iter_rows():
@@ -817,6 +933,11 @@ def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how
     ex.play(prep, runner.chunk_spans(games, size, unit=prep.games_per_deal), seed, plan, sink)
     if not counts:
         raise UsageError(f"--find {query!r}: no game of the run matches")
+    all_rows = sum(c[0] for c in counts.values())
+    if never is not None:
+        counts.pop(never, None)
+        if not counts:
+            raise UsageError(_none_has(spec, column, query, all_rows, n_games))
     values = sorted(counts)
     n = sum(c[0] for c in counts.values())
     if how == "max":
@@ -829,4 +950,4 @@ def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how
             seen += counts[target][0]
             if seen > k:
                 break
-    return float(target), counts[target][1], n, n_games
+    return _Found(float(target), counts[target][1], n, games_having, all_rows, n_games)

@@ -66,7 +66,7 @@ SPEC = GameSpec(
                                       "(SG-4; 0 for the Seigneur)", "turns sick", "turns", low=0),
         Column("objective", "int8", "index of the Censitaire's Objective card in the rules' "
                                     "objectives.cards (SG-2); -1 for the Seigneur", "objective card",
-               low=-1),
+               low=-1, never=-1, having="held an Objective card", value_is="index"),
         Column("paid", "int16", "resources the Censitaire gave as rent of its own accord "
                                 "(SG-5.4; 0 for the Seigneur)", "rent paid", "resources", low=0),
         Column("seized", "int16", "resources the Seigneur took from the Censitaire's hand by forced "
@@ -81,7 +81,7 @@ SPEC = GameSpec(
                                         "Censitaires share the win) (SG-6)", "winner role"),
         Column("winning_seat", "int8", "seat of the winner; -1 when the Censitaires share the win "
                                        "(truncated) (SG-6)", "winning seat", low=-1,
-               high=MAX_PLAYERS - 1),
+               high=MAX_PLAYERS - 1, never=-1, having="one seat won", value_is="seat"),
         Column("end_reason", "int8", "0 censitaire_objective, 1 seigneur_goal (the Seigneur on the "
                                      "goal square, no Censitaire holding its objective), 2 truncated, "
                                      "3 seigneur_goal_over_objective (the Seigneur on the goal "
@@ -94,7 +94,8 @@ SPEC = GameSpec(
                low=0),
         Column("improvement_turn", "int16", "turn at whose end the Seigneur reached the midpoint and "
                                             "the land improvements came (SG-5.6); -1 if never",
-               "improvement turn", "turns", low=-1),
+               "improvement turn", "turns", low=-1, never=-1, having="had land improvements",
+               value_is="turn"),
     ),
     score_unit="% of own goal",
     # skill runs of 200 games per budget, 4 players, on the same 2 cores: Middle-Ages 35 s,
