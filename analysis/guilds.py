@@ -75,6 +75,23 @@ def ablation_tested(ct: pl.DataFrame) -> pl.Series:
     ).alias("tested")).to_series()
 
 
+#: The words of a type the deck holds no copy of (``--set deck.copies.etoile=0``): the card ablation
+#: (MV-1 deck) removes one copy of a type, so it plays no deck for it (:func:`not_in_deck`).
+NOT_IN_DECK = "not played (0 copies)"
+
+
+def not_in_deck(ct: pl.DataFrame) -> pl.Series:
+    """Which rows of a card-types table with the ablation are types the deck holds no copy of (MV-1
+    deck): the ablation played no deck with one copy fewer of them, so their ``copies_after`` and
+    every figure of that deck are empty (:func:`analysis.questions.medievallons.card_types`).
+    Neither tested nor "too few players to say": not played (review s60 #1, "nan%" and "+nan ±
+    nan" beside "too few players to say" for an Étoile set to 0 copies)."""
+    if "delta_founders_win_share" not in ct.columns or "copies_after" not in ct.columns:
+        return pl.Series("not_in_deck", [False] * ct.height, pl.Boolean)
+    return ct.select(pl.col("copies_after").cast(pl.Float64).fill_nan(None).is_null()
+                     .alias("not_in_deck")).to_series()
+
+
 def guild_columns(rs: RunSet) -> tuple[str, ...]:
     """The founders' columns: the spec's ``founded_by_type`` group (Médiévallons' ``founded_<card>``)."""
     return tuple(c.name for c in rs.role_group("founded_by_type"))

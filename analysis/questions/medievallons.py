@@ -50,7 +50,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from analysis.guilds import ABLATION_MIN_FOUNDED, ablation_tested
+from analysis.guilds import ABLATION_MIN_FOUNDED, NOT_IN_DECK, ablation_tested, not_in_deck
 from analysis.questions import std_error as _se
 from analysis.questions import run_meta, write_dir
 from simcore import runner
@@ -363,7 +363,8 @@ def card_ablation_verdicts(ct: pl.DataFrame, smallest: dict | None = None) -> pl
     :func:`ablation_family`, its size read on the Bonferroni interval over them: "clear and large
     enough to matter" / "clear, may matter" / "clear but small" / "within noise"; a type founded
     by under 1 % of the players, before or after, is never clear; a type outside the family, "too
-    few players to say")."""
+    few players to say"; a type the deck holds no copy of, whose ablation was not played,
+    :data:`analysis.guilds.NOT_IN_DECK`: "not played (0 copies)")."""
     if "delta_founders_win_share" not in ct.columns:
         return ct
     from analysis import stats
@@ -378,6 +379,7 @@ def card_ablation_verdicts(ct: pl.DataFrame, smallest: dict | None = None) -> pl
         verdict = np.atleast_1d(stats.practical_holm(d["delta_founders_win_share"].to_numpy(),
                                                      d["z"].to_numpy(), small, support=support))
         words[family] = [WITHIN_NOISE if str(v) == stats.NOT_SHOWN else str(v) for v in verdict]
+    words[not_in_deck(ct).to_numpy()] = NOT_IN_DECK
     return ct.with_columns(pl.lit(small).alias("smallest"), pl.Series("verdict", [str(v) for v in words]))
 
 

@@ -37,8 +37,8 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.guilds import (ABLATION_MIN_FOUNDED, RANK_FOUNDERS, RANK_SHARE, ablation_tested, family_verdicts,
-                             ranked)
+from analysis.guilds import (ABLATION_MIN_FOUNDED, NOT_IN_DECK, RANK_FOUNDERS, RANK_SHARE, ablation_tested,
+                             family_verdicts, not_in_deck, ranked)
 from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
@@ -591,12 +591,16 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
     at least ``smallest`` ("clear and large enough to matter"), clearly and perhaps by that much
     ("clear, may matter"), clearly by less ("clear but small"), or not clearly (Holm over the types,
     sizes on the Bonferroni interval over them); the types left out (founded by almost nobody,
-    :func:`_ablation_rows`) named with the share of players who found one; the largest change in
-    reading order (:func:`analysis.stats.practical_order`: wording, then size; never by z)."""
+    :func:`_ablation_rows`) named with the share of players who found one; the types the deck holds
+    no copy of, whose ablation was not played (:func:`analysis.guilds.not_in_deck`), named as such;
+    the largest change in reading order (:func:`analysis.stats.practical_order`: wording, then
+    size; never by z)."""
     d = _ablation_rows(ct)
     if d.height == 0:
         return []
-    left = ct.filter(~pl.col("card").is_in(d["card"].implode()))
+    absent = not_in_deck(ct)
+    left = ct.filter(~pl.col("card").is_in(d["card"].implode()) & ~absent)
+    missing = [card_name(c) for c in ct.filter(absent)["card"]]
     v = _ablation_verdicts(d, smallest)
     large, small = int((v == stats.LARGE).sum()), int((v == stats.SMALL).sum())
     may = int((v == stats.MAY_MATTER).sum())
@@ -608,8 +612,9 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
            f"{d.height - large - may - small} (Holm over the types, 5% family-wise; sizes read on the "
            f"interval for all types at once)"
            + (f"; left out (founded by under {100 * ABLATION_MIN_FOUNDED:g}% of the players or by fewer "
-              f"than {RANK_FOUNDERS} with either deck: too few players to say): {ablation_left_words(left)}."
-              if left.height else ".")]
+              f"than {RANK_FOUNDERS} with either deck: too few players to say): {ablation_left_words(left)}"
+              if left.height else "")
+           + (f"; not played (0 copies in the deck): {_and(missing)}" if missing else "") + "."]
     # whether "not clearly" leaves room for a change that matters (review U #2: every type's
     # interval reached past 1 pp, and the page read as "removing a copy does not matter"), read on
     # the interval for all types at once the verdicts' sizes are read on: "no room" is a claim about
@@ -632,7 +637,7 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
     note = f"Holm over the {d.height} types"
     if top == stats.NOT_SHOWN and _excludes_zero(r):
         note += "; the interval shown is this card's alone"
-    out.append(f"The largest change{f' among those {d.height} types' if left.height else ''}: with one {name} "
+    out.append(f"The largest change{f' among those {d.height} types' if left.height or missing else ''}: with one {name} "
                f"fewer ({r['copies_after']} {'copy' if r['copies_after'] == 1 else 'copies'}), {name} founders win {after} instead of {before} with "
                f"the full deck ({_own_games(r)}), {change} (95% interval {interval}, unadjusted): "
                f"{verdict_words(top)} ({note}).")
@@ -740,7 +745,9 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
     :data:`MIN_FOUNDERS` founders is not printed (their number is); the full deck's, the one copy
     fewer's and the change print at one precision (:func:`reports.text.common_digits`) so that
     after − before is the change; the change's interval is each card's own (unadjusted), the
-    verdict Holm's over the types."""
+    verdict Holm's over the types. A type the deck holds no copy of (MV-1 deck,
+    :func:`analysis.guilds.not_in_deck`) has no figure of one copy fewer: its verdict says it was
+    not played, its other cells of that deck are empty (review s60 #1: "nan%", "+nan ± nan")."""
     founders = ct["founders"] if "founders" in ct.columns else [None] * ct.height
     games = int(ct["games"][0]) if "games" in ct.columns and ct.height else 0
     own = f"its own {games:,} games" if games else "its own games"
@@ -768,6 +775,13 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
         "Others' win share": [f"{pct(p)}%" for p in ct["others_win_share"]]}
     if ablation:
         after_n = _founders_after(ct)
+        absent = set(ct.filter(not_in_deck(ct))["card"].to_list())
+
+        def length(r):
+            d, se = r["delta_mean_turns"], r["delta_turns_std_error"]
+            if r["card"] in absent or d is None or se is None or d != d or se != se:
+                return ""
+            return f"{signed(d)} ± {num(_Z * se, 1)}"
 
         def after(r, n):
             if (few := _few_founders(n)) is not None:
@@ -786,13 +800,13 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
 
         cols.update({
             "Copies after": ct["copies_after"],
-            "Founded by, one copy fewer": [f"{small_share(s)}%" for s in ct["founded_share_after"]],
+            "Founded by, one copy fewer": ["" if r["card"] in absent or s is None or s != s else f"{small_share(s)}%"
+                                           for r, s in zip(rows, ct["founded_share_after"])],
             "Founders' win share, one copy fewer": [after(r, n) for r, n in zip(rows, after_n)],
             "Change (pp; 95% interval, each card's alone: unadjusted)": [change(r) for r in rows],
             "z": ["" if r["card"] not in keep or z is None or z != z else num(z) for r, z in zip(rows, ct["z"])],
             f"Verdict (Holm over the types; {100 * smallest:g} pp matters)": _card_verdicts(ct, smallest),
-            "Change of mean length (player turns, 95%, unadjusted)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
-                                              zip(ct["delta_mean_turns"], ct["delta_turns_std_error"])]})
+            "Change of mean length (player turns, 95%, unadjusted)": [length(r) for r in rows]})
     return pl.DataFrame(cols)
 
 
@@ -807,10 +821,13 @@ def _ablation_verdict_map(ct: pl.DataFrame | None, smallest: float) -> dict[str,
 
 def _card_verdicts(ct: pl.DataFrame, smallest: float) -> list[str]:
     """Each type's change worded by size, Holm over the types :func:`_ablation_rows` keeps (the
-    others, founded by almost nobody or without a change: "too few players to say")."""
+    others, founded by almost nobody or without a change: "too few players to say"; a type the
+    deck holds no copy of: "not played (0 copies)", :data:`analysis.guilds.NOT_IN_DECK`)."""
     keep = _ablation_rows(ct)
     words = dict(zip(keep["card"].to_list(), _ablation_verdicts(keep, smallest))) if keep.height else {}
-    return [verdict_words(words[c]) if c in words else "too few players to say" for c in ct["card"]]
+    absent = set(ct.filter(not_in_deck(ct))["card"].to_list())
+    return [verdict_words(words[c]) if c in words else NOT_IN_DECK if c in absent else "too few players to say"
+            for c in ct["card"]]
 
 
 def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:
