@@ -8,7 +8,11 @@ show seats as "Seat 1…n". The helpers here (:data:`RC`, :func:`styled`, :func:
 :func:`render`, …) are the style the per-game figure modules (:mod:`reports.figures.middle_ages`,
 :mod:`reports.figures.medievallons`, :mod:`reports.figures.fief`) share.
 
-May import matplotlib (Agg backend only), numpy and polars.
+A share is labelled as the tables and sentences print it: :func:`reports.text.pct` (rounded half
+away from zero at its decimals; an f-string's ``:.1f`` printed 0.3485 as 34.8% beside the table's
+34.9%, review s60 #2), a share with its interval as :func:`reports.text.pct_ci`.
+
+May import matplotlib (Agg backend only), numpy, polars and :mod:`reports.text` (the number formats).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
+
+from reports.text import pct, pct_ci  # noqa: E402
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -143,7 +149,7 @@ def bar_label(ax, x: float, value: float, top: float = 1.0, **kw) -> None:
     """The share ``value`` printed above its bar, or inside it when the bar reaches near the top of
     a 0–``top`` axis (the label then stays inside the figure)."""
     inside = value > 0.85 * top
-    ax.annotate(f"{100 * value:.1f}%", (x, value), xytext=(0, -14 if inside else 12),
+    ax.annotate(f"{pct(value)}%", (x, value), xytext=(0, -14 if inside else 12),
                 textcoords="offset points", ha="center", color="white" if inside else "black",
                 fontweight="bold" if inside else "normal", **kw)
 
@@ -183,9 +189,9 @@ def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
     ax.bar(x, p, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.65,
            yerr=error_bars(seats["ci_low"], p, seats["ci_high"]), capsize=5, ecolor="black")
     fair = seats["fair_share"][0]
-    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1.5, label=f"Fair share ({100 * fair:.0f}%)")
+    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1.5, label=f"Fair share ({pct(fair, 0)}%)")
     for xi, pi in zip(x, p):
-        ax.annotate(f"{100 * pi:.1f}%", (xi, pi), xytext=(0, 12), textcoords="offset points", ha="center")
+        ax.annotate(f"{pct(pi)}%", (xi, pi), xytext=(0, 12), textcoords="offset points", ha="center")
     ax.set_xticks(x, names)
     ax.set_xlabel("Seat (order of the first turn)" + (" and its bot" if bots else ""))
     ax.set_ylabel("Win share (shared wins split)")
@@ -290,7 +296,8 @@ def matchups(t: dict) -> Figure | None:
         for j in range(k):
             if np.isfinite(grid[i, j]):
                 strong = abs(grid[i, j] - 0.5) > 0.6 * dev
-                ax.text(j, i, f"{100 * grid[i, j]:.1f}%\n({100 * lo[i, j]:.1f}–{100 * hi[i, j]:.1f})",
+                # (as the matchups table prints it: reports.sections.pct_column)
+                ax.text(j, i, pct_ci(grid[i, j], lo[i, j], hi[i, j]).replace(" (", "\n("),
                         ha="center", va="center", fontsize=9, color="white" if strong else "black")
     ax.set_xticks(range(k), names)
     ax.set_yticks(range(k), names)
@@ -298,7 +305,7 @@ def matchups(t: dict) -> Figure | None:
     ax.set_ylabel("Strategy")
     ax.grid(False)
     fig.colorbar(im, ax=ax, label="Finishes ahead of the opponent (ties ½)",
-                 format=lambda v, _: f"{100 * v:.0f}%")
+                 format=lambda v, _: f"{pct(v, 0)}%")
     title = "Strategy matchups (95% intervals, unadjusted)"
     if m["confounded"].any():
         title += "\n(strategies keep their seats: seat advantage included)"
@@ -658,7 +665,7 @@ def _role_shares_before_after(upper, rb: pl.DataFrame, rv: pl.DataFrame, base_la
             if p > 0.85 * top:
                 bar_label(ax, off, p, top=top)
             else:       # above its interval, not through the error bar
-                ax.annotate(f"{100 * p:.1f}%", (off, float(s["ci_high"][i])), xytext=(0, 5),
+                ax.annotate(f"{pct(p)}%", (off, float(s["ci_high"][i])), xytext=(0, 5),
                             textcoords="offset points", ha="center")
         ax.set_xlim(-0.6, 0.6)
         ax.set_xticks([-0.2, 0.2], ["before", "after"])
@@ -691,7 +698,7 @@ def side_by_side(configs: list[tuple[str, dict]]) -> Figure | None:
         ax.bar(x, d, width=width * 0.92, color=OKABE_ITO[i % 8],
                yerr=error_bars(100 * s["diff_low"].to_numpy(), d, 100 * s["diff_high"].to_numpy()),
                capsize=3, ecolor="black",
-               label=f"{label}: {int(t['seats']['games'][0]):,} games, fair {100 * s['fair_share'][0]:.1f}%")
+               label=f"{label}: {int(t['seats']['games'][0]):,} games, fair {pct(s['fair_share'][0])}%")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(np.arange(seats), [f"Seat {i + 1}" for i in range(seats)])
     ax.set_ylabel("Win share − fair share (pp)")
@@ -725,8 +732,8 @@ def side_by_side_roles(configs: list[tuple[str, dict]]) -> Figure | None:
         # each share written above its bar (review Y #9: the Seigneur's 0.4% and 0.0% were no bar
         # at all on the 0–100% axis), two decimals under 10%
         for xi, q in zip(x, rows):
-            v = 100 * q["win_share"]
-            ax.text(xi, 100 * q["ci_high"] + 1.0, f"{v:.2f}%" if v < 10 else f"{v:.1f}%",
+            v = q["win_share"]
+            ax.text(xi, 100 * q["ci_high"] + 1.0, f"{pct(v, 2 if 100 * v < 10 else 1)}%",
                     ha="center", va="bottom", fontsize=8)
     ax.set_xticks(np.arange(len(names)), shown)
     ax.set_ylabel("Side's win share (%)")      # (one unit on the axis: the checklist read "games" as one)
@@ -815,7 +822,7 @@ def game_length(t: dict, unit: str = "turns", ends: list[str] | None = None) -> 
             # Seigneurial's 99.6% "Censitaire objective" had it past the 100% tick, at the figure's
             # edge; review s49 reports #4)
             inside = pi > 0.8 * right
-            ax2.annotate("none" if pi <= 0 else f"{100 * pi:.{digits}f}%", (pi, yi),
+            ax2.annotate("none" if pi <= 0 else f"{pct(pi, digits)}%", (pi, yi),
                          xytext=(-6 if inside else 6, 0), textcoords="offset points", va="center",
                          ha="right" if inside else "left", fontsize=9,
                          color="white" if inside else "black", fontweight="bold" if inside else "normal")

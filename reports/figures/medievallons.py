@@ -4,11 +4,14 @@
 :func:`analysis.analyse` (``founded_<type>`` columns). The ``played_*`` figures draw the tables of a
 questions directory (:mod:`analysis.questions.medievallons`, read by
 :mod:`reports.games.medievallons`), whose rates come with standard errors: their intervals are
-±1.96 SE (the best of 3's: Wilson's over its rounds and matches, as its table). Each returns ``None`` when its table is absent.
+±1.96 SE (the first player's and the best of 3's: Wilson's over their games, rounds and matches,
+as their tables). Each returns ``None`` when its table is absent. A share is labelled as the tables
+print it (:func:`reports.text.pct`; review s60 #2: 0.3485 read 34.8% here, 34.9% in the table).
 
 May import matplotlib (Agg), numpy, polars, :mod:`reports.figures.common`,
 :mod:`reports.figures.checklist` (marking a zoomed axis),
-:mod:`analysis.guilds` (card names) and :mod:`analysis.stats` (the verdict words).
+:mod:`analysis.guilds` (card names), :mod:`analysis.stats` (the verdict words, Wilson's interval)
+and :mod:`reports.text` (the number formats).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from reports.figures.checklist import zoomed_axis
 from reports.figures.common import (
     BASE, FAIR, OKABE_ITO, VARIANT, error_bars, new_figure, percent_axis, styled, subplots,
 )
+from reports.text import pct, pct_ci_digits
 
 
 def card_name(key: str) -> str:
@@ -70,7 +74,7 @@ def guild_types(t: dict) -> Figure | None:
     o = g["others_win_share"].fill_null(np.nan).to_numpy()
     ax.scatter(o, y, marker="|", s=120, color=VARIANT, label="Everyone else", zorder=3)
     fair = float(g["fair_share"][0])
-    ax.axvline(fair, color=FAIR, linestyle="--", linewidth=1.2, label=f"Fair share ({100 * fair:.0f}%)")
+    ax.axvline(fair, color=FAIR, linestyle="--", linewidth=1.2, label=f"Fair share ({pct(fair, 0)}%)")
     ax.set_yticks(y, g["card_name"].to_list())
     ax.set_xlabel("Win share (95% intervals)")
     percent_axis(ax, "x")
@@ -134,9 +138,24 @@ def guild_comparison(base_t: dict, var_t: dict, base_label: str, var_label: str)
 _Z95 = 1.959963984540054
 
 
+def _share_interval(d: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% interval of each first-player row's win share as its table prints it: its
+    ``ci_low``/``ci_high`` (:func:`reports.games.medievallons.with_run_first_player`), else Wilson's
+    over its games."""
+    if "ci_low" in d.columns and "ci_high" in d.columns:
+        return d["ci_low"].cast(float).to_numpy(), d["ci_high"].cast(float).to_numpy()
+    n = d["games"].cast(float).to_numpy()
+    lo, hi = stats.wilson(d["win_share"].to_numpy() * n, n)
+    return np.asarray(lo, float), np.asarray(hi, float)
+
+
 @styled
 def played_first_player(fp: pl.DataFrame) -> Figure | None:
-    """Win share per seat for every player count (played with identical bots) against 1/P."""
+    """Win share per seat for every player count (played with identical bots) against 1/P, with
+    the table's 95% interval (``ci_low``/``ci_high``, else Wilson's over the games: a share's
+    interval stays within 0–100%, where ±1.96 SE reached past 100% at 5 games and had no width at
+    a seat that won none), Seat 1's share labelled as the table prints it
+    (:func:`reports.text.pct` at :func:`reports.text.pct_ci_digits`' decimals)."""
     if fp is None or fp.height == 0:
         return None
     counts = sorted(set(fp["players"].to_list()))
@@ -148,11 +167,11 @@ def played_first_player(fp: pl.DataFrame) -> Figure | None:
         w = 0.8 / P
         x = k * step - 0.4 + w / 2 + w * np.arange(P)
         p = d["win_share"].to_numpy()
-        se = d["std_error"].to_numpy()
+        lo, hi = _share_interval(d)
         ax.bar(x, p, width=w * 0.9, color=[OKABE_ITO[s % 8] for s in d["seat"]],
-               yerr=_Z95 * se, capsize=3, ecolor="black")
+               yerr=error_bars(lo, p, hi), capsize=3, ecolor="black")
         ax.hlines(1 / P, k * step - 0.45, k * step + 0.45, color=FAIR, linestyle="--", linewidth=1.3)
-        ax.annotate(f"{100 * p[0]:.1f}%", (x[0], p[0] + _Z95 * se[0]), xytext=(0, 4),
+        ax.annotate(f"{pct(p[0], pct_ci_digits(p[0], lo[0], hi[0]))}%", (x[0], hi[0]), xytext=(0, 4),
                     textcoords="offset points", ha="center", fontsize=9)
     # each count's games under it: a run's own count (``from_run``) has many more than the played
     # ones, so its intervals are narrower (review Z #10: 100,000 beside 2,000 games, unmarked)
@@ -279,7 +298,7 @@ def played_best_of_three(b3: pl.DataFrame, labels: list[tuple[str, str]] | None 
         for artist in (*bars.lines[1], *bars.lines[2]):
             artist.set_clip_on(False)
         for i, (xi, pi) in enumerate(zip(x + off, p)):
-            text = labels[i][k] if labels else f"{100 * pi:.1f}%"
+            text = labels[i][k] if labels else f"{pct(pi)}%"
             ax.text(xi, min(pi / 2, 0.22), text.replace(" (", "\n("), ha="center", va="center", fontsize=8,
                     color="white" if colour == BASE else "black")
     ax.axhline(0.5, color=FAIR, linestyle="--", linewidth=1.2, label="Even (50%)")

@@ -2,7 +2,8 @@
 (SG-5.6), drawn from the tables of :mod:`analysis.games.seigneurial`. Each returns ``None`` when
 its table is absent.
 
-May import matplotlib (Agg), numpy, polars and :mod:`reports.figures.common`.
+May import matplotlib (Agg), numpy, polars, :mod:`reports.figures.common` and :mod:`reports.text`
+(a share labelled as the tables print it: :func:`reports.text.pct`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from matplotlib.patches import Patch
 from reports.figures.common import (
     FAIR, OKABE_ITO, bar_label, error_bars, new_figure, percent_axis, styled, subplots,
 )
+from reports.text import pct
 
 
 @styled
@@ -38,7 +40,7 @@ def objectives(t: dict, how: str = "95% interval, unadjusted") -> Figure | None:
     ax.barh(y, p, color=[colour[g] for g in group], height=0.65,
             xerr=error_bars(o["ci_low"], p, o["ci_high"]), capsize=3, ecolor="black")
     avg = float(o["censitaire_share"][0])
-    ax.axvline(avg, color=FAIR, linestyle="--", linewidth=1.5, label=f"Average Censitaire ({100 * avg:.1f}%)")
+    ax.axvline(avg, color=FAIR, linestyle="--", linewidth=1.5, label=f"Average Censitaire ({pct(avg)}%)")
     numbers = ([c.split(",")[0] for c in o["cards"].to_list()] if "cards" in o.columns
                else [f"#{i + 1}" for i in o["objective"].to_list()])
     ax.set_yticks(y, [f"{n}: {lab}" for n, lab in zip(numbers, o["label"].to_list())])
@@ -49,7 +51,7 @@ def objectives(t: dict, how: str = "95% interval, unadjusted") -> Figure | None:
         if share < 0.02 * right:
             # a bar too short to see (no holder of #10 won, review 225 #1): its share and group in
             # words beside its interval, in the group's colour, so the legend's colour has a bar
-            ax.annotate(f"{100 * share:.1f}%" + {"harder": ", harder", "easier": ", easier"}.get(g, ""),
+            ax.annotate(f"{pct(share)}%" + {"harder": ", harder", "easier": ", easier"}.get(g, ""),
                         (float(hi) if np.isfinite(hi) else share, yi), xytext=(6, 0),
                         textcoords="offset points", va="center", fontsize=9, color=colour[g])
     percent_axis(ax, "x")
@@ -109,7 +111,7 @@ def improvements(t: dict, certain_before: bool = False) -> Figure | None:
             bar_label(ax2, xi, v, top=top)
         else:       # above its interval, not through the error bar
             hi = d["seigneur_ci_high"].cast(float).to_numpy()[int(xi)]
-            ax2.annotate(f"{100 * v:.1f}%", (xi, hi if np.isfinite(hi) else v), xytext=(0, 5),
+            ax2.annotate(f"{pct(v)}%", (xi, hi if np.isfinite(hi) else v), xytext=(0, 5),
                          textcoords="offset points", ha="center")
     ax2.set_xticks(x, labels)
     ax2.set_ylim(0, top)
