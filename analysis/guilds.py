@@ -49,6 +49,13 @@ def ranked(g: pl.DataFrame) -> pl.DataFrame:
                     & (pl.col("founded_share") >= RANK_SHARE))
 
 
+#: Fewer games, matches or founders than this behind a played question's answer: too few to say.
+#: A before/after "cannot tell" its change (:mod:`analysis.questions.medievallons`); a single run's
+#: first-player row played with fewer games has no verdict (MV-2,
+#: :func:`reports.games.medievallons.first_player_verdicts`; review s60 #3: 5 games a count led
+#: with an interval reaching a win share of 121%).
+MIN_COUNT = 30
+
 #: The card ablation (MV-1 deck: one copy of a type removed) tests a type's change of its founders'
 #: win share only when the type is founded by at least this share of the players ...
 ABLATION_MIN_FOUNDED = 0.005

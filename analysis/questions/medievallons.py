@@ -50,7 +50,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from analysis.guilds import ABLATION_MIN_FOUNDED, NOT_IN_DECK, ablation_tested, not_in_deck
+from analysis.guilds import ABLATION_MIN_FOUNDED, MIN_COUNT, NOT_IN_DECK, ablation_tested, not_in_deck
 from analysis.questions import std_error as _se
 from analysis.questions import run_meta, write_dir
 from simcore import runner
@@ -575,7 +575,7 @@ questions_command = questions_for_run    # what `balance questions RUN` plays fo
 # A before/after: the same questions played for two runs, and what changed
 # ---------------------------------------------------------------------------------------------
 
-MIN_COUNT = 30        # fewer games, matches or founders on a side: the change cannot be told
+# MIN_COUNT (analysis.guilds, 30): fewer games, matches or founders on a side: the change cannot be told
 CANNOT_TELL = "cannot tell"
 #: the verdict of an answer both runs' own games give (:func:`runs_own`): left to the runs' before/after
 RUNS_OWN = "the runs' own games"

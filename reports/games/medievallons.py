@@ -37,8 +37,8 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.guilds import (ABLATION_MIN_FOUNDED, NOT_IN_DECK, RANK_FOUNDERS, RANK_SHARE, ablation_tested,
-                             family_verdicts, not_in_deck, ranked)
+from analysis.guilds import (ABLATION_MIN_FOUNDED, MIN_COUNT, NOT_IN_DECK, RANK_FOUNDERS, RANK_SHARE,
+                             ablation_tested, family_verdicts, not_in_deck, ranked)
 from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
@@ -480,16 +480,39 @@ def _vs_fair(r: dict) -> tuple[str, str, str]:
     return share, pct(r["fair"], _decimals(share)), gap_beside(share, r["win_share"], r["fair"])
 
 
+def too_few_games(r: dict) -> bool:
+    """Whether a first-player row was played with fewer than :data:`analysis.guilds.MIN_COUNT`
+    games (MV-2; review s60 #3: ``--questions-games 5`` led with an interval reaching a win share of
+    121%): too few games to say, as a before/after "cannot tell" under that many."""
+    n = r.get("games")
+    return n is not None and n == n and int(n) < MIN_COUNT
+
+
+def _tested(rows: pl.DataFrame) -> np.ndarray:
+    """Which of Seat 1's rows are in the first-player family: played with enough games
+    (:func:`too_few_games`)."""
+    return np.array([not too_few_games(r) for r in rows.iter_rows(named=True)], dtype=bool)
+
+
+def _holm_counts(family: int) -> str:
+    """"Holm over the 3 player counts; " for a family of several counts; '' for one (the run's own
+    count beside counts of too few games: "Holm over the 1 player counts")."""
+    return f"Holm over the {family} player counts; " if family > 1 else ""
+
+
 def first_player_verdicts(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> tuple[pl.DataFrame, np.ndarray]:
     """Seat 1's rows of ``fp`` (table ``first_player``) by player count, and the verdict on each
-    one's advantage (Holm over the player counts, sized on their Bonferroni interval:
-    :func:`analysis.stats.practical_holm`), one per row: what :func:`first_player_sentences`
-    words."""
+    one's advantage (Holm over the player counts played with enough games, sized on their
+    Bonferroni interval: :func:`analysis.stats.practical_holm`), one per row: what
+    :func:`first_player_sentences` words. A count of too few games (:func:`too_few_games`) is
+    outside the family and not shown."""
     rows = fp.filter(pl.col("seat") == 0).sort("players")
-    if rows.height == 0:
-        return rows, np.array([], dtype=object)
-    return rows, np.atleast_1d(stats.practical_holm(rows["advantage"].to_numpy(), rows["z"].to_numpy(),
-                                                    smallest))
+    verdicts = np.array([stats.NOT_SHOWN] * rows.height, dtype=object)
+    tested = _tested(rows)
+    if tested.any():
+        verdicts[tested] = np.atleast_1d(stats.practical_holm(rows["advantage"].to_numpy()[tested],
+                                                              rows["z"].to_numpy()[tested], smallest))
+    return rows, verdicts
 
 
 def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
@@ -502,15 +525,17 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
     interval, narrower than the one the size is read on, and says so. A row the run itself measured
     (``from_run``, :func:`with_run_first_player`) says so, with its number of games."""
     rows, verdicts = first_player_verdicts(fp, smallest)
+    family = int(_tested(rows).sum())
     out = []
     for r, v in zip(rows.iter_rows(named=True), verdicts):
         where = ((f" in {_own_where(r)} ({r['games']:,} games; "
                   + ("the side-by-side table above)" if r.get("run_label") else "the seat advantage above)"))
                  if r.get("from_run") else "")
         share, fair, gap = _vs_fair(r)
+        said = (f"too few games to say ({int(r['games']):,} games; at least {MIN_COUNT} needed)" if too_few_games(r)
+                else f"{verdict_words(v)} ({_holm_counts(family)}{100 * smallest:g} pp matters)")
         out.append(f"{r['players']} players: Seat 1 (plays first) wins {share} "
-                   f"(95%, unadjusted){where} against a fair {fair}%: {gap}, {verdict_words(v)} "
-                   f"(Holm over the {rows.height} player counts; {100 * smallest:g} pp matters).")
+                   f"(95%, unadjusted){where} against a fair {fair}%: {gap}, {said}.")
     return out
 
 
@@ -715,7 +740,8 @@ def _first_player_rows(fp: pl.DataFrame, source: str = "played for this report")
         "From": [_own_where(r) if x else source for x, r in zip(from_run, fp.iter_rows(named=True))],
         "Win share": [_vs_fair(r)[0] for r in fp.iter_rows(named=True)],
         "vs fair share (pp)": [_vs_fair(r)[2] for r in fp.iter_rows(named=True)],
-        "z": [num(z, 1) for z in fp["z"]]})
+        # (an empty z, a seat whose games all went one way, is left blank as the card table leaves it)
+        "z": ["" if z is None or not np.isfinite(z) else num(z, 1) for z in fp["z"]]})
 
 
 MIN_FOUNDERS = RANK_FOUNDERS      # a founders' win share of fewer founders is not printed (RANK_RULE's count)
@@ -981,11 +1007,11 @@ def question_context(q, rs: RunSet) -> str:
 
 def _reach_words(rows: pl.DataFrame, played: list[int], smallest: float) -> str:
     """", but these games cannot rule out an advantage of up to +3.7 pp at 3 players …": within
-    noise is not "no advantage" when the interval the verdict was read on (Bonferroni over the
-    player counts, :func:`analysis.stats.holm_size_interval`) reaches the smallest difference that
-    matters (review Z #2: "within noise" stood beside 34.9% (32.9–37.0) at 3 players). '' when
-    every played count's interval lies within it."""
-    low, high = stats.holm_size_interval(rows["advantage"].to_numpy(), rows["z"].to_numpy())
+    noise is not "no advantage" when Seat 1's interval over the player counts (Bonferroni over the
+    family's m counts: :func:`first_player_reach`) reaches the smallest difference that matters
+    (review Z #2: "within noise" stood beside 34.9% (32.9–37.0) at 3 players). '' when every played
+    count's interval lies within it."""
+    low, high = first_player_reach(rows)
     far = [(max(abs(low[i]), abs(high[i])), i) for i in played
            if np.isfinite(low[i]) and np.isfinite(high[i])]
     if not far or max(far)[0] < smallest:
@@ -998,6 +1024,22 @@ def _reach_words(rows: pl.DataFrame, played: list[int], smallest: float) -> str:
             f"{100 * smallest:g} pp that matters; more games would tell ({MORE_GAMES})")
 
 
+def first_player_reach(rows: pl.DataFrame, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """Seat 1's advantage interval at each player count of ``rows`` (:func:`first_player_verdicts`'
+    rows), held for the family's m counts at once (:func:`_tested`; Bonferroni, level 1 − alpha/m):
+    Wilson's interval of its win share over its games at that level (:func:`analysis.stats.wilson`,
+    as the seat tables give a share, shared wins as fractional wins) minus the fair share, so it
+    stays within what a share can be (review s60 #3: the normal interval around 3 wins in 5 games
+    reached +87.8 pp at 3 players, a win share of 121%). nan outside the family."""
+    tested = _tested(rows)
+    m = max(int(tested.sum()), 1)
+    n = rows["games"].cast(pl.Float64).to_numpy()
+    lo, hi = stats.wilson(rows["win_share"].to_numpy() * n, n, 1.0 - alpha / m)
+    fair = rows["fair"].to_numpy()
+    low, high = np.asarray(lo, float) - fair, np.asarray(hi, float) - fair
+    return np.where(tested, low, np.nan), np.where(tested, high, np.nan)
+
+
 def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | None,
                   smallest: float = SMALLEST_SHARE, turns: float | None = None) -> tuple[str, list[str]]:
     """The played questions' answer for the page's headline findings (:data:`QUESTION_HEADLINES`)
@@ -1006,7 +1048,8 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
     counts, each in the words of :func:`first_player_sentences` (its count, win share, interval,
     advantage and verdict), or that none is; and the card ablation's largest change of a founders'
     win share when it is clear and large enough to matter (:func:`ablation_sentences`). Said to
-    be played with the baseline run's rules only (:func:`played_rules`). ("", []) when no
+    be played with the baseline run's rules only (:func:`played_rules`); the player counts played
+    with too few games (:func:`too_few_games`) named as such, with no verdict. ("", []) when no
     first-player row was played."""
     if fp is None or fp.height == 0:
         return "", []
@@ -1034,14 +1077,22 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
     order = [played[j] for j in stats.practical_order(
         [verdicts[i] for i in played], [float(rows["advantage"][i]) for i in played], smallest)]
     led = [lines[i] for i in order if i in clear]       # reading order: large enough to matter first
+    few = [i for i in played if too_few_games(rows.row(i, named=True))]
+    told = [i for i in played if i not in few]
     if led:
         text += " " + " ".join(led)
         if any(int(rows["players"][i]) == BOOK_PLAYERS for i in clear) and not any("MV-1" in x for x in notes):
             text += f" The rulebook names {BOOK_PLAYERS}-player play only (MV-1)."
-    else:
-        text += (f" At each, Seat 1's advantage is within noise (Holm over the {rows.height} player counts; "
+    elif told:
+        at = "At each" if not few else f"At {_and([str(int(rows['players'][i])) for i in told])} players"
+        text += (f" {at}, Seat 1's advantage is within noise ({_holm_counts(int(_tested(rows).sum()))}"
                  f"{100 * smallest:g} pp matters; each count in the section “{title(q)}”)"
-                 + _reach_words(rows, played, smallest) + ".")
+                 + _reach_words(rows, told, smallest) + ".")
+    if few:     # (review s60 #3: 5 games a count; no verdict, no interval read on them)
+        games = sorted({int(rows["games"][i]) for i in few})
+        text += (f" At {_and([str(int(rows['players'][i])) for i in few])} players, too few games to say "
+                 f"({_and([f'{g:,}' for g in games])} games at {'each' if len(few) > 1 else 'it'}; at least "
+                 f"{MIN_COUNT} needed: more with {MORE_GAMES}).")
     d = _ablation_rows(ct) if ct is not None else None
     if d is not None and d.height and (_ablation_verdicts(d, smallest) == stats.LARGE).any():
         largest = ablation_sentences(ct, smallest, turns)[1]      # in reading order: a large one
