@@ -1571,6 +1571,7 @@ def idle_sentences(s, measured: str = "", sweep_dir=None, most: int = 4) -> list
     the page said "does not act" beside 4,859 of 5,000 combats whose attacker lost another Lord,
     review 248 #1); a sweep without rows (or no ``sweep_dir``) says what was compared."""
     from analysis.sweep.recorded import recorded_changes
+    from simcore.rundir import RAW_LIMIT
 
     out = []
     frames = [f for f in (s.effects, s.value_effects) if f is not None and f.height]
@@ -1587,9 +1588,14 @@ def idle_sentences(s, measured: str = "", sweep_dir=None, most: int = 4) -> list
         at = f" ({measured})" if measured else ""
         rec = recorded_changes(sweep_dir, s.sweep, name, done) if sweep_dir is not None else None
         if rec is None or not rec.rows:
+            # (the flag that brings the rows back: at most RAW_LIMIT games a variant keep them
+            # unless --no-raw was given; above it only --raw does: analysis.load.rows_flag)
+            games = s.sweep.get("games")
+            again = ("without --no-raw" if isinstance(games, int) and games <= RAW_LIMIT
+                     else "with --raw")
             out.append(f"{name}: every value tried gave every game the same {figures} (the page's "
                        f"figures); the sweep kept no game rows, so nothing else its games recorded "
-                       f"was compared (sweep again with --raw to compare every column){at}.")
+                       f"was compared (sweep again {again} to compare every column){at}.")
         elif not rec.changes:
             out.append(f"{name}: every value tried gave every game the same result (no game's "
                        "figures differ between them: the page's and every column its games "

@@ -72,8 +72,9 @@ def test_a_sweep_without_rows_says_what_it_compared(tmp_path):
     text = _page_text(tmp_path, sweep)
     assert "does not act" not in text
     assert ("combat.lords_removed: every value tried gave every game the same win shares, the "
-            "winner's margin and the game length (the page's figures); the sweep kept no game rows, "
-            "so nothing else its games recorded was compared") in text, text[:3000]
+            "winning side's lead (a mutual wipe-out counting as 0) and the game length (the page's "
+            "figures); the sweep kept no game rows, so nothing else its games recorded was compared "
+            "(sweep again without --no-raw to compare every column)") in text, text[:3000]
 
 
 def test_a_setting_that_never_binds_still_does_not_act(tmp_path):
