@@ -6,9 +6,16 @@ of B (``ahead_share``: rank better = 1, equal = ½, averaged over the A–B play
 A's win share in games where B also plays. The independent unit is the game, or the deal when the
 run has ``deal``/``rotation`` columns (rotated seats): values are averaged over the rotations of a
 deal first, which cancels seat advantage and deal luck (paired analysis), and intervals are t
-intervals over deals. Without deals, intervals are Wilson intervals with the number of games (or
-player rows for :func:`strategy_table`) as n; when strategies are tied to seats the seat advantage is
-part of the matchup (``confounded`` column).
+intervals over deals. Without deals the unit is the game: a strategy's value in a game is the mean
+over its seats (its win share) or over the A–B player pairs (ahead share, A's win share against B),
+and a value that is one seat's (one pair's) share is a count's, with a Wilson interval over the
+games; a strategy on several seats of a game gets the t interval of those per-game means
+(:func:`analysis.stats.share_mean_interval`), the definition the CI baseline measures
+(docs/ci.md): its seats' shares in one game are dependent (they add up with the others' to 1), and a
+Wilson interval over its player rows, or over the meetings at the mean, overstated the error
+(review s60: balanced on three seats against rollout, 4,000 games, 9.8–10.9% over rows and
+9.4–11.3% over meetings against 9.85–10.80% per game). When strategies are tied to seats the seat
+advantage is part of the matchup (``confounded`` column).
 
 Each table is one family of comparisons, adjusted by Holm's step-down procedure (issue 29): the
 strategies against the fair share, and the unordered strategy pairs against ½ (A–B and B–A are
@@ -179,15 +186,26 @@ def accumulator_from_stats(rs: RunSet) -> MatchupAccumulator:
     return acc
 
 
-def _interval(total, mom: stats.Moments, n, paired: bool):
-    if paired:
-        mean, sd = mom.mean_sd()
-        lo, hi = stats.share_mean_interval(mean, sd, n)       # (a deal's mean share: in [0, 1])
-        return mean, lo, hi
+def _interval(total, mom: stats.Moments, n, counted):
+    """(mean, 95 % low, high) of per-unit shares: the unit's sum ``total`` over ``n`` units with
+    ``mom`` their moments. Where ``counted`` (a bool per entry: each unit's value is one seat's or
+    one player pair's share, 0 or 1 but for a shared win or a tie) the Wilson interval of ``total``
+    wins in ``n``; elsewhere (a deal's mean over its rotations, a game's mean over a strategy's
+    several seats) the t interval of the units' means, clipped to [0, 1]
+    (:func:`analysis.stats.share_mean_interval`)."""
+    counted = np.broadcast_to(np.asarray(counted, dtype=bool), np.shape(n))
+    mean, sd = mom.mean_sd()
+    lo, hi = stats.share_mean_interval(mean, sd, n)       # (a unit's mean share: in [0, 1])
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(n > 0, total / np.where(n > 0, n, 1), np.nan)
-    lo, hi = stats.wilson(total, n)
-    return mean, lo, hi
+        share = np.where(n > 0, total / np.where(n > 0, n, 1), np.nan)
+    wlo, whi = stats.wilson(total, n)
+    return (np.where(counted, share, mean), np.where(counted, wlo, lo), np.where(counted, whi, hi))
+
+
+def _one_seat(acc: MatchupAccumulator) -> np.ndarray:
+    """Per strategy: games are the units (no deals) and it holds at most one seat of every game
+    it plays (player rows = games), so its share of a game is one seat's (a count's)."""
+    return np.asarray((acc.rows == acc.s_n) & (not acc.paired), dtype=bool)
 
 
 def _seat_bound(acc: MatchupAccumulator) -> np.ndarray:
@@ -234,9 +252,13 @@ def _unit_size_interval(mom: stats.Moments, n, aim, m: int) -> tuple[np.ndarray,
 def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame:
     """Win share of each strategy.
 
-    Columns: strategy, players (player rows), units (what the interval is over: player rows,
-    Wilson, without deals; deals, t interval of per-deal means, when paired), win_share, ci_low,
-    ci_high (95 %, this strategy's alone: unadjusted), fair_share (1/n), diff, test_units (what
+    Columns: strategy, players (player rows), units (what the interval is over: games without
+    deals, deals when paired), win_share (the mean over the units of the strategy's mean win share
+    in each: with one seat a game, its player rows' share), ci_low, ci_high (95 %, this strategy's
+    alone: unadjusted; Wilson's over the games for a strategy on one seat of every game it plays,
+    else the t interval of the per-game or per-deal means, :func:`_interval`: review s60, a bot on
+    three seats read 9.8–10.9% over its player rows where its games give 9.85–10.80%), fair_share
+    (1/n), diff, test_units (what
     the t test is over: games without deals, deals when paired — the strategy's per-game or
     per-deal mean win share is one unit), p_value (t test of "win share = fair share" over the
     test_units), p_adjusted (Holm over the
@@ -249,12 +271,9 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     advantage).
     """
     acc = _acc(rs, acc)
-    if acc.paired:
-        p, lo, hi = _interval(acc.s_sum, acc.s_mom, acc.s_n, True)
-        units = acc.s_n
-    else:
-        p, lo, hi = _interval(acc.row_wins, None, acc.rows, False)
-        units = acc.rows
+    one = _one_seat(acc)
+    p, lo, hi = _interval(acc.s_sum, acc.s_mom, acc.s_n, one)
+    units = acc.s_n
     fair = 1.0 / rs.n_players
     fixed = _seat_bound(acc)
     keep = acc.rows > 0
@@ -294,20 +313,29 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     """Head-to-head results of every ordered pair of different strategies that met.
 
     Columns: strategy, opponent, meetings (games or deals where both played), ahead_share (A finishes
-    ahead of B; ties ½), ci_low, ci_high (95 %, this pair's alone: unadjusted), p_value (t test of
+    ahead of B; ties ½, the mean over the units of its mean over the A–B player pairs of each),
+    ci_low, ci_high (95 %, this pair's alone: unadjusted; Wilson's over the meetings where A and B
+    each hold one seat of every game they play, one pair a game, else the t interval of the
+    per-game or per-deal means, :func:`_interval`), p_value (t test of
     "ahead share = ½" over the units), p_adjusted (Holm over the unordered pairs that met: one
     family; A–B and B–A are one comparison, mirror images, and carry the same p-values),
     significant (p_adjusted < 0.05), verdict (the gap from ½ worded by its size against smallest,
     1 pp unless the run set says otherwise, read on the Bonferroni interval of the same t test over
     the pairs: :func:`_unit_size_interval`),
-    win_share (A's win share in those games) with win_ci_low, win_ci_high (unadjusted; not
-    tested), fair_share (1/n), paired, confounded.
+    win_share (A's win share in those games, the mean of its seats' in each) with win_ci_low,
+    win_ci_high (unadjusted; Wilson's over the meetings where A holds one seat of every game it
+    plays, else the t interval of the per-game or per-deal means; not tested), fair_share (1/n),
+    paired, confounded.
     """
     acc = _acc(rs, acc)
     k = acc.k
     names = list(rs.strategies)
-    a, lo, hi = _interval(acc.m_sum, acc.m_mom, acc.m_n, acc.paired)
-    w, wlo, whi = _interval(acc.w_sum, acc.w_mom, acc.m_n, acc.paired)
+    # one A–B pair a game (each on one seat of every game it plays): a count's Wilson interval;
+    # else the t interval of the per-game (per-deal) means over the pairs. A's win share in a game
+    # is one seat's wherever A holds one seat, whatever B holds.
+    one = _one_seat(acc)
+    a, lo, hi = _interval(acc.m_sum, acc.m_mom, acc.m_n, (one[:, None] & one[None, :]).ravel())
+    w, wlo, whi = _interval(acc.w_sum, acc.w_mom, acc.m_n, np.repeat(one, k))
     fixed = _seat_bound(acc)
     keys = [key for key in range(k * k) if acc.m_n[key] > 0]
     raw = _unit_p_values(acc.m_mom, acc.m_n, 0.5)

@@ -20,8 +20,9 @@ were checked and held (:func:`checks_said`).
 
 May import rich, the standard library and :mod:`simcore` (the runner's results and statistics;
 :func:`simcore.numbers.rounded`, the report's rounding, so that a number prints the same in both),
-and for a rotated-seat run's closing table :mod:`analysis` (the seat and strategy tables
-``balance report`` prints, read over the run's deals from its statistics).
+and for a rotated-seat run's closing table, or one where a strategy holds several seats of a
+game, :mod:`analysis` (the seat and strategy tables ``balance report`` prints, read over the run's
+deals or games from its statistics).
 """
 
 from __future__ import annotations
@@ -376,6 +377,25 @@ def _deal_intervals(result) -> dict | None:
     return out
 
 
+def _game_intervals(result) -> dict | None:
+    """For a run whose games are its independent units and where a strategy holds several seats of
+    a game (``balanced`` in Seats 2-4 of ``rollout,balanced,balanced,balanced``), the 95% intervals
+    ``balance report`` prints for its strategies, ``{name: (low, high)}``, from the run's statistics
+    through :func:`analysis.matchups.strategy_table`: the t interval of the strategy's per-game
+    share (the mean of its seats'), Wilson's for a strategy on one seat (review s60: Wilson's over
+    the player rows here and on the page, as if a game's seats were independent, was too wide).
+    None for another run."""
+    prep = result.prep
+    lineup = list(prep.strategy_names)
+    if (prep.games_per_deal > 1 or prep.seat_labels or len(result.stats.strategies) < 2
+            or len(set(lineup)) == len(lineup)):
+        return None
+    from analysis import matchups, open_runs
+
+    st = matchups.strategy_table(open_runs([result.path], source="stats"))
+    return {n: (lo, hi) for n, lo, hi in st.select("strategy", "ci_low", "ci_high").iter_rows()}
+
+
 def _spec_of(game):
     """The registered spec of run.json's ``game``, or None (a game this install does not list:
     names as recorded, the generic words)."""
@@ -391,7 +411,8 @@ def print_summary(console, result) -> None:
     """The closing table of a run (:class:`simcore.runner.RunResult`): win share per seat (and per
     strategy when several play seats alike) with its 95% Wilson interval
     (:func:`simcore.stats.wilson_counts`, the report's and the export's, exact Poisson ends included; a rotated-seat run's read
-    over its deals, the intervals of ``balance report``: :func:`_deal_intervals`), the distance to the fair
+    over its deals, the intervals of ``balance report``: :func:`_deal_intervals`; a strategy's
+    where one holds several seats of a game, over the games: :func:`_game_intervals`), the distance to the fair
     share where every seat is alike (the printed share minus the printed fair share,
     :func:`simcore.numbers.fair_gap`, as the before/after prints its largest gap), the mean
     score in the game's unit (all from the run's statistics, :func:`simcore.accumulate.results_by`),
@@ -415,6 +436,7 @@ def print_summary(console, result) -> None:
              f" — {meta['games_per_s']:,.0f} games/s")
     seat_labels = (["(rotating)"] * P if prep.games_per_deal > 1 else list(prep.strategy_names))
     deals = _deal_intervals(result)
+    per_game = _game_intervals(result) if deals is None else None
     spec = _spec_of(meta.get("game"))
     shown = spec.role_display if spec is not None else (lambda name: name)
     groups = [("seat", seat_labels)]
@@ -433,8 +455,9 @@ def print_summary(console, result) -> None:
         t.add_column("role" if roles else "strategy")
         if roles:          # each seat's bot beside its role (review W #6: mixed bots were not shown)
             t.add_column("strategy")
-        columns = ["win share", "95% interval (Wilson)" if deals is None else
-                   "95% interval (over deals)"]
+        columns = ["win share", "95% interval (over deals)" if deals is not None else
+                   "95% interval (over games)" if per_game is not None and head == "strategy" else
+                   "95% interval (Wilson)"]
         if fair is not None:
             columns.append("vs fair share")
         columns.append(f"mean score ({prep.score_unit})")
@@ -442,7 +465,9 @@ def print_summary(console, result) -> None:
             t.add_column(c, justify="right")
         for i, label in enumerate(labels):
             n, w = int(r["games"][i]), float(r["win_share"][i])
-            if deals is None:
+            if per_game is not None and head == "strategy":
+                lo, hi = per_game.get(label, (float("nan"), float("nan")))
+            elif deals is None:
                 # the interval balance report and balance export print for this share (Wilson's,
                 # with the exact Poisson end at 1-3 wins or losses: review 225 #2, a Seigneur's 2 wins
                 # of 800 read 0.07–0.91% here beside the page's 0.03–0.91%)

@@ -237,6 +237,13 @@ def end_rows(t: dict, rs: RunSet | None = None) -> pl.DataFrame:
                                      "Games": pl.Int64, "Share": pl.String, "Mean turns": pl.String})
 
 
+def _player_games(s: pl.DataFrame) -> pl.Series:
+    """A Strategies table's player-games: its ``players`` (``units`` counts the games of a bot on
+    several seats of a game, its interval's n since review s60; a table without ``players``, made
+    by hand, has its units)."""
+    return s["players"] if "players" in s.columns else s["units"]
+
+
 def strategy_rows(t: dict) -> pl.DataFrame:
     s = t["strategies"]
     paired = bool(s["paired"].any())
@@ -247,7 +254,7 @@ def strategy_rows(t: dict) -> pl.DataFrame:
         # beside "0.3%")
         places = [len(c.split("%")[0].split(".")[1]) if "." in c.split("%")[0] else 1 for c in shares]
         return pl.DataFrame({
-            "Strategy": s["strategy"], "Role": s["role_label"], "Player-games": s["units"],
+            "Strategy": s["strategy"], "Role": s["role_label"], "Player-games": _player_games(s),
             "Win share (95% interval, unadjusted)": shares,
             "Its role's average seat": [f"{pct(x, k)}%" for x, k in zip(s["fair_share"], places)],
             # the printed share minus the printed average seat (review s55 #1)
@@ -259,7 +266,7 @@ def strategy_rows(t: dict) -> pl.DataFrame:
             "Seat advantage included": ["yes (keeps its seats)"] * s.height})
     shares = pct_column(s, "win_share", "ci_low", "ci_high")
     return pl.DataFrame({
-        "Strategy": s["strategy"], ("Deals" if paired else "Player-games"): s["units"],
+        "Strategy": s["strategy"], ("Deals" if paired else "Player-games"): s["units"] if paired else _player_games(s),
         "Win share (95% interval, unadjusted)": shares,
         # the printed share minus the fair share, at the share's decimals (review s55 #1: a gap
         # rounded on its own read −0.6 pp beside 24.5% for 24.45%)

@@ -136,22 +136,14 @@ def measure(rs, keep_copies: bool = False) -> list[Measurement]:
                                r["mean_score"], r["score_ci_low"], r["score_ci_high"],
                                _se(r["score_ci_low"], r["score_ci_high"]), int(r["games"])))
     if has_matchups(rs):
-        acc = _matchups(rs)
-        names = list(rs.strategies)
-        for r in strategy_table(rs, acc).iter_rows(named=True):
+        # a bot on several seats of a game, seats not rotated, is measured per game (the mean of
+        # its seats' shares, what a played check measures, :func:`unit_values`: its n the games,
+        # its interval the t interval of those means), as the strategy table itself reads it
+        # (review s46 #5, then s60: the table and the exports now give the same interval)
+        for r in strategy_table(rs).iter_rows(named=True):
             if ("strategy_win_share", r["strategy"]) in copies:
                 continue
             value, low, high, units = r["win_share"], r["ci_low"], r["ci_high"], int(r["units"])
-            i = names.index(r["strategy"])
-            if not acc.paired and acc.s_n[i] > 0 and acc.rows[i] > acc.s_n[i]:
-                # a bot on several seats of a game, seats not rotated: its share per game (the mean
-                # of its seats', what a played check measures, measure.unit_values) over the games,
-                # not a Wilson interval over its player rows as if they were independent (review
-                # s46 #5: its seats' shares are negatively correlated; balanced on two seats of
-                # greedy,random,balanced,balanced had 0.241 pp over rows, 0.156 pp per game)
-                mean, sd = acc.s_mom.mean_sd()
-                lo, hi = stats.share_mean_interval(mean[i], sd[i], acc.s_n[i])
-                low, high, units = float(lo), float(hi), int(acc.s_n[i])
             out.append(Measurement("strategy_win_share", r["strategy"], f"{r['strategy']} win share",
                                    k * value, k * low, k * high, k * _se(low, high), units))
     if roles is not None:
@@ -162,20 +154,6 @@ def measure(rs, keep_copies: bool = False) -> list[Measurement]:
                                    k * r["win_share"], k * r["ci_low"], k * r["ci_high"],
                                    k * _se(r["ci_low"], r["ci_high"]), int(r["games"])))
     return out
-
-
-def _matchups(rs):
-    """The strategies' accumulator of ``rs`` (:class:`analysis.matchups.MatchupAccumulator`: from
-    the statistics when the run set is read from them, else one pass over its rows), as
-    :func:`analysis.matchups.strategy_table` builds it, so that its per-game moments are at hand."""
-    from analysis.load import run_pass
-    from analysis.matchups import MatchupAccumulator, accumulator_from_stats
-
-    if rs.from_stats:
-        return accumulator_from_stats(rs)
-    acc = MatchupAccumulator(rs)
-    run_pass(rs, [acc])
-    return acc
 
 
 def _copies(rs, roles) -> tuple[list[str], set[tuple[str, str]]]:

@@ -231,17 +231,27 @@ def test_domain_pairs_by_hand(rs):
 
 def test_strategy_and_matchup_tables_by_hand(rs):
     st = {r["strategy"]: r for r in matchups.strategy_table(rs).iter_rows(named=True)}
-    # A: 5 player rows winning 1 + ½ + 0 + 1 + 1 = 3.5; B: 3 rows winning ½.
-    assert st["A"]["win_share"] == pytest.approx(0.7) and st["A"]["players"] == 5
-    assert (st["A"]["ci_low"], st["A"]["ci_high"]) == pytest.approx(wilson(3.5, 5))
-    assert st["B"]["win_share"] == pytest.approx(0.5 / 3)
+    # A: 5 player rows in 4 games, on both seats of game 2; its share per game (the mean of its
+    # seats') 1, ½, ½, 1: 0.75, with the t interval of those 4 means (review s60: it was the
+    # row share 3.5 / 5 with Wilson's interval over the rows, as if game 2's seats were
+    # independent). B: one seat a game, 3 games winning ½: Wilson's.
+    assert st["A"]["win_share"] == pytest.approx(0.75) and st["A"]["players"] == 5
+    assert st["A"]["units"] == 4
+    T3 = 3.182446305284263   # t(3, 0.975)
+    half = T3 * np.std([1, 0.5, 0.5, 1], ddof=1) / 2
+    assert (st["A"]["ci_low"], st["A"]["ci_high"]) == pytest.approx((0.75 - half, 1.0))
+    assert st["B"]["win_share"] == pytest.approx(0.5 / 3) and st["B"]["units"] == 3
+    assert (st["B"]["ci_low"], st["B"]["ci_high"]) == pytest.approx(wilson(0.5, 3))
     assert not st["A"]["confounded"] and not st["A"]["paired"]
     m = {(r["strategy"], r["opponent"]): r for r in matchups.matchup_table(rs).iter_rows(named=True)}
-    # A meets B in games 0 (A ahead), 1 (tie: ½) and 3 (A ahead).
+    # A meets B in games 0 (A ahead), 1 (tie: ½) and 3 (A ahead). A is not on one seat of every
+    # game it plays, so the interval is the t interval of the three meetings' values (Wilson's is
+    # kept for two bots that each hold one seat of every game)
     ab = m[("A", "B")]
     assert ab["meetings"] == 3
     assert ab["ahead_share"] == pytest.approx(2.5 / 3)
-    assert (ab["ci_low"], ab["ci_high"]) == pytest.approx(wilson(2.5, 3))
+    half = T2 * np.std([1, 0.5, 1], ddof=1) / np.sqrt(3)
+    assert (ab["ci_low"], ab["ci_high"]) == pytest.approx((2.5 / 3 - half, 1.0))
     assert ab["win_share"] == pytest.approx(2.5 / 3)
     assert m[("B", "A")]["ahead_share"] == pytest.approx(0.5 / 3)
 

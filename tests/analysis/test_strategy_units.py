@@ -1,15 +1,16 @@
-"""The strategy table names what its numbers are over: without deals, the interval is Wilson over
-player rows (``units``) and the p-value a t test over games (``test_units``: the strategy's mean
-win share in a game is one unit); checked against statsmodels' Wilson interval and scipy's
-one-sample t test on a hand-made run where a strategy holds two seats in some games (rows ≠ games)."""
+"""The strategy table names what its numbers are over: without deals, a strategy's mean win share
+in a game is one unit, for the interval (``units``) and the p-value (``test_units``) alike; a
+strategy that holds two seats in some games (rows ≠ games) gets the Student t interval of its
+per-game means (review s60: it was Wilson's over its player rows, as if a game's seats were
+independent), checked against scipy's t interval and one-sample t test on a hand-made run."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from analysis_runs import write_run
+from scipy.stats import t as student_t
 from scipy.stats import ttest_1samp
-from statsmodels.stats.proportion import proportion_confint
 
 from analysis import matchups, open_runs
 
@@ -36,7 +37,7 @@ def _run(tmp_path):
     return open_runs([write_run(tmp_path / "mixed", cols)])
 
 
-def test_unpaired_interval_is_over_player_rows_and_the_test_over_games(tmp_path):
+def test_unpaired_interval_and_test_are_over_games(tmp_path):
     rs = _run(tmp_path)
     assert rs.cluster != "deal"
     t = matchups.strategy_table(rs)
@@ -53,10 +54,13 @@ def test_unpaired_interval_is_over_player_rows_and_the_test_over_games(tmp_path)
     for name in ("A", "B"):
         r = st[name]
         n_rows, wins = rows[name]
-        assert r["units"] == n_rows == r["players"]              # the interval's n: player rows
-        assert r["test_units"] == len(LINEUPS) != n_rows         # the test's n: games
-        assert r["win_share"] == pytest.approx(wins / n_rows)
-        assert (r["ci_low"], r["ci_high"]) == pytest.approx(proportion_confint(wins, n_rows, 0.05, "wilson"))
+        assert r["players"] == n_rows != len(LINEUPS)
+        assert r["units"] == r["test_units"] == len(LINEUPS)     # the interval's n and the test's: games
+        x = np.array(per_game[name], dtype=float)
+        m, se = x.mean(), x.std(ddof=1) / np.sqrt(x.size)
+        assert r["win_share"] == pytest.approx(m)                # the mean of the per-game means
+        lo, hi = student_t.interval(0.95, x.size - 1, loc=m, scale=se)
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx((max(lo, 0.0), min(hi, 1.0)), abs=1e-12)
         ref = ttest_1samp(per_game[name], 1 / 3).pvalue
         assert r["p_value"] == pytest.approx(ref, rel=1e-6)
         p.append(ref)

@@ -1,10 +1,13 @@
-"""A strategy's win share within a role has a Wilson interval (analysis.roles.strategy_table_within_roles).
+"""A strategy's win share within a role has a Wilson interval (analysis.roles.strategy_table_within_roles)
+when the bot holds one seat.
 
-In a game with roles each bot is compared with its own role's seats; its win share (per seat it
-holds) gets the interval every other share of the toolkit gets: Wilson's, over its player rows (its
-seats × the games; a rotated run's deals weigh as one game each). Wald's p ± z·√(p(1 − p)/n) would
-cover far less than 95% at a small share and a few dozen games (a Seigneur's bot winning 0.4%, a
-weak Censitaire bot at 30 games): at 0 wins it is [0, 0].
+In a game with roles each bot is compared with its own role's seats; a bot on one seat gets the
+interval every other share of the toolkit gets: Wilson's, over its games (a rotated run's deals
+weigh as one game each). Wald's p ± z·√(p(1 − p)/n) would cover far less than 95% at a small
+share and a few dozen games (a Seigneur's bot winning 0.4%, a weak Censitaire bot at 30 games): at
+0 wins it is [0, 0]. A bot on several seats of its role gets the Student t interval of its per-game
+share, the mean of its seats' (review s60: Wilson's over its player rows treated a game's seats as
+independent, and was too wide).
 
 Checked here through the table's own code, on synthetic runs of known truth (the inputs the table
 reads: the seats' win-share sums and cross-products, and which seats each bot holds) and on a real
@@ -19,6 +22,7 @@ from types import SimpleNamespace
 import numpy as np
 import polars as pl
 import pytest
+from scipy.stats import t as student_t
 from statsmodels.stats.proportion import proportion_confint
 
 from analysis.roles import strategy_table_within_roles
@@ -55,19 +59,26 @@ def _wilson(successes, trials) -> tuple[float, float]:
     return proportion_confint(successes, trials, alpha=0.05, method="wilson")
 
 
-def test_the_interval_is_statsmodels_wilson_over_the_player_rows():
+def test_a_one_seat_bot_gets_statsmodels_wilson_and_a_two_seat_bot_the_t_interval_per_game():
     w = _games(np.random.default_rng(3941), 200, [0.1, 0.3, 0.3, 0.3])
     t = strategy_table_within_roles(*_inputs(w))
     wins = w.sum(axis=0)
-    expected = {("L", "lord"): (wins[0], 200), ("A", "tenant"): (wins[1] + wins[2], 400),
-                ("B", "tenant"): (wins[3], 200)}
+    expected = {("L", "lord"): (wins[0], 200), ("B", "tenant"): (wins[3], 200)}
     assert t.height == 3
     for r in t.iter_rows(named=True):
+        if r["strategy"] == "A":
+            continue
         x, n = expected[(r["strategy"], r["role"])]
         assert 3 < x < n - 3                     # past the exact ends: the plain score interval
         lo, hi = _wilson(x, n)
         assert r["players"] == n and r["win_share"] == pytest.approx(x / n, rel=1e-12)
         assert r["ci_low"] == pytest.approx(lo, rel=1e-9) and r["ci_high"] == pytest.approx(hi, rel=1e-9)
+    a = t.filter(pl.col("strategy") == "A").row(0, named=True)
+    per_game = (w[:, 1] + w[:, 2]) / 2           # A's share of a game: the mean of its two seats'
+    m, se = per_game.mean(), per_game.std(ddof=1) / np.sqrt(200)
+    lo, hi = student_t.interval(0.95, 199, loc=m, scale=se)
+    assert a["players"] == 400 and a["units"] == 200 and a["win_share"] == pytest.approx(m, rel=1e-12)
+    assert a["ci_low"] == pytest.approx(lo, rel=1e-9) and a["ci_high"] == pytest.approx(hi, rel=1e-9)
 
 
 def test_a_rotated_run_counts_each_deal_as_one_game():
@@ -125,7 +136,14 @@ def test_a_real_runs_bots_get_statsmodels_wilson(seigneurial_run, source):
         c = counted.filter(pl.col("strategy") == r["strategy"])
         x, n = float(c["x"][0]), int(c["n"][0])
         assert c.height == 1 and r["players"] == n
-        if 3 < x < n - 3:
+        if n > 300:      # fair-share on two seats: the t interval of its per-game share (review s60)
+            per_game = (rows.filter(pl.col("strategy") == r["strategy"]).group_by("game")
+                        .agg(pl.col("win_share").cast(pl.Float64).mean())["win_share"].to_numpy())
+            m, se = per_game.mean(), per_game.std(ddof=1) / np.sqrt(per_game.size)
+            lo, hi = student_t.interval(0.95, per_game.size - 1, loc=m, scale=se)
+            assert (r["ci_low"], r["ci_high"]) == pytest.approx((lo, hi), abs=1e-9), r
+            checked += 1
+        elif 3 < x < n - 3:
             lo, hi = _wilson(x, n)
             assert r["ci_low"] == pytest.approx(lo, rel=1e-9), r
             assert r["ci_high"] == pytest.approx(hi, rel=1e-9), r
