@@ -10,7 +10,8 @@ signal during that cleanup is ignored. Every output claimed by the command is re
 ends the command quietly: exit 0 when its outputs were published, 141 (SIGPIPE's) when it stopped
 before (:func:`_output_closed`), and the verdict's own code when the command had decided one
 before writing (:func:`verdict`: ``balance golden --check``, ``replay``, ``check``): a closed
-stdout never turns a failing verdict into 0. ``simulate`` is also a console script
+stdout never turns a failing verdict into 0, and files written after the console output are still
+written (:func:`show_then_go_on`: ``check --junit``/``--summary``). ``simulate`` is also a console script
 of its own (:func:`simulate_main`).
 
 Start-up: importing this package registers no command. :func:`main` imports only the command
@@ -614,10 +615,7 @@ def _broken_pipe(exc: SystemExit) -> int:
     /dev/null already) or by Typer's main, which turns every EPIPE of the command into exit 1
     without a word. A closed stdout ends quietly (:func:`_output_closed`); any other broken pipe
     (a socket, a child process's pipe) is one error line, exit 1."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if (tb is not None and tb.tb_frame.f_code.co_name == "on_broken_pipe") or _stdout_closed():
+    if _raised_by_rich(exc) or _stdout_closed():
         return _output_closed()
     cause = exc.__context__
     where = f"{cause.filename}: " if getattr(cause, "filename", None) else ""
@@ -657,6 +655,35 @@ def verdict(code: int, line: str | None = None) -> None:
     (``| head -5``), the command still ends with ``code`` (:func:`_output_closed`), the line said.
     The command still raises its own exit as before; this is only what a closed stdout keeps."""
     _VERDICT.update(code=int(code), line=line)
+
+
+def show_then_go_on(show) -> bool:
+    """Call ``show`` (a command's console output, said before the files it still writes: balance
+    check's ``--junit``/``--summary``); should the reader of stdout have left meanwhile (``| true``,
+    ``| head -1``), stop the output quietly (stdout now goes to /dev/null) and return False, so that
+    the command still writes those files and ends with its verdict (:func:`verdict`). The output
+    met the closed pipe, the files were still unfinished, and ``balance check --junit J | true``
+    ended with 141 and no ``J`` (session 60 review). Any other broken pipe is raised as before."""
+    try:
+        show()
+    except BrokenPipeError:
+        if not _stdout_closed():
+            raise
+        _silence_stdout()
+        return False
+    except SystemExit as exc:       # rich (at a terminal): it has pointed stdout at /dev/null
+        if not (isinstance(exc.__context__, BrokenPipeError) and _raised_by_rich(exc)):
+            raise
+        return False
+    return True
+
+
+def _raised_by_rich(exc: SystemExit) -> bool:
+    """``exc`` is the SystemExit(1) of rich's ``Console.on_broken_pipe`` (its stream was closed)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_code.co_name == "on_broken_pipe"
 
 
 # ---------------------------------------------------------------------------------------------

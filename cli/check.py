@@ -8,8 +8,9 @@ sequential test of :mod:`analysis.check.decision`, played by :func:`analysis.che
 ``balance check --baseline FILE RUN`` judges an existing run directory in one look
 (:func:`analysis.check.run.check`). It prints the result (:mod:`analysis.check.presentation`) and
 exits 0 (pass), 1 (a metric moved beyond its tolerance), 3 (undecided at the maximum number of games),
-2 (usage or config error) or 4 (a problem of the machine, :data:`EXIT_MACHINE`); 1 and 3 also when
-the reader of stdout left before the report's end (``| head``: :func:`cli.verdict`). Everything is
+2 (usage or config error) or 4 (a problem of the machine, :data:`EXIT_MACHINE`); 0, 1 and 3 also
+when the reader of stdout left before the report's end (``| head``: :func:`cli.verdict`), the
+``--junit``/``--summary`` files written all the same (:func:`cli.show_then_go_on`). Everything is
 callable from Python: :func:`run_check`.
 
 ``balance baseline --panel NAME --out DIR`` (with ``--rules``/``--set``) records every cell of a
@@ -25,7 +26,8 @@ column) and every sentence wrapped at word boundaries under its own indent; pipe
 is printed as :func:`analysis.check.presentation.text_report` makes it, one line per sentence.
 
 May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts),
-:func:`cli.verdict` (the exit code a closed stdout keeps) and, lazily
+:func:`cli.verdict` (the exit code a closed stdout keeps), :func:`cli.show_then_go_on` (the report
+files a closed stdout does not stop) and, lazily
 inside the commands, rich (the terminal layout), :mod:`analysis` and :mod:`strategies.panels`.
 """
 
@@ -40,7 +42,7 @@ import typer
 from simcore.errors import UsageError
 from simcore.games import DEFAULT_GAME
 
-from cli import verdict
+from cli import show_then_go_on, verdict
 from cli.sweep import LINEUP_HELP, PANEL_HELP, SMALLEST_HELP
 
 #: The kinds of ``--smallest-difference`` a baseline and a check take: a check measures win shares
@@ -684,10 +686,14 @@ def register(app: typer.Typer) -> None:
             lines = panel_lines(pc, quiet=quiet)
             verdict(pc.exit_code)     # a reader leaving the lines (`| head`) keeps it (session 60 #1)
             console = _terminal()
-            if console is None:
-                typer.echo("\n".join(lines))
-            else:               # a cell's line wraps 2 spaces in: where the next cell starts shows
-                print_wrapped(console, lines, hang=2)
+
+            def show_panel() -> None:
+                if console is None:
+                    typer.echo("\n".join(lines))
+                else:           # a cell's line wraps 2 spaces in: where the next cell starts shows
+                    print_wrapped(console, lines, hang=2)
+
+            show_then_go_on(show_panel)     # a reader gone (`| true`) still gets the report files
             write_panel_reports(pc, junit, summary, force=force)
             if pc.exit_code:
                 raise SystemExit(pc.exit_code)
@@ -716,12 +722,18 @@ def register(app: typer.Typer) -> None:
         # still leaves the verdict said (review C #5), and its line names what was written
         verdict(res.exit_code)      # a reader leaving the report (`| head`) keeps it (session 60 #1)
         console = _terminal()
-        if console is None:         # piped, a CI log: one line per sentence
-            typer.echo(status_line(res) if quiet else text_report(res).rstrip())
-        elif quiet:
-            print_wrapped(console, [status_line(res)])
-        else:
-            print_report(console, res)
+
+        def show() -> None:
+            if console is None:     # piped, a CI log: one line per sentence
+                typer.echo(status_line(res) if quiet else text_report(res).rstrip())
+            elif quiet:
+                print_wrapped(console, [status_line(res)])
+            else:
+                print_report(console, res)
+
+        # a reader gone before the first line (`| true`) still gets the report files, and the
+        # verdict's exit code (session 60 review: 141 and no --junit file)
+        show_then_go_on(show)
         write_reports(res, junit, summary, force=force)
         if res.exit_code:
             # SystemExit, not typer.Exit: click returns (not raises) typer.Exit's code when
