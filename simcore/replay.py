@@ -44,7 +44,11 @@ both paths, and the sentence says among how many games had one ("among the 6,117
 20,000 games that had land improvements"); none left is one line. A seat index (``seat``,
 ``winning_seat``: ``Column.value_is``) is shown from 1, an Objective card from #1 as the log
 numbers it, a turn something happened at as "turn 5" (review s60: "-1 turns", "lowest winning
-seat (0 …)").
+seat (0 …)"). A column of codes (``Column.labels``: Fief's ``winner``, FF-3; ``end_reason``, MV-6,
+MV-7, SG-6) or of yes/no (``bool``: Fief's ``by_mercy``, FF-3) is no amount to rank: ``min``,
+``max`` and ``median`` on it are one line, exit code 2, naming its codes and pointing to the
+games table (``balance export RUN --what games``) and ``--game N``, on both paths (review s60 fix
+250: "the game with the highest winner (2; …)").
 
 Seats in the log are printed 1-based (``P1`` is seat 1), as in the reports and the golden
 playthroughs (:func:`simcore.golden.people_seats`). With rotated seats the reference engine plays
@@ -614,6 +618,13 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
     if c is not None and c.dtype == "string":     # a traceback from the cast before (review s60)
         raise UsageError(f"--find {query!r}: {c.label} is text, not a number to rank; "
                          f"{find_examples(spec, P)}")
+    coded = _not_an_amount(spec, column)
+    if coded is not None:         # "the highest winner (2; …)": a code ranked (review s60 fix 250)
+        table = "games" if _game_column(spec, column) else "players"
+        raise UsageError(f"--find {query!r}: {column} is {coded}, not an amount to rank; --find "
+                         f"ranks amounts and filters only by seat, role, bot and wins/loses: each "
+                         f"game's {column} is in `balance export {run} --what {table} --out -`, "
+                         f"and `balance replay {run} --game N` replays the one you pick")
     if (run / "players.parquet").is_file():
         found = _find_in_rows(run, query, who, value, outcome, how, column, P, spec)
     else:
@@ -663,6 +674,22 @@ def _value_is(spec, column: str) -> str:
     ``"turn"``, ``"index"``, ``""`` for an amount)."""
     c = _spec_column(spec, column)
     return c.value_is if c is not None else ""
+
+
+def _not_an_amount(spec, column: str) -> str | None:
+    """What ``column`` holds when its values are codes or a yes/no rather than amounts ("a code
+    (0 attacker, 1 defender, 2 both_wiped)": :attr:`Column.labels`, Fief's ``winner``, FF-3,
+    Médiévallons' and Seigneurial's ``end_reason``, MV-6, MV-7, SG-6; "a yes or no (…)": a
+    ``bool`` column, Fief's ``by_mercy``, FF-3), or None for an amount. ``--find`` refuses to rank
+    those (review s60 fix 250: "the game with the highest winner (2; …)")."""
+    c = _spec_column(spec, column)
+    if c is None:
+        return None
+    if c.labels:
+        return "a code (" + ", ".join(f"{code} {name}" for code, name, *_ in c.labels) + ")"
+    if c.dtype == "bool":
+        return f"a yes or no (1 yes, 0 no: whether it {_words(spec, column)})"
+    return None
 
 
 def _never(spec, column: str):
