@@ -170,7 +170,25 @@ def _digits(rows: list[dict]) -> int:
 _CANNOT = "cannot tell"
 _OWN = "the runs' own games"      # analysis.questions.medievallons.RUNS_OWN (why "runs_own")
 _SAME_GAMES = "the same games"          # analysis.questions.medievallons.SAME_GAMES (why "same_games")
-_APART = (_CANNOT, _OWN, _SAME_GAMES)   # answers outside their question's family: no change tested
+_NOT_PLAYED = "not played (0 copies)"   # analysis.questions.medievallons.NOT_PLAYED (why "not_in_deck_…")
+_APART = (_CANNOT, _OWN, _SAME_GAMES, _NOT_PLAYED)   # outside their question's family: no change tested
+
+
+def _not_played_runs(r: dict, base: str, var: str) -> str:
+    """The run(s) whose deck holds no copy of a card type (why ``not_in_deck_before``,
+    ``not_in_deck_after``, ``not_in_deck_before_after``): "b's rules", "a's and b's rules"."""
+    sides = r["why"].removeprefix("not_in_deck_").split("_")
+    names = [n for side, n in (("before", base), ("after", var)) if side in sides]
+    return " and ".join(f"{n}'s" for n in names) + " rules"
+
+
+def _not_played_words(rows: list[dict], base: str, var: str) -> str:
+    """"Étoile is not played (0 copies) with b's rules": each card type a run's deck holds none of
+    (verdict :data:`_NOT_PLAYED`, its full-deck answer and its ablation said once), as that run's
+    own page says it (review s60 fix 250 #2)."""
+    said = dict.fromkeys(f"{r['item']} is not played (0 copies) with {_not_played_runs(r, base, var)}"
+                         for r in rows if r["verdict"] == _NOT_PLAYED)
+    return "; ".join(said)
 
 
 def _same_edge(r: dict) -> str | None:
@@ -458,6 +476,7 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
             + (f"; {len(same)} played the very same games with both rules, so no change {_names(same)}"
                if same else "")
             + (f"; {len(gone)} cannot be told {_names(gone)}" if gone else "")
+            + (f"; {_not_played_words(rows, base, var)}" if any(r["verdict"] == _NOT_PLAYED for r in rows) else "")
             + (f"; {len(own)} are read on the runs' own games, in the before/after above "
                + ("(Seat 1 at " + ", ".join(r["item"] for r in own if r["question"] == "first_player")
                   + (f" and the founders' win share of {_count_types(own)})" if any(r["question"] == "card_types" for r in own)
@@ -485,6 +504,7 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
         clear = [r for r in order if r["verdict"] != "within noise"]
         quiet = [r for r in order if r["verdict"] == "within noise" and not _same_edge(r)]
         gone = [r for r in mine if r["verdict"] == _CANNOT]
+        absent = [r for r in mine if r["verdict"] == _NOT_PLAYED]
         cannot = ("; ".join(f"{r['item']}, {_why(r, base, var, meta)}" for r in gone))
         if qid in ("first_player", "best_of_three"):
             text = " ".join(_line(r, base, var, digits, family, _note(r, meta, cmp)) for r in order)
@@ -501,6 +521,10 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
                                                                  if clear else ""))
             if gone:
                 counts.append(f"cannot tell for {len(gone)}: {cannot}")
+            if absent:
+                counts.append(f"not played for {len(absent)}: "
+                              + "; ".join(f"{r['item']}, not played (0 copies) with "
+                                          f"{_not_played_runs(r, base, var)}" for r in absent))
             text = (f"{what}, for the {len(mine)} card types: " + ("; ".join(counts[:-1]) + "; and " + counts[-1]
                                                                    if len(counts) > 1 else counts[0]) + "."
                     + "".join(" " + _line(r, base, var, digits, family, _note(r, meta, cmp)) for r in clear))
@@ -510,7 +534,11 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
             text = (text + " " if text else "") + _same_line(mine_same, digits if live else 1)
         if mine_own:
             text = (text + " " if text else "") + _own_words(qid, mine_own, base, var, meta)
-        if not live and not mine_own and not mine_same:
+        if absent and not live:     # (with live answers the counts above name them)
+            text = (text + " " if text else "") + (
+                f"{title}: " + "; ".join(f"{r['item']}, not played (0 copies) with "
+                                         f"{_not_played_runs(r, base, var)}" for r in absent) + ".")
+        if not live and not mine_own and not mine_same and not absent:
             text = f"{title}: no answer both runs could give." + (f" Cannot tell: {cannot}." if gone else "")
         open_ = _reach(live, smallest)
         if open_:
@@ -548,6 +576,9 @@ def before_after_rows(q_after: Questions, base: str, var: str, cmp: pl.DataFrame
         if edge:       # a ceiling (or floor) both runs hit: no change to size, as the sentence says
             change, interval = "", ""
         verdict = (f"cannot tell: {_why(r, base, var, q_after.meta)}" if r["verdict"] == _CANNOT else
+                   f"not played (0 copies) with {_not_played_runs(r, base, var)}: no {r['item']} in "
+                   f"{'its' if '_before_after' not in r['why'] else 'their'} deck"
+                   if r["verdict"] == _NOT_PLAYED else
                    ("the runs' own games: too few founders there, left out of the before/after above"
                     if _not_in_table(r, cmp) else "the runs' own games: in the before/after above") if own else
                    "no change: the same games with both rules" if r["verdict"] == _SAME_GAMES else

@@ -582,6 +582,10 @@ RUNS_OWN = "the runs' own games"
 #: the verdict of an answer both rules played with the very same games (:func:`games_digest`: a setting
 #: of another player count, a card the answer's games never deal): no change, untested
 SAME_GAMES = "the same games"
+#: the verdict of a card type one run's deck holds no copy of (MV-1 deck, ``--set
+#: deck.copies.etoile=0``): its questions played no such card, so there is nothing to compare
+#: (:data:`analysis.guilds.NOT_IN_DECK`, as that run's card_types.csv and single-run page say)
+NOT_PLAYED = NOT_IN_DECK
 #: The questions a before/after compares, in the page's order: (id, title, measure).
 COMPARED = (
     ("first_player", "First-player advantage", "Seat 1's win share (it plays first)"),
@@ -641,6 +645,17 @@ def _side_rows(question: str, tables: dict) -> dict[str, dict]:
                                                           players=2, key=f"{r['bot']} vs {r['opponent']}",
                                                           digest=_digest(r))
     return out
+
+
+def _not_in_deck(tables: dict) -> set[str]:
+    """The card types (by name, as :func:`_side_rows` names them) one side's deck holds no copy of
+    (:func:`analysis.guilds.not_in_deck` on its card_types table: no ablation deck played for
+    them)."""
+    ct = tables.get("card_types")
+    if ct is None:
+        return set()
+    cards = ct.filter(not_in_deck(ct))["card"].to_list()
+    return {R.CARD_NAMES[R.CARD_TYPES.index(c)] if c in R.CARD_TYPES else str(c) for c in cards}
 
 
 def _digest(r: dict, column: str = "games_digest") -> str | None:
@@ -716,7 +731,10 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
     no ablation, rules without 2 players), ``too_few`` (under :data:`MIN_COUNT` games, matches or
     founders on a side), ``rare`` (a type founded by under :data:`ABLATION_MIN_FOUNDED` of the
     players on a side), ``no_ablation_verdict`` (a side's ablation of that type has too few
-    players to say), ``no_value``.
+    players to say), ``no_value``. A card type a side's deck holds no copy of (MV-1 deck, 0
+    copies: :func:`analysis.guilds.not_in_deck`) is :data:`NOT_PLAYED`, "not played (0 copies)",
+    why ``not_in_deck_before``, ``not_in_deck_after`` or ``not_in_deck_before_after``, for its
+    full-deck answer and its ablation alike, before any other reason (review s60 fix 250 #2).
 
     ``runs_own`` (:func:`runs_own`: {question id: player count}): the answers both runs' own games
     give, Seat 1's win share at the runs' player count and each type's founders' win share with the
@@ -732,6 +750,7 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
     small = smallest_difference(GAME, "share", smallest)
     own = dict(runs_own or {})
     founded = _founded_changes(before, after, small)
+    absent = {"before": _not_in_deck(before), "after": _not_in_deck(after)}
     rows: list[dict] = []
     for qid, title, measure in COMPARED:
         b, a = _side_rows(qid, before), _side_rows(qid, after)
@@ -748,7 +767,12 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
                        after_n_full=(ra or {}).get("n_full"), after_n_fewer=(ra or {}).get("n_fewer"),
                        why="", players=(rb or ra or {}).get("players"), key=(rb or ra or {}).get("key"),
                        **(founded.get(item, {}) if qid in ("card_types", "card_ablation") else {}))
-            if rb is not None and ra is not None and qid in own and rb.get("players") == ra.get("players") == own[qid]:
+            gone = [side for side in ("before", "after") if item in absent[side]]
+            if qid in ("card_types", "card_ablation") and gone:
+                # a type one run's deck holds none of: not played there (review s60 fix 250 #2: "cannot
+                # be told (… one copy fewer of Étoile)", "too few founders … Étoile" for 0 copies)
+                row["why"] = "not_in_deck_" + "_".join(gone)
+            elif rb is not None and ra is not None and qid in own and rb.get("players") == ra.get("players") == own[qid]:
                 row["why"] = "runs_own"
             elif rb is None or ra is None:
                 row["why"] = "not_played_after" if ra is None else "not_played_before"
@@ -786,6 +810,7 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
                 r.update(change=float("nan"), std_error=float("nan"), z=float("nan"), low=float("nan"),
                          high=float("nan"), family_size=len(fam),
                          verdict=RUNS_OWN if r["why"] == "runs_own" else
+                         NOT_PLAYED if r["why"].startswith("not_in_deck") else
                          SAME_GAMES if r["why"] == "same_games" else CANNOT_TELL)
             r["smallest"] = small
     schema = {c: (pl.Float64 if c in ("before", "before_se", "after", "after_se", "change", "std_error",
