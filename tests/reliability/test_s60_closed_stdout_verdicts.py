@@ -26,6 +26,7 @@ import pytest
 from simcore import atomic
 
 from reliability_helpers import ROOT, env
+from tests.check.test_check_middle_ages import _moved   # (the planted shift, one copy)
 
 BASELINE = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
 
@@ -145,16 +146,6 @@ def test_replay_that_matches_with_a_closed_stdout_still_exits_0(tiny_run, monkey
     _closed_stdout(monkeypatch)
     code, err = _run_quietly(["replay", tiny_run, "--game", "3"])
     assert code == 0 and err == "", (code, err)
-
-
-def _moved(text: str, key: str, by: float) -> str:
-    """The baseline text with ``key``'s win share (and its interval) moved by ``by`` points."""
-    block = text.index(f'key = "{key}"\nlabel = "{key} win share"')
-    for name in ("value", "ci_low", "ci_high"):
-        start = text.index(f"{name} = ", block)
-        end = text.index("\n", start)
-        text = text[:start] + f"{name} = {float(text[start + len(name) + 3:end]) + by}" + text[end:]
-    return text
 
 
 def test_a_check_verdict_is_its_exit_code_though_its_verdict_met_a_closed_stdout(tiny_run, tmp_path, monkeypatch):

@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from reliability_helpers import CLI, ROOT, balance, env
+from tests.check.test_check_middle_ages import _moved   # (the planted shift, one copy)
 
 BASELINE = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
 
@@ -40,16 +41,6 @@ def _passing_baseline(run: Path, tmp_path: Path) -> Path:
     out = tmp_path / "pass.toml"
     out.write_text(text.replace("\nseed = 3 ", "\nseed = 99 ", 1), encoding="utf-8")
     return out
-
-
-def _moved(text: str, key: str, by: float) -> str:
-    """The baseline text with ``key``'s win share (and its interval) moved by ``by`` points."""
-    block = text.index(f'key = "{key}"\nlabel = "{key} win share"')
-    for name in ("value", "ci_low", "ci_high"):
-        start = text.index(f"{name} = ", block)
-        end = text.index("\n", start)
-        text = text[:start] + f"{name} = {float(text[start + len(name) + 3:end]) + by}" + text[end:]
-    return text
 
 
 def _assert_reports(tmp_path: Path, verdict_word: str) -> None:
