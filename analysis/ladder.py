@@ -26,8 +26,14 @@ the paired t interval, or Newcombe's from the two shares' own intervals where th
 difference has no spread or a share too few wins or losses. Every adjusted bound of a share lies
 in [0, 1], and no call is read from an interval of no width.
 
-May import numpy, polars, :mod:`simcore.runner`, :mod:`simcore.stats`, :mod:`simcore.games` and
-:mod:`analysis.stats`.
+Every share in the sentences is written as the tables write it (review s61): a half rounded away
+from zero (:func:`simcore.numbers.rounded`, through :func:`analysis.skill_words.percent`), a
+cell's share at the decimals the table prints it with (:func:`analysis.skill_words.ci_digits`, the
+rule of :func:`reports.text.pct_ci`), and no share that is not 0% or 100% printed as it
+(:func:`simcore.numbers.share_digits`); before, ``f"{100 * x:.1f}"`` printed 59.25% as "59.2%".
+
+May import numpy, polars, :mod:`simcore.runner`, :mod:`simcore.stats`, :mod:`simcore.numbers`,
+:mod:`simcore.games`, :mod:`analysis.stats` and :mod:`analysis.skill_words`.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ from simcore import runner
 from simcore.games import DEFAULT_GAME
 from simcore.games import get as get_spec
 from analysis import stats
+from analysis.skill_words import ci_digits, percent
+from simcore.numbers import rounded, share_digits
 
 
 @dataclass(frozen=True)
@@ -424,13 +432,27 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
     return out
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+def _pct(x: float, digits: int = 1) -> str:
+    """A share in percent as the tables print it: at least ``digits`` decimals, more while a share
+    that is not 0% or 100% would print as it (:func:`simcore.numbers.share_digits`), a half
+    rounded away from zero (:func:`analysis.skill_words.percent`): 0.5925 → "59.3%" (review s61:
+    ``f"{100 * x:.1f}"`` gave "59.2%"), 0.0004 → "0.04%"."""
+    return f"{percent(x, max(digits, share_digits(100 * x)))}%"
 
 
-def _span(lo: float, hi: float) -> str:
-    """``0.0–1.8%`` (one figure when both print the same)."""
-    return _pct(lo) if _pct(lo) == _pct(hi) else f"{100 * lo:.1f}–{_pct(hi)}"
+def _span(lo: float, hi: float, digits: int = 1) -> str:
+    """``0.0–1.8%`` (one figure when both print the same), both ends at the same decimals: at least
+    ``digits``, and :func:`_pct`'s rule over the two ("0.00–0.04%")."""
+    d = share_digits(100 * lo, 100 * hi, digits=digits)
+    return _pct(lo, d) if _pct(lo, d) == _pct(hi, d) else f"{percent(lo, d)}–{_pct(hi, d)}"
+
+
+def _cell_digits(*cells: Cell) -> int:
+    """The decimals the table prints these cells' shares with, the most of them
+    (:func:`analysis.skill_words.ci_digits`: the rule of :func:`reports.text.pct_ci`, by which
+    ``balance ladder`` prints a cell), so that a sentence naming a cell's share writes it as the
+    table beside it ("0.50%" beside "0.50% (0.01–2.78)", not "0.5%")."""
+    return max(ci_digits(c.win_share, c.ci_low, c.ci_high) for c in cells)
 
 
 def _at_most(x: float) -> str:
@@ -464,8 +486,9 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
     plain = [b for b in cols if b not in randoms]
     bounds, m = lead_bounds(cells, random_bots, alpha)
     group = [c for c, b in zip(cells, bounds) if b is not None]
-    lo_est = min(c.win_share for c in group)
-    hi_est = max(c.win_share for c in group)
+    lo_cell = min(group, key=lambda c: c.win_share)
+    hi_cell = max(group, key=lambda c: c.win_share)
+    lo_est, hi_est = lo_cell.win_share, hi_cell.win_share
     ends = {(c.bot, c.opponent): b for c, b in zip(cells, bounds) if b is not None}
     top = max(hi for _, hi in ends.values())
     if plain and len(plain) < len(cols):
@@ -478,9 +501,9 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
         against = f"Against {shared} bots that play at random"
     rows = list(dict.fromkeys(c.bot for c in group))
     who = f"the {lead} bots win" if len(rows) > 1 else f"{lead} {rows[0]} wins"
-    shares = _span(lo_est, hi_est)
+    shares = _span(lo_est, hi_est, _cell_digits(lo_cell, hi_cell))     # as the table prints them
     if m > 1:
-        which = "the range of" if _pct(lo_est) != _pct(hi_est) else "each of"
+        which = "the range of" if "–" in shares else "each of"
         said = (f"{against}, {who} {shares} of the games ({which} the {m} matchups' "
                 f"estimates; read together, Bonferroni over the {m}, every one is at most "
                 f"{_at_most(top)})")
@@ -488,9 +511,10 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
         said = f"{against}, {who} {shares} of the games (at most {_at_most(top)})"
     others = [c for c in cells if c.opponent not in plain] if plain else []
     if others:
-        lo_r, hi_r = min(c.win_share for c in others), max(c.win_share for c in others)
-        said += (f"; against random ones {_pct(lo_r)}" if len(others) == 1 else
-                 f"; against random ones {_span(lo_r, hi_r)} (the range of the {len(others)} "
+        lo_c, hi_c = min(others, key=lambda c: c.win_share), max(others, key=lambda c: c.win_share)
+        d = _cell_digits(lo_c, hi_c)
+        said += (f"; against random ones {_pct(lo_c.win_share, d)}" if len(others) == 1 else
+                 f"; against random ones {_span(lo_c.win_share, hi_c.win_share, d)} (the range of the {len(others)} "
                  "estimates)")
     said += "."
     if len(rows) < 2:
@@ -689,9 +713,9 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
     fair = 1.0 / players
     direct = bounds.get((best, nxt))
     if h is not None and direct is not None and direct[0] > fair:
-        said += (f" Against copies of {nxt} it wins {_pct(h.mine)}, clearly above the fair "
+        said += (f" Against copies of {nxt} it wins {_pct(h.mine, h.mine_digits)}, clearly above the fair "
                  f"{100 * fair:.3g}% (▲, the {k} matchups read together), but {nxt} wins "
-                 f"{_pct(h.theirs)} against copies of it.")
+                 f"{_pct(h.theirs, h.theirs_digits)} against copies of it.")
     return said
 
 
@@ -700,13 +724,16 @@ class HeadToHead:
     """The leader's share against copies of ``other`` (``mine``, cell (leader, other)) beside
     ``other``'s against copies of the leader (``theirs``, cell (other, leader)), and the interval
     of the difference ``mine − theirs`` (``low``, ``high``) at the level of its family
-    (:func:`_head_to_head`); ``paired``: read deal by deal."""
+    (:func:`_head_to_head`); ``paired``: read deal by deal. ``mine_digits``, ``theirs_digits``:
+    the decimals the table prints each of the two cells with (:func:`_cell_digits`)."""
     other: str
     mine: float
     theirs: float
     low: float
     high: float
     paired: bool
+    mine_digits: int = 1
+    theirs_digits: int = 1
 
     @property
     def ahead(self) -> bool:
@@ -747,16 +774,19 @@ def _head_to_head(cells: list[Cell], best: str, other: str, players: int, alpha:
         if sd > 0:
             half = stats.t_quantile(d.size - 1, level) * sd / math.sqrt(d.size)
             est = float(d.mean())
-            return HeadToHead(other, a.win_share, b.win_share, est - half, est + half, True)
+            return HeadToHead(other, a.win_share, b.win_share, est - half, est + half, True,
+                              _cell_digits(a), _cell_digits(b))
     ba, bb = fair_bounds([a, b], players, alpha, family=2 * max(m, 1))
     if ba is None or bb is None:
         return None
-    return HeadToHead(other, a.win_share, b.win_share, ba[0] - bb[1], ba[1] - bb[0], False)
+    return HeadToHead(other, a.win_share, b.win_share, ba[0] - bb[1], ba[1] - bb[0], False,
+                      _cell_digits(a), _cell_digits(b))
 
 
 def _pp(x: float) -> str:
-    """A difference in percentage points, signed, the minus typographic: "+1.2", "−0.4"."""
-    return f"{100 * x:+.1f}".replace("-", "−")
+    """A difference in percentage points, signed, the minus typographic: "+1.2", "−0.4"; a half
+    rounded away from zero (:func:`simcore.numbers.rounded`), as the shares beside it."""
+    return f"{rounded(100 * x, 1):+.1f}".replace("-", "−")
 
 
 def _h2h_item(h: HeadToHead, smallest: float = stats.DEFAULT_SMALLEST_SHARE) -> str:
@@ -766,7 +796,8 @@ def _h2h_item(h: HeadToHead, smallest: float = stats.DEFAULT_SMALLEST_SHARE) -> 
     smallest difference that matters (1 pp), read on that interval (:func:`analysis.stats.practical`)."""
     that = f"{100 * smallest:g} pp"
     span = f"{_pp(h.low)} to {_pp(h.high)} pp"
-    text = f"{_pct(h.mine)} against {h.other}'s {_pct(h.theirs)}, a difference of {span}"
+    text = (f"{_pct(h.mine, h.mine_digits)} against {h.other}'s {_pct(h.theirs, h.theirs_digits)}, "
+            f"a difference of {span}")
     verdict = stats.practical(h.mine - h.theirs, h.low, h.high, smallest,
                               clear=h.ahead or h.behind)
     if verdict == stats.LARGE:

@@ -22,7 +22,8 @@ the adjusted bounds that headline reads), and a line naming bots that play a rol
 settings (:func:`same_play`: identical rows and columns); bots of the lead role only
 (nothing to play them against) are refused in one line before any game.
 
-May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and :mod:`cli.progress`.
+May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis`, :mod:`reports.text` and
+:mod:`cli.progress`.
 """
 
 from __future__ import annotations
@@ -331,8 +332,12 @@ def held_everywhere(calls: dict, counts: list, family: int) -> str:
 
 def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls: dict, family: int,
                   counts):
-    """Print one player count's matrix with its calls; returns its table."""
+    """Print one player count's matrix with its calls; returns its table. A cell prints as
+    ``balance skill``'s (:func:`reports.text.pct_ci`: halves away from zero, no end that is not 0%
+    printed as it; review s61)."""
     from rich.table import Table
+
+    from reports.text import pct_ci
 
     played = list(cells.values())
     k = len(played)
@@ -366,9 +371,7 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
         row = []
         for b in names:
             c = cells.get((a, b))
-            row.append("—" if c is None else
-                       f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
-                       + mark[calls[(a, b)]])
+            row.append("—" if c is None else pct_ci(c.win_share, c.ci_low, c.ci_high) + mark[calls[(a, b)]])
         t.add_row(a, *row)
     _print_table(console, t)
     return L.ladder_table(played, game=spec.name, players=players, seed=seed,
@@ -441,10 +444,15 @@ def _role_ladders(console, L, S, spec, bots_by_count: dict, n, seed, game, rules
 def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game, lead_bot):
     """Print one player count's tables by role (analysis.ladder.role_ladder's ``cells``), in the
     spec's words, the lead role's followed by its headline in words
-    (:func:`analysis.ladder.lead_headline`); returns its table."""
+    (:func:`analysis.ladder.lead_headline`); returns its table. Shares print as ``balance
+    skill``'s (:func:`reports.text.pct_ci`; a share without its interval, the bracket or a cell of
+    the same play, at least at the cell's decimals and never as 0% when it is not:
+    :func:`simcore.numbers.share_digits`; review s61)."""
     from rich.table import Table
 
     from cli.progress import counted
+    from reports.text import pct, pct_ci, pct_ci_digits
+    from simcore.numbers import share_digits
 
     lead, shared = L.seat_roles(game, players)
     shown = {r.name: r.display for r in spec.roles}
@@ -494,15 +502,17 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
                 if c is None:
                     row.append("—")
                     continue
-                text = f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
+                text = pct_ci(c.win_share, c.ci_low, c.ci_high)
+                d = pct_ci_digits(c.win_share, c.ci_low, c.ci_high)
                 if role == shared and _plays_alike(S, a, b, role):
                     # the row bot is a copy of the column bot at that role: it wins what the column
                     # bot wins, an interval there is no contest's (review s46 #7: "33.3% (24.9–43.0)"
                     # on a cell whose every deal gave exactly a third)
-                    row.append(f"{100 * c.win_share:.1f}% (the same play as {b})")
+                    row.append(f"{pct(c.win_share, share_digits(100 * c.win_share))}% (the same play as {b})")
                     continue
                 if role == shared:
-                    text += f" [{100 * c.fair:.1f}%]" + {"above": " ▲", "below": " ▼"}.get(called.get((a, b)), "")
+                    fair = pct(c.fair, share_digits(100 * c.fair, digits=d))
+                    text += f" [{fair}%]" + {"above": " ▲", "below": " ▼"}.get(called.get((a, b)), "")
                 row.append(text)
             t.add_row(a, *row)
         _print_table(console, t)
