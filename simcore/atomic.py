@@ -369,6 +369,17 @@ def _text_head(path: Path) -> str | None:
     return text.removeprefix("\ufeff")
 
 
+#: What :func:`what_file` calls markup that no HTML element or doctype opens, nor a JUnit report.
+MARKUP = "an XML or HTML file"
+#: The start of an HTML file: a doctype, a comment, or an element of HTML (a step summary's
+#: <details>, <p>, <table>, …).
+_HTML_HEAD = re.compile(
+    r"<(!doctype\s+html|!--|/?(html|head|body|details|summary|div|span|p|a|b|i|em|strong|code|pre|"
+    r"table|thead|tbody|tr|td|th|ul|ol|li|dl|dt|dd|h[1-6]|br|hr|img|blockquote|section|article|"
+    r"header|footer|nav|main|meta|link|script|style|title|sub|sup|kbd|picture|source|svg)\b)",
+    re.IGNORECASE)
+
+
 def what_file(path: Path) -> str:
     """In a few words, what an existing file holds (for the refusal of --force over it): a
     baseline, a TOML file (rules, settings, strategies, panels), JSON, XML, HTML, a Parquet
@@ -392,7 +403,11 @@ def what_file(path: Path) -> str:
         # a JUnit report (or any namespaced XML) without its declaration is XML, not HTML (review
         # AB #9); other markup is HTML (a step summary may begin with <details>)
         xml = re.match(r"<\s*(testsuites|testsuite)\b", head) or re.match(r"<[^>]*\bxmlns\b", head)
-        return "an XML file" if xml else "HTML"
+        if xml:
+            return "an XML file"
+        # HTML only where an HTML element or doctype opens it; other markup (<x/>) may be either,
+        # and is said so (review s61 #7: "<x/>" was called HTML)
+        return "HTML" if _HTML_HEAD.match(head) else MARKUP
     try:
         whole = Path(path).read_text(encoding="utf-8-sig") if path.stat().st_size < 1 << 20 else ""
     except (OSError, UnicodeDecodeError):
@@ -587,7 +602,7 @@ def _is_markdown(path: Path) -> bool:
     """Text a summary may be appended to: empty, Markdown or text, or HTML (a $GITHUB_STEP_SUMMARY
     file, which earlier steps may have begun with HTML); not a table, TOML, JSON, XML (a JUnit
     report), a baseline or binary data."""
-    return not _head(path) or what_file(path) in ("a text file", "HTML")
+    return not _head(path) or what_file(path) in ("a text file", "HTML", MARKUP)
 
 
 MARKDOWN_FILE = FileKind("a Markdown or text file", _is_markdown)

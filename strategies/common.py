@@ -6,7 +6,8 @@ supplies its own parser of one strategy table (its kinds, features, types and ex
 A run records the text of every strategy file its bots were read from (:func:`recording_files`:
 the game's presets and any ``file.toml`` a seat names), and a replay reads those texts instead of
 the files (:func:`using_recorded_files`), so an edit of a file after the run, or a replay on
-another machine, plays the run's own bots.
+another machine, plays the run's own bots. A baseline's check reads a file a seat names from where
+the baseline records it (:func:`reading_files_at`), whatever the working directory.
 
 May import the standard library, numpy and :mod:`simcore`.
 """
@@ -70,6 +71,8 @@ _RECORDING: contextvars.ContextVar[dict | None] = contextvars.ContextVar("strate
                                                                        default=None)
 _RECORDED: contextvars.ContextVar[Mapping | None] = contextvars.ContextVar("strategy_files_given",
                                                                           default=None)
+_LOCATED: contextvars.ContextVar[Mapping | None] = contextvars.ContextVar("strategy_files_at",
+                                                                          default=None)
 _ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -112,11 +115,28 @@ def using_recorded_files(files: Mapping | None) -> Iterator[None]:
         _RECORDED.reset(token)
 
 
+@contextlib.contextmanager
+def reading_files_at(located: Mapping | None) -> Iterator[None]:
+    """Within the block, a strategy file a seat names as a key of ``located`` (its :func:`file_key`)
+    is read from the path it maps to, and recorded under the seat's name: a baseline names each
+    bot file as the run's seats did and keeps where it is relative to the baseline file, so that
+    ``balance check`` finds it from any working directory with the bots' names (the strategy
+    metrics' keys) unchanged (review s61 #2)."""
+    token = _LOCATED.set({str(k): str(v) for k, v in (located or {}).items()} or None)
+    try:
+        yield
+    finally:
+        _LOCATED.reset(token)
+
+
 def _read_strategies(path: str | Path):
     key = file_key(path)
     given = _RECORDED.get()
+    located = _LOCATED.get()
     if given is not None and key in given:
         src = parse_toml(given[key], name=f"{path} (as recorded in run.json)")
+    elif located is not None and key in located:
+        src = read_toml(located[key], what="strategies")
     else:
         src = read_toml(path, what="strategies")
     files = _RECORDING.get()

@@ -3,7 +3,8 @@
 A baseline (a commented TOML file, see :func:`render_baseline`) records what a run measured (the
 :class:`~analysis.check.measure.Measurement` of every checked metric), how to reproduce the run
 (game, players, strategies, seed, games, rules file and its sha256, :func:`simulate_command`,
-:func:`rules_entry`), the smallest difference that matters (``[smallest_difference]``: how a check
+:func:`rules_entry`; the strategy files the seats name, relative to the baseline file, with their
+sha256, :func:`strategy_files_entry`), the smallest difference that matters (``[smallest_difference]``: how a check
 words a change) and the accepted tolerance of every metric with the check's settings (alpha,
 beta, the maximum number of games and the games per look of the sequential test, seed offset;
 :func:`check_settings`). Each tolerance defaults to the smallest difference that matters
@@ -73,6 +74,38 @@ class Baseline:
     # the rules text measured ([measured_rules] text: the rules file after any --set), when the
     # file records it and it matches rules_sha256; files written before it: None
     measured_rules: str | None = None
+    # the strategy files the seats name (``[run] strategy_files``): each as the seats name it
+    # ("name", a strategy metric's key holds it), where it is relative to this file ("path") and
+    # its sha256 when measured; None for a file written before they were recorded (its seats'
+    # files are then read relative to the working directory, review s61 #2)
+    strategy_files: list[dict] | None = None
+
+    def strategy_locations(self) -> dict[str, Path]:
+        """Where each strategy file the seats name is (by the name the seats give it): relative
+        to the baseline file's directory, as its rules are; {} for a file that records none."""
+        out = {}
+        for f in self.strategy_files or []:
+            p = Path(f["path"])
+            out[f["name"]] = p if p.is_absolute() else self.path.parent / p
+        return out
+
+    def strategy_file_changes(self, read: dict | None) -> list[str]:
+        """The strategy files whose sha256 now (``read``: run.json ``strategy_files``, or a played
+        check's, by the seats' names) is not the one the baseline recorded: one phrase each,
+        "strategies/mybot.toml (sha256 1a2b… then, 3c4d… now)" (review s61 #2: an edited bot file
+        went unsaid, where an edited rules file is a change)."""
+        out = []
+        for f in self.strategy_files or []:
+            now = (read or {}).get(f["name"])
+            sha = str(now.get("sha256", "")) if isinstance(now, dict) else ""
+            if sha and sha != f["sha256"]:
+                out.append(f"{f['name']} (sha256 {f['sha256'][:12]}… then, {sha[:12]}… now)")
+        return out
+
+    def seat_files(self) -> list[str]:
+        """The strategy files the seats name (:func:`strategies.common.spec_file`), in seat order,
+        each once."""
+        return _seat_files(self.strategies)
 
     def smallest_of(self, metric: str) -> float:
         """The smallest difference of ``metric`` that matters, in the check's difference unit
@@ -235,9 +268,44 @@ def rules_entry(meta: dict, baseline_path: str | Path) -> str:
     return Path(os.path.relpath(p, Path(baseline_path).resolve().parent)).as_posix()
 
 
+def _seat_files(strategies) -> list[str]:
+    """The strategy files seats name (``file.toml`` or ``file.toml:name``; not a preset), each once."""
+    out = []
+    for spec in strategies or []:
+        spec = str(spec).strip()
+        path = spec.partition(":")[0] if spec.count(":") == 1 and not Path(spec).exists() else spec
+        if path.endswith(".toml") and path not in out:
+            out.append(path)
+    return out
+
+
+def strategy_files_entry(meta: dict, baseline_path: str | Path) -> list[dict]:
+    """The ``[run] strategy_files`` of a baseline: every strategy file the run's seats name (as
+    they name it), where it is relative to the baseline file's directory (as :func:`rules_entry`
+    writes the rules; a path the seats gave relative to the working directory is read from there,
+    where ``balance baseline`` runs, as the rules path is) and its sha256 as the run read it
+    (run.json ``strategy_files``). Review s61 #2: the seats' paths alone, relative to the working
+    directory, made ``balance check`` from another directory fail, "strategies file not found"."""
+    read = meta.get("strategy_files") if isinstance(meta.get("strategy_files"), dict) else {}
+    out = []
+    for name in _seat_files(meta.get("strategies")):
+        sha = read.get(name, {}).get("sha256") if isinstance(read.get(name), dict) else None
+        if not isinstance(sha, str):
+            continue            # a file the run did not record (a run of an earlier version)
+        p = Path(name).resolve()
+        out.append({"name": name, "sha256": sha,
+                    "path": Path(os.path.relpath(p, Path(baseline_path).resolve().parent)).as_posix()})
+    return out
+
+
 def _q(s: str) -> str:
     """A TOML basic string (JSON string syntax is valid TOML)."""
     return json.dumps(str(s), ensure_ascii=False)
+
+
+def _strategy_file_text(f: dict) -> str:
+    """One ``[run] strategy_files`` entry, a TOML inline table."""
+    return f"{{ name = {_q(f['name'])}, path = {_q(f['path'])}, sha256 = {_q(f['sha256'])} }}"
 
 
 def _num(x: float, digits: int = 6) -> str:
@@ -359,6 +427,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     src = source or "runs/baseline"
     strategies = [str(s) for s in (meta.get("strategies") or [])]
     present = [k for k in KINDS if any(m.metric == k for m in metrics)]
+    bot_files = strategy_files_entry(meta, out)
     rules_note = ("the rules shipped with the toolkit" if rules == "default"
                   else f"the file {rules}, relative to this file's directory")
     lines = [
@@ -377,7 +446,10 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
         (f"game = {_q(meta.get('game', ''))}", "game, as in `balance simulate --game`"),
         (f"players = {int(meta.get('players') or 0)}", "players per game"),
         (f"strategies = [{', '.join(_q(s) for s in strategies)}]",
-         "strategy of each seat, seat 1 first (preset names or strategy TOML paths)"),
+         "strategy of each seat, seat 1 first (preset names, or strategy TOML paths as the run named them)"),
+        *([(f"strategy_files = [{', '.join(_strategy_file_text(f) for f in bot_files)}]",
+            "each strategy file the seats name: where it is, relative to this file, and its sha256 when measured "
+            "(a check that reads other text says so)")] if bot_files else []),
         (f"rotate_seats = {'true' if meta.get('rotate_seats') else 'false'}",
          "every deal played once per rotation of the strategies over the seats"),
         (f"engine = {_q(meta.get('engine', 'kernel'))}", "kernel (Numba) or reference (pure Python)"),
@@ -743,6 +815,30 @@ def _check_games(source: str, games: int, players: int, metrics: list[Measuremen
                                                    f"{m.n:,} ({want}); {_REGENERATE}")
 
 
+#: The engines a baseline's ``[run] engine`` may name (balance simulate --engine).
+ENGINES = ("kernel", "reference")
+
+
+def _check_tolerance(t: Table, key: str, metric: str, value: float) -> None:
+    """Refuse a tolerance the file gives (``[tolerance]``, or a ``[[metric]]`` block's) that
+    ``balance baseline`` would refuse as an option: a number > 0, below 100 pp for a win share
+    (``--tolerance``), at most :data:`simcore.options.MAX_AMOUNT` for a score
+    (``--score-tolerance``). One line naming the file and the key, exit 2 (review s61 #3: a
+    hand-edited ``seat_win_share = 500`` was accepted and switched the gate off)."""
+    from simcore.options import MAX_AMOUNT
+
+    share = KINDS[metric].unit == "%"
+    if not (value > 0 and math.isfinite(value)):
+        raise t.error(key, f"must be > 0 (the sequential check needs a margin), got {value!r}")
+    if share and not value < 100.0:
+        raise t.error(key, f"{value:g} pp: a win-share tolerance must be a number > 0, below 100 pp "
+                           "(as balance baseline --tolerance takes it; 100 pp or more would pass "
+                           "any change)")
+    if not share and value > MAX_AMOUNT:
+        raise t.error(key, f"{value:g}: a score tolerance must be a number > 0 and at most "
+                           f"{MAX_AMOUNT:g} (as balance baseline --score-tolerance takes it)")
+
+
 def load_baseline(path: str | Path) -> Baseline:
     """Read and validate a baseline file (one-line :class:`ConfigError` naming file and key)."""
     src = read_toml(path, what="baseline")
@@ -763,12 +859,21 @@ def load_baseline(path: str | Path) -> Baseline:
         raise run.error("strategies", "must be a list of strategy names")
     if len(strategies) != players:
         raise run.error("strategies", f"{len(strategies)} names for {players} players")
+    bot_files = _load_strategy_files(run, strategies) if run.has("strategy_files") else None
     rotate = run.get("rotate_seats", bool, False)
-    engine = run.get("engine", str, "kernel")
+    # named as the file's key (review s61 #5: "--engine gpu: must be kernel or reference", an
+    # option balance check does not have)
+    engine = run.get("engine", str, "kernel", choices=list(ENGINES))
     seed = run.get("seed", int, lo=0)
     games = run.get("games", int, lo=1)
     rules = run.get("rules", str)
     sha = run.get("rules_sha256", str)
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", sha):
+        # review s61 #4: "xyz" was taken, and the check then said the shipped rules had changed
+        # and that "the baseline records no rules text", both untrue
+        raise run.error("rules_sha256", f"{sha!r} is not a sha256 (64 hexadecimal digits); "
+                                        f"{_REGENERATE}")
+    sha = sha.lower()
     version = run.get("version", str, "")
     created = run.get("created_utc", str, "")
     run.done()
@@ -801,8 +906,7 @@ def load_baseline(path: str | Path) -> Baseline:
     tolerance = {}
     for k in KINDS:
         tolerance[k] = tol_t.get(k, float, defaults[k])
-        if not (tolerance[k] > 0 and math.isfinite(tolerance[k])):
-            raise tol_t.error(k, f"must be > 0 (the sequential check needs a margin), got {tolerance[k]!r}")
+        _check_tolerance(tol_t, k, k, tolerance[k])
     tol_t.done()
     measured_rules = None
     if top.has("measured_rules"):       # files written before it: the rules file, if unchanged
@@ -833,8 +937,8 @@ def load_baseline(path: str | Path) -> Baseline:
                         t.get("ci_low", float, value - Z95 * se), t.get("ci_high", float, value + Z95 * se),
                         se, t.get("n", int, 0, lo=0),
                         t.get("tolerance", float, None) if t.has("tolerance") else None)
-        if m.tolerance is not None and not (m.tolerance > 0 and math.isfinite(m.tolerance)):
-            raise t.error("tolerance", f"must be > 0 (the sequential check needs a margin), got {m.tolerance!r}")
+        if m.tolerance is not None:
+            _check_tolerance(t, "tolerance", metric, m.tolerance)
         for name, v in (("value", m.value), ("se", m.se)):
             if not math.isfinite(v):
                 raise t.error(name, "must be a finite number")
@@ -853,11 +957,33 @@ def load_baseline(path: str | Path) -> Baseline:
                     rules_sha256=sha, version=version, created_utc=created, alpha=alpha,
                     check_games=check_games, seed_offset=seed_offset, on_inconclusive=on_inc,
                     tolerance=tolerance, metrics=metrics, beta=beta, batch=batch, format=fmt,
-                    smallest=smallest, measured_rules=measured_rules)
+                    smallest=smallest, measured_rules=measured_rules, strategy_files=bot_files)
+
+
+def _load_strategy_files(run: Table, strategies: list[str]) -> list[dict]:
+    """``[run] strategy_files``: a list of ``{ name, path, sha256 }``, a name one of the files the
+    seats name, a sha256 of 64 hexadecimal digits; one line naming the file and the key else."""
+    raw = run.get("strategy_files", list)
+    named = _seat_files(strategies)
+    out = []
+    for f in raw:
+        if not (isinstance(f, dict) and set(f) == {"name", "path", "sha256"}
+                and all(isinstance(v, str) and v for v in f.values())):
+            raise run.error("strategy_files", "each entry must be { name = \"…\", path = \"…\", "
+                                              f"sha256 = \"…\" }}, got {f!r}; {_REGENERATE}")
+        if f["name"] not in named:
+            raise run.error("strategy_files", f"{f['name']!r} is no strategy file the seats name "
+                                              f"(run.strategies: {', '.join(strategies)}); {_REGENERATE}")
+        if not re.fullmatch(r"[0-9a-fA-F]{64}", f["sha256"]):
+            raise run.error("strategy_files", f"{f['name']}: {f['sha256']!r} is not a sha256 (64 "
+                                              f"hexadecimal digits); {_REGENERATE}")
+        out.append({**f, "sha256": f["sha256"].lower()})
+    return out
 
 
 
 __all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "baseline_rules_text", "check_settings",
            "default_tolerances", "game_title", "games_comment", "load_baseline", "make_baseline", "power_caveat",
            "render_baseline", "rules_changes",
-           "rules_entry", "rules_text_matches", "simulate_command", "tolerance_summary"]
+           "rules_entry", "rules_text_matches", "simulate_command", "strategy_files_entry",
+           "tolerance_summary"]

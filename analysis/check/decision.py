@@ -116,6 +116,10 @@ class MetricResult:
     pass_bound: float
     verdict: str          # "pass", "fail" or "undecided"
     decided_games: int | None = None
+    # paired mode: the mean paired difference's own standard error (``diff_se`` is the error the
+    # test reads, floored while few units changed: decision.paired_error), from which the
+    # factor of a rare share is read (analysis.compare.paired_factor_interval); None elsewhere
+    pair_se: float | None = None
 
     @property
     def kind(self) -> Kind:
@@ -329,6 +333,7 @@ class SequentialTest:
         by_diff = {(m.metric, m.key): m for m in diff} if diff is not None else None
         out = []
         for i, (b, tol) in enumerate(zip(baseline, tolerances)):
+            pair_se = None
             r = by_key.get((b.metric, b.key))
             if r is None:
                 # (review C #8, session 42: "the run has no seat_win_share for …", an internal name)
@@ -339,6 +344,7 @@ class SequentialTest:
             if by_diff is not None:
                 dm = by_diff[(b.metric, b.key)]
                 d, se, units = dm.value, paired_error(b, r, dm), dm.n
+                pair_se = float(dm.se)
             else:
                 # a rare share's run error floored for the test alone (tested_se: review S #3), and
                 # every run error pooled with the baseline's per-unit one (run_error: s46 #1)
@@ -367,7 +373,7 @@ class SequentialTest:
             out.append(MetricResult(b.metric, b.key, b.label, b.value, b.ci_low, b.ci_high, b.se, b.n,
                                     r.value, r.ci_low, r.ci_high, r.se, r.n, d, se, float(tol),
                                     float(shown[0]), float(shown[1]), self.fail_bound, self.pass_bound,
-                                    verdict, self.decided[i]))
+                                    verdict, self.decided[i], pair_se))
         self.results = out
         v = [r.verdict for r in out]
         self.looks.append((int(games), v.count("fail"), v.count("pass"), v.count("undecided")))
@@ -670,6 +676,9 @@ class CheckResult:
     # the baseline's metrics this check left out, by label (the mean scores whose goal the checked
     # rules move: analysis.check.baseline.without_goal_scores); the verdict line names them
     left_out: list[str] = field(default_factory=list)
+    # the strategy files the seats name whose text differs from the one the baseline measured,
+    # one phrase each (Baseline.strategy_file_changes); the verdict line names them
+    bots_changed: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> list[MetricResult]:
@@ -750,6 +759,28 @@ def check_notes(baseline: Baseline, meta: dict, paired: bool = False,
         notes.append(f"rules differ from the baseline's: {_rules_sources(baseline, meta, played)}{then}")
     if meta.get("engine", "kernel") != baseline.engine:
         notes.append(f"engine {meta.get('engine', 'kernel')} (baseline: {baseline.engine})")
+    notes += strategy_notes(baseline, meta, paired)
+    return notes
+
+
+def strategy_notes(baseline: Baseline, meta: dict, paired: bool = False) -> list[str]:
+    """What :func:`check_notes` says of the strategy files the seats name (review s61 #2): those
+    whose text differs from the one the baseline measured (``meta["strategy_files"]``, by the
+    seats' names), as a change of the rules is said; and, once, that a baseline written before it
+    recorded them reads them relative to the working directory without telling an edit."""
+    if not hasattr(baseline, "strategy_file_changes"):
+        return []
+    changed = baseline.strategy_file_changes(meta.get("strategy_files"))
+    notes = []
+    if changed:
+        then = ("; paired, both rule sets play the bots as they are now, so the differences below are "
+                "of the rules alone" if paired else "; differences below include that change of the bots")
+        notes.append(f"strategy files edited since the baseline measured them: {'; '.join(changed)}{then}")
+    if baseline.strategy_files is None and baseline.seat_files():
+        notes.append(f"{baseline.path} was written before baselines recorded their strategy files: "
+                     f"{', '.join(baseline.seat_files())} read relative to the working directory, "
+                     "and an edit of them since is not told (regenerate the baseline with balance "
+                     "baseline to record where they are and their sha256)")
     return notes
 
 
@@ -799,5 +830,5 @@ __all__ = ["BaselineTooSmall", "CheckResult", "baseline_games_for", "game_title"
            "check_configuration", "check_notes", "check_seed_differs", "limited_note", "metric_names",
            "compare", "default_batch", "fixed_information", "fixed_n_verdict", "games_for_information", "llr",
            "pass_information", "plan_games", "planned_baseline_games", "shifted", "MIN_UNITS", "POISSON_UPPER",
-           "exact_llr", "paired_error", "run_error", "counted", "games_per_unit", "PRIOR_UNITS",
+           "exact_llr", "paired_error", "strategy_notes", "run_error", "counted", "games_per_unit", "PRIOR_UNITS",
            "FEW_CHANGED", "MIN_PAIRED_UNITS", "check_games_enough"]

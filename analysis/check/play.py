@@ -14,7 +14,8 @@ configuration, the tolerances and the error rates. ``save_run`` replays the game
 
 May import numpy, the standard library, :mod:`simcore.runner` (playing the games: the analysis layer
 sits above the runner, as :mod:`analysis.questions` does), :mod:`simcore.options`,
-:mod:`simcore.rundir`, :mod:`simcore.errors`, :mod:`analysis.rules_diff` (what paired mode's new
+:mod:`simcore.rundir`, :mod:`simcore.errors`, :mod:`strategies.common` (reading the seats' strategy
+files from where the baseline records them), :mod:`analysis.rules_diff` (what paired mode's new
 rules change from the old) and the modules of :mod:`analysis.check` listed before it (measure,
 decision, baseline); never :mod:`analysis.check.presentation`.
 """
@@ -75,11 +76,16 @@ def _prepare(baseline: Baseline, rules: Path | None, settings=()):
     #4: "--strategies: unknown strategy …", an option nobody typed)."""
     from simcore import runner
     from simcore.errors import OtherGameRules
+    from strategies.common import reading_files_at
 
     try:
-        return runner.prepare(baseline.game, players=baseline.players, strategies=list(baseline.strategies),
-                              rules=rules, engine=baseline.engine, rotate_seats=baseline.rotate_seats,
-                              settings=settings)
+        # the seats' strategy files from where the baseline records them, relative to it (review
+        # s61 #2: they were read relative to the working directory)
+        with reading_files_at(baseline.strategy_locations()):
+            return runner.prepare(baseline.game, players=baseline.players,
+                                  strategies=list(baseline.strategies), rules=rules,
+                                  engine=baseline.engine, rotate_seats=baseline.rotate_seats,
+                                  settings=settings)
     except OtherGameRules as exc:
         raise UsageError(f"{exc.source}: holds the rules of {exc.other} (sections {exc.sections}), not of "
                          f"{exc.mine}: the baseline {baseline.path} is a {exc.mine} baseline (a check plays "
@@ -289,7 +295,8 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     meta = {"game": prep.game, "players": prep.n_players, "games": played, "seed": seed,
             "strategies": prep.strategy_names, "rules_name": prep.rules_name,
             "rules_sha256": prep.rules_sha256, "rules_text": prep.rules_text,
-            "engine": baseline.engine, "rotate_seats": baseline.rotate_seats}
+            "engine": baseline.engine, "rotate_seats": baseline.rotate_seats,
+            "strategy_files": prep.meta.get("strategy_files") or {}}
     if paired:       # what is tested: the new rules against the old ones on the same deals
         from analysis.rules_diff import settings_diff
 
@@ -310,7 +317,8 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
                       looks=list(test.looks), paired=paired,
                       against_rules=str(against_rules) if paired else "", rules_changes=changes,
                       limited=list(plan.limited), baseline_games_needed=plan.baseline_games,
-                      left_out=left_out)
+                      left_out=left_out,
+                      bots_changed=baseline.strategy_file_changes(meta["strategy_files"]))
     if save_run is not None:
         path = runner.run(prep, games=played, seed=seed, out=save_run, force=force, threads=threads,
                           raw=True, quiet=True, executor=executor)

@@ -15,7 +15,9 @@ that passes with its change beyond its tolerance (:func:`beyond_tolerance`: the 
 change between the tolerance and twice it) says so in its row (:func:`verdict_cell`), the PASS line,
 a sentence under the table, the summary and JUnit, with the tolerance that would gate it
 (:func:`halve_text`; :func:`halve_advice`: or the baseline games that tolerance needs, when
-``balance baseline`` would refuse it on this baseline). :func:`report_parts` gives the terminal report in parts (lines, table,
+``balance baseline`` would refuse it on this baseline; in paired mode the file's line alone, which a
+paired check takes on any baseline). :func:`junit_xml` replaces the characters XML 1.0 does not
+allow (:func:`xml_safe`). :func:`report_parts` gives the terminal report in parts (lines, table,
 lines) for ``cli.check`` to lay out at a terminal's width. A change
 that rounds to zero is written ``0.00``, without a sign (:func:`_signed`, the rule of
 :func:`reports.text.signed`, which this layer may not import). A metric's baseline, run value and
@@ -28,6 +30,7 @@ printed is the difference of the two values printed (:func:`shown_diff`,
 from __future__ import annotations
 
 import math
+import re
 import time
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -380,6 +383,16 @@ def halve_text(res: CheckResult, r: MetricResult, short: bool = False) -> str:
     return f"{line} (balance baseline {option} {half})"
 
 
+def _file_line(res: CheckResult, r: MetricResult) -> str:
+    """The baseline file's line that halves ``r``'s tolerance (:func:`halve_text` without the
+    ``balance baseline`` option)."""
+    half = f"{r.tolerance / 2:g}"
+    name = Path(str(res.baseline.path)).name
+    if _own_block(res, r) is not None:
+        return f"tolerance = {half} in its [[metric]] block of {name}"
+    return f"{r.metric} = {half} under [tolerance] in {name}"
+
+
 def halved_baseline_games(res: CheckResult, r: MetricResult, short: bool = False) -> int | None:
     """None when ``balance baseline`` accepts ``r``'s tolerance halved as :func:`halve_text` says
     (the metric's own block; its kind's line; with ``short`` and an option, every kind the option
@@ -417,6 +430,13 @@ def halve_advice(res: CheckResult, r: MetricResult, short: bool = False) -> str:
     --tolerance 0.5)" when ``balance baseline`` accepts that on this baseline
     (:func:`halved_baseline_games`), else how many games a baseline needs for it (review C #3,
     session 42: the advice was refused on the baseline it was given for)."""
+    if res.paired:
+        # paired mode reads the old rules on the same deals, not the baseline's error: balance
+        # baseline's refusal (and the baseline size it asks for) says nothing of it (review s61
+        # #6: "needs a baseline of about 115,784 games" where a paired check of 0.5 ran and
+        # decided at 54,000 games); the file's own line, which a paired check takes as it is
+        return (f"halve this tolerance in the baseline file: {_file_line(res, r)} (a check with "
+                f"--against-rules reads no baseline error, so it takes it on this baseline)")
     need = halved_baseline_games(res, r, short)
     if need is None:
         text = halve_text(res, r, short)
@@ -462,8 +482,13 @@ def rules_lead(res: CheckResult) -> str:
 
 def verdict_lead(res: CheckResult) -> str:
     """What the verdict line says in brackets before anything else: the rules changed
-    (:func:`rules_lead`) and the metrics left out (:func:`left_out_clause`), '' for neither."""
-    return "; ".join(x for x in (rules_lead(res), left_out_clause(res)) if x)
+    (:func:`rules_lead`), the strategy files edited since the baseline measured them
+    (:attr:`CheckResult.bots_changed`, review s61 #2) and the metrics left out
+    (:func:`left_out_clause`), '' for none."""
+    bots = getattr(res, "bots_changed", None)
+    edited = (f"strategy file{'s' if len(bots) > 1 else ''} edited since the baseline: "
+              f"{', '.join(b.split(' (sha256')[0] for b in bots)}" if bots else "")
+    return "; ".join(x for x in (rules_lead(res), edited, left_out_clause(res)) if x)
 
 
 def left_out_clause(res: CheckResult) -> str:
@@ -494,35 +519,57 @@ def rules_change_lines(res: CheckResult) -> list[str]:
 
 
 def status_line(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
-    """:func:`_status_core`'s line; a PASS adds the rare shares that moved by a large factor
-    (:func:`factor_note`)."""
-    line = _status_core(res, lead, cell)
-    if res.verdict == "pass" and (note := factor_note(res)):
-        line += note
-    return line
+    """:func:`_status_core`'s line, with the rare shares that moved by a large factor
+    (:func:`factor_note`) under every verdict (review s61 #1: an UNDECIDED or FAIL line, 0.39% →
+    1.04% of games over 128,000, said it only as a table row)."""
+    return _status_core(res, lead, cell) + factor_note(res)
+
+
+def _factor_of(res: CheckResult, r: MetricResult) -> tuple[float, float, float] | None:
+    """(factor, low, high) of a share's move, its 95 % interval from the games: the run's and the
+    baseline's independent (:func:`analysis.compare.factor_interval`, exact conditional), or in
+    paired mode the two rule sets on the same deals (:func:`analysis.compare.
+    paired_factor_interval`: the delta method on the log factor from the paired counts, adjusted
+    by one; review s61 #1: paired mode never said 0.41% → 1.06% on the same deals); None when not
+    known."""
+    from analysis.compare import factor_interval, paired_factor_interval
+
+    if not (r.base_n > 0 and r.n > 0):
+        return None
+    x1, x2 = r.base / r.kind.scale * r.base_n, r.value / r.kind.scale * r.n
+    if res.paired:
+        if r.pair_se is None:
+            return None
+        k = r.kind.scale
+        ends = paired_factor_interval(r.base / k, r.value / k, r.pair_se / k, r.n)
+        return None if ends is None else (r.value / r.base, *ends)
+    x1, x2 = round(x1), round(x2)
+    if x1 <= 0 or x2 <= 0:
+        return None
+    low, high = factor_interval(x1, float(r.base_n), x2, float(r.n))
+    return (x2 / r.n) / (x1 / r.base_n), low, high
 
 
 def factor_note(res: CheckResult) -> str:
-    """"; the Seigneur side win share went from 0.4% to 0.8% of games: under the 1 pp that matters,
-    but 2.0 times as often (95% interval 1.5 to 2.7 times)" — a share under the smallest difference
-    that matters whose games moved by a factor of 1.25 or more, the factor's exact interval
-    excluding 1 (:func:`analysis.compare.factor_interval`, the run's and the baseline's games
-    independent; review s53 #2: a doubled Seigneur share read as a bare PASS, where the report of
-    the same runs said "1.9 times as often"). The largest such factor; '' when none."""
-    from analysis.compare import factor_interval
-
+    """"; Seigneur side win share went from 0.41% to 0.83% of games (+0.42 pp): under the 1 pp
+    that matters, but 2.0 times as often (95% interval 1.5 to 2.7 times)" — a share whose change
+    is under the smallest difference that matters while the share itself is under it on one side,
+    moved by a factor of 1.25 or more, its 95 % interval excluding 1 (:func:`_factor_of`; review
+    s53 #2: a doubled Seigneur share read as a bare PASS, where the report of the same runs said
+    "1.9 times as often"). In paired mode "on the same deals", the factor of the two paired shares.
+    The values print at the change's precision, the change their difference (review s61 #1:
+    "0.4% to 1.0%" beside a change of 0.65 pp). The largest such factor; '' when none."""
     best = None
     for r in res.results:
         smallest = _smallest(res)(r)
-        if r.kind.unit != "%" or res.paired or smallest is None or not (r.base_n > 0 and r.n > 0):
+        if r.kind.unit != "%" or smallest is None or r.diff != r.diff:
             continue
-        if not max(r.base, r.value) < smallest:
+        if not (min(r.base, r.value) < smallest and abs(shown_diff(r)) < smallest):
             continue
-        x1, x2 = round(r.base / r.kind.scale * r.base_n), round(r.value / r.kind.scale * r.n)
-        if x1 <= 0 or x2 <= 0:
+        found = _factor_of(res, r)
+        if found is None:
             continue
-        factor = (x2 / r.n) / (x1 / r.base_n)
-        low, high = factor_interval(x1, float(r.base_n), x2, float(r.n))
+        factor, low, high = found
         up = factor >= 1.25 and low > 1.0
         down = factor <= 0.8 and high < 1.0
         if (up or down) and (best is None or abs(math.log(factor)) > abs(math.log(best[1]))):
@@ -532,9 +579,16 @@ def factor_note(res: CheckResult) -> str:
     r, factor, low, high = best
     f, lo, hi = (factor, low, high) if factor > 1 else (1 / factor, 1 / high, 1 / low)
     how = "as often" if factor > 1 else "less often"
-    return (f"; {r.label} went from {_fmt(r.base, '%')} to {_fmt(r.value, '%')} of games: under the "
-            f"{_smallest(res)(r):g} pp that matters, but {f:.1f} times {how} (95% interval "
-            f"{lo:.1f} to {hi:.1f} times), which may matter for a share this small")
+    d = _digits(r)
+    where = " on the same deals" if res.paired else ""
+    # an end that excludes 1 is not printed as 1.0 ("3.0 times less often (95% interval 1.0 to
+    # 6.0 times)" for a low end of 1.02)
+    k = 1
+    while k < 3 and f"{lo:.{k}f}" == f"{1:.{k}f}":
+        k += 1
+    return (f"; {r.label} went from {_fmt(r.base, '%', d)} to {_fmt(r.value, '%', d)} of games{where} "
+            f"({_change(r)} pp): under the {_smallest(res)(r):g} pp that matters, but {f:.1f} times "
+            f"{how} (95% interval {lo:.{k}f} to {hi:.{k}f} times), which may matter for a share this small")
 
 
 def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
@@ -916,7 +970,19 @@ def junit_xml(res: CheckResult) -> str:
     root.append(suite)
     ET.indent(root)
     return ('<?xml version="1.0" encoding="UTF-8"?>\n' + JUNIT_SIGN + "\n"
-            + ET.tostring(root, encoding="unicode") + "\n")
+            + xml_safe(ET.tostring(root, encoding="unicode")) + "\n")
+
+
+#: Characters XML 1.0 does not allow anywhere in a document (ElementTree writes them as they are):
+#: the control characters but tab, newline and carriage return, lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 does not allow replaced by U+FFFD (review s61 #7: a
+    rules string holding U+0001 in an event name made a JUnit file no parser reads). Markup
+    characters are escaped by ElementTree before; a replaced character was never markup."""
+    return _NOT_XML.sub("\ufffd", text)
 
 
 #: The comment that marks a JUnit file as written by ``balance check``: such a file is replaced by

@@ -52,7 +52,8 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
         notes.append(limited_note(plan, baseline.games))
     return CheckResult(baseline, results, alpha, beta, meta, str(run), notes, games=games,
                        max_games=games, rules_changes=changes, limited=list(plan.limited),
-                       baseline_games_needed=plan.baseline_games, left_out=left_out)
+                       baseline_games_needed=plan.baseline_games, left_out=left_out,
+                       bots_changed=baseline.strategy_file_changes(meta.get("strategy_files")))
 
 
 def check_run_size(meta: dict, run) -> None:

@@ -31,7 +31,7 @@ def test_a_check_that_passes_names_a_rare_share_that_doubled(tmp_path):
     x2, n2 = _seigneur_wins(tmp_path / "c")
     factor = (x2 / n2) / (x1 / n1)
     assert factor > 1.5                                   # the change doubles a rare share
-    m = re.search(r"Seigneur side win share went from [0-9.]+% to [0-9.]+% of games: under the 1 pp "
+    m = re.search(r"Seigneur side win share went from [0-9.]+% to [0-9.]+% of games \(\+[0-9.]+ pp\): under the 1 pp "
                   r"that matters, but ([0-9.]+) times as often \(95% interval ([0-9.]+) to ([0-9.]+) "
                   r"times\)", done.stdout)
     assert m, done.stdout
