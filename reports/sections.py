@@ -40,7 +40,7 @@ from reports.text import (_seat_numbers_named, bends, panel_games, panel_plan, s
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
-    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, gap_beside, fair_gap_pp, PAGE_DIGITS, PAGE_DIGITS_WORDS,
+    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, seat_digits, seat_gap, seat_share, gap_beside, PAGE_DIGITS, PAGE_DIGITS_WORDS,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     smallest_amounts,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
@@ -389,16 +389,12 @@ def _seat_caption(t: dict) -> str:
     # one sentence with one colon: the verdict's own colon (seat_gap_words: "the seats do not win
     # equally often: Seat 1 (+21.8 pp) ... are clear of ...") follows a semicolon, not a second colon
     joint = "; " if ": " in verdict else ": "
-    # (one precision for the caption, where both seats' share minus the fair share is their printed
-    # gap: reports.text.fair_gap_digits, as the headlines and the seat table)
-    # (the fewest at which both agree, and each gap the printed share minus the printed fair share:
-    # review s55 #1)
-    d = seats_fair_digits([{k: r[k] for k in ("win_share", "fair_share", "diff")} for r in (best, worst)])
-
-    def gap(r: dict) -> str:
-        return fair_gap_pp(r["win_share"], r["fair_share"], d)
-    return (f"{best['seat_label']} wins most ({pct(best['win_share'], d)}%, {gap(best)}) and "
-            f"{worst['seat_label']} least ({pct(worst['win_share'], d)}%, {gap(worst)}) against a fair "
+    # (each seat's share and gap as its headline and the verdict words print them: one formatter,
+    # reports.text.seat_gap, review s61 #2: the caption's "+0.45 pp" beside the headline's "by at
+    # most 0.4 pp"; each gap the printed share minus the printed fair share: review s55 #1)
+    d = max(seat_digits(best), seat_digits(worst))
+    return (f"{best['seat_label']} wins most ({seat_share(best)}, {seat_gap(best)}) and "
+            f"{worst['seat_label']} least ({seat_share(worst)}, {seat_gap(worst)}) against a fair "
             f"{pct(best['fair_share'], d)}%{joint}{verdict}.")
 
 

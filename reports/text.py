@@ -774,9 +774,47 @@ def _largest_first(seats: pl.DataFrame, verdict: str) -> pl.DataFrame:
         pl.col("diff").abs().round(9).alias("_a")).sort("_a", descending=True, maintain_order=True)
 
 
-def _seats_named(rows: pl.DataFrame) -> tuple[str, str]:
-    """("Seat 3 (+4.9 pp) and Seat 1 (−4.7 pp)", "are"): the seats of ``rows`` with their gaps."""
-    who = [f"{r['seat_label']} ({pp(r['diff'])})" for r in rows.iter_rows(named=True)]
+def seat_digits(r: dict, most: int = 3) -> int:
+    """The decimals a seat's win share, the fair share and its gap print with wherever a page names
+    the seat (its headline, the verdict words, Figure 1's caption: review s61 #2, "Seat 4 wins
+    24.25% … −0.75 pp" then "Seat 4 (−0.8 pp)", and "by at most 0.4 pp (Seat 3)" above a caption's
+    "+0.45 pp"): the seat's own (:func:`fair_gap_digits`), or more (up to ``most``) while a gap under
+    the smallest difference that matters (``smallest``) would print at it ("by at most 1.0 pp" for
+    0.996 pp beside "under the 1 pp that matters")."""
+    d = fair_gap_digits(r["win_share"], r["fair_share"], r["diff"], most, low=r.get("ci_low"),
+                        high=r.get("ci_high"))
+    step = r.get("smallest")
+    while d < most and step is not None and abs(r["diff"]) < step and abs(
+            numbers.fair_gap(100 * r["win_share"], 100 * r["fair_share"], d)) >= 100 * step:
+        d += 1
+    return d
+
+
+def seat_share(r: dict) -> str:
+    """A seat's win share as its headline prints it, without the interval ("24.25%"), at
+    :func:`seat_digits`."""
+    if r.get("ci_low") is None:
+        return f"{pct(r['win_share'], seat_digits(r))}%"
+    return seat_vs_fair(r, seat_digits(r))[0].split(" (")[0]
+
+
+def seat_gap(r: dict) -> str:
+    """A seat's gap from the fair share in pp as every sentence of a page prints it ("−0.75 pp"):
+    the gap its headline prints beside its share (:func:`seat_vs_fair` at :func:`seat_digits`; one
+    formatter, review s61 #2); a row without its shares, its rounded ``diff`` (:func:`pp`)."""
+    if r.get("win_share") is None or r.get("fair_share") is None:
+        return pp(r["diff"])
+    if r.get("ci_low") is None:
+        return fair_gap_pp(r["win_share"], r["fair_share"], seat_digits(r))
+    return seat_vs_fair(r, seat_digits(r))[2]
+
+
+def _seats_named(rows: pl.DataFrame, seats: bool = False) -> tuple[str, str]:
+    """("Seat 3 (+4.9 pp) and Seat 1 (−4.7 pp)", "are"): the seats of ``rows`` with their gaps;
+    for the seats' table (``seats``), each gap as the seat's headline prints it (:func:`seat_gap`),
+    else rounded to one decimal."""
+    who = [f"{r['seat_label']} ({seat_gap(r) if seats else pp(r['diff'])})"
+           for r in rows.iter_rows(named=True)]
     names = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
     return names, "is" if len(who) == 1 else "are"
 
@@ -798,7 +836,8 @@ def _gap_parts(df: pl.DataFrame) -> tuple[float, str, pl.DataFrame, dict]:
     return step, f"{100 * step:g} pp", _largest_first(df, stats.LARGE), top
 
 
-def _may_matter_words(df: pl.DataFrame, off: str | None, small: str, holm: str) -> str:
+def _may_matter_words(df: pl.DataFrame, off: str | None, small: str, holm: str,
+                      seats: bool = False) -> str:
     """The seats of ``df`` whose gap may matter (:data:`analysis.stats.MAY_MATTER`), largest
     first: "Seat 2 (+1.1 pp) is clearly off {off}, perhaps by the 1 pp that matters; these games
     cannot tell ({holm}; more games would)", or, after seats clear of it by that much (``off``
@@ -808,7 +847,7 @@ def _may_matter_words(df: pl.DataFrame, off: str | None, small: str, holm: str) 
     may = _largest_first(df, stats.MAY_MATTER)
     if may.height == 0:
         return ""
-    names, verb = _seats_named(may)
+    names, verb = _seats_named(may, seats)
     if off is None:
         return f"{names} {verb} clearly off it too, perhaps by {small} or more (these games cannot tell)"
     return (f"{names} {verb} clearly off {off}, perhaps by the {small} that matters; these games "
@@ -842,16 +881,19 @@ def seat_gap_words(seats: pl.DataFrame) -> str:
     step, small, large, top = _gap_parts(seats)
     fair = pct(seats["fair_share"][0])
     holm = f"Holm over the {seats.height} seats"
+    # (each seat's gap as its headline and Figure 1's caption print it: review s61 #2)
     if large.height:
-        names, verb = _seats_named(large)
-        may = _may_matter_words(seats, None, small, holm)
+        names, verb = _seats_named(large, True)
+        may = _may_matter_words(seats, None, small, holm, True)
         return (f"the seats do not win equally often: {names} {verb} clear of the fair {fair}% by at least "
                 f"the {small} that matters ({holm})" + (f"; {may}" if may else ""))
-    may = _may_matter_words(seats, f"the fair {fair}%", small, holm)
+    may = _may_matter_words(seats, f"the fair {fair}%", small, holm, True)
     if may:
         return may
     if abs(top["diff"]) < step:
-        head = (f"the seats' win shares differ from the fair {fair}% by at most {gap_pp(top['diff'], step)} "
+        most = (seat_gap(top).lstrip("+−") if top.get("win_share") is not None and top.get("fair_share") is not None
+                else gap_pp(top["diff"], step))
+        head = (f"the seats' win shares differ from the fair {fair}% by at most {most} "
                 f"({top['seat_label']})")
         # the estimates are under it, the intervals are not: "under 1 pp" would read the estimate
         # alone (review K #10: Seat 2 at 24.6%, its interval reaching 1.0 pp below the fair 25%)
@@ -859,8 +901,8 @@ def seat_gap_words(seats: pl.DataFrame) -> str:
                              lambda who, end: f": {who}'s interval, held for all {seats.height} seats "
                                               f"at once, reaches {end} pp")
     return (f"no seat's gap from the fair {fair}% is both clear and at least the {small} that matters: the "
-            f"largest, {top['seat_label']}'s {pp(top['diff'])}, is {verdict_words(top['verdict'])} "
-            f"(Holm over the {seats.height} seats)")
+            f"largest, {top['seat_label']}'s {seat_gap(top)}, is "
+            f"{verdict_words(top['verdict'])} (Holm over the {seats.height} seats)")
 
 
 def _seat_size_words(seats: pl.DataFrame) -> list[str]:
@@ -915,9 +957,10 @@ def seat_headlines(t: dict) -> list[str]:
         small = f"{100 * step:g} pp"
         order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
         size = _seat_size_words(seats)
-        # (each seat a sentence of its own: its own decimals, 1 unless its numbers disagree there)
+        # (each seat a sentence of its own: its own decimals, 1 unless its numbers disagree there,
+        # as the verdict words below and Figure 1's caption print them: review s61 #2)
         for k, r in zip(order, seats[order].iter_rows(named=True)):
-            share, fair, gap = seat_vs_fair(r)
+            share, fair, gap = seat_vs_fair(r, seat_digits(r))
             out.append(f"{r['seat_label']} wins {share} against a fair {fair}%: "
                        f"{gap}, {verdict_words(r['verdict'])} "
                        f"({_seat_verdict_note(r, seats.height, small, size[int(k)])}).")
