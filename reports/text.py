@@ -809,6 +809,26 @@ def seat_gap(r: dict) -> str:
     return seat_vs_fair(r, seat_digits(r))[2]
 
 
+def ablation_seat_bots(bots, seats: int) -> list[str] | None:
+    """The bot at each seat of an ablation's fixed seating (its run.json ``strategies``: one name
+    for every seat or one per seat, as the runner seats them), or None when every seat holds the
+    same bot or the names are not known: then "Seat 1" says who it is. Review s61 #1: on a
+    rotated-seat run the headline's "+6.8 pp for Seat 1" measured the eventwise bot, the ablation's
+    Seat 1 in every replayed game, beside the run's own Seat 1 that every bot held in turn."""
+    names = [str(b) for b in bots or []]
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats or len(set(names)) < 2:
+        return None
+    return names
+
+
+def ablation_seat(seat: int, bots: list[str] | None) -> str:
+    """A seat of an ablation as its tables name it (``seat`` from 0): "Seat 1 (eventwise)" when the
+    seats hold different bots (:func:`ablation_seat_bots`), else "Seat 1"."""
+    return f"Seat {seat + 1}" + (f" ({bots[seat]})" if bots else "")
+
+
 def _seats_named(rows: pl.DataFrame, seats: bool = False) -> tuple[str, str]:
     """("Seat 3 (+4.9 pp) and Seat 1 (−4.7 pp)", "are"): the seats of ``rows`` with their gaps;
     for the seats' table (``seats``), each gap as the seat's headline prints it (:func:`seat_gap`),

@@ -27,7 +27,7 @@ from analysis.tiles import LINE_FITS
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, fair_gap_digits, fair_gap_pp, metric_digits, metric_value, num, num_ci, pct, pp,
+from reports.text import (ablation_seat, ablation_seat_bots, best_and_worst, fair_gap_digits, fair_gap_pp, metric_digits, metric_value, num, num_ci, pct, pp,
                           pp_ci, pvalue, room_for_a_swing, row_pct_ci, shares_and_gap, signed, size_range,
                           verdict_digits, verdict_words)
 from simcore import numbers
@@ -58,9 +58,11 @@ def _cell(effect: float, lo: float, hi: float, verdict: str, smallest: float, sc
             f"{verdict_words(verdict)}")
 
 
-def _moves_by(rows: pl.DataFrame, lead: dict, share: float, drawn: bool) -> str:
+def _moves_by(rows: pl.DataFrame, lead: dict, share: float, drawn: bool,
+              bots: list[str] | None = None) -> str:
     """How much a card moves who wins, said only for a clear effect (the card's leading seat in
-    reading order): "+0.86 pp, Seat 4"; for a card clear at no seat, "within noise (≤ x pp)", x the
+    reading order): "+0.86 pp, Seat 4", with its bot when the seats hold different bots
+    (``bots``, :func:`reports.text.ablation_seat`: "+6.8 pp, Seat 1 (eventwise)"); for a card clear at no seat, "within noise (≤ x pp)", x the
     farthest end from 0 of its seats' simultaneous intervals (no seat's effect is larger, at 95%
     for the whole table). ``drawn``: per game where the card is drawn (÷ the draw rate)."""
     col = "win_share_when_drawn" if drawn else "win_share_effect"
@@ -68,15 +70,17 @@ def _moves_by(rows: pl.DataFrame, lead: dict, share: float, drawn: bool) -> str:
         bound = float(np.nanmax(np.abs(rows.select(col + "_low", col + "_high").to_numpy())))
         return "never drawn" if bound != bound else f"within noise (≤ {100 * bound:.{2 if bound < 0.1 else 1}f} pp)"
     k = verdict_digits(lead[col + "_low"], lead[col + "_high"], share)
-    return f"{signed(100 * lead[col], k)} pp, Seat {lead['seat'] + 1}"
+    return f"{signed(100 * lead[col], k)} pp, {ablation_seat(lead['seat'], bots)}"
 
 
 def _ablation_rows(ab: pl.DataFrame, share: float = 0.01, score: float = 2.0,
-                   drawn: bool = False) -> pl.DataFrame:
+                   drawn: bool = False, bots: list[str] | None = None) -> pl.DataFrame:
     """One row per card in reading order (:func:`analysis.events.ablation_card_order`: a card
     clear at some seat first, by size; the rest within noise; ties by event id), with each seat's
     win-share and score effect: averaged over all the replayed games, or (``drawn``) per game where
-    the card is drawn (:func:`analysis.events.ablation_when_drawn`), each with its own verdict."""
+    the card is drawn (:func:`analysis.events.ablation_when_drawn`), each with its own verdict.
+    Each seat is named with its bot when the seats hold different bots (``bots``, one per seat:
+    "Seat 1 (eventwise): win share (pp)", :func:`reports.text.ablation_seat`)."""
     w, sc = ("win_share_when_drawn", "score_when_drawn") if drawn else ("win_share_effect", "score_effect")
     wv, sv = ("verdict_when_drawn", "score_verdict_when_drawn") if drawn else ("verdict", "score_verdict")
     cards = events.ablation_card_order(ab, share)
@@ -86,19 +90,19 @@ def _ablation_rows(ab: pl.DataFrame, share: float = 0.01, score: float = 2.0,
         rows["… per game where drawn"] = []
     seats = sorted(ab["seat"].unique().to_list())
     for s in seats:
-        rows[f"Seat {s + 1}: win share (pp)"] = []
-        rows[f"Seat {s + 1}: score (coins)"] = []
+        rows[f"{ablation_seat(s, bots)}: win share (pp)"] = []
+        rows[f"{ablation_seat(s, bots)}: score (coins)"] = []
     for c in cards.iter_rows(named=True):
         d = ab.filter(pl.col("event") == c["event"]).sort("seat")
         rows["Event card"].append(c["name"])
         rows["Drawn in"].append(f"{pct(c['fires'])}% of games")
         if not drawn:
-            rows["Moves who wins by (its clear effect, all games)"].append(_moves_by(d, c, share, False))
-            rows["… per game where drawn"].append(_moves_by(d, c, share, True))
+            rows["Moves who wins by (its clear effect, all games)"].append(_moves_by(d, c, share, False, bots))
+            rows["… per game where drawn"].append(_moves_by(d, c, share, True, bots))
         for r in d.iter_rows(named=True):
-            rows[f"Seat {r['seat'] + 1}: win share (pp)"].append(
+            rows[f"{ablation_seat(r['seat'], bots)}: win share (pp)"].append(
                 _cell(r[w], r[w + "_low"], r[w + "_high"], r[wv], share, 100.0, 1))
-            rows[f"Seat {r['seat'] + 1}: score (coins)"].append(
+            rows[f"{ablation_seat(r['seat'], bots)}: score (coins)"].append(
                 _cell(r[sc], r[sc + "_low"], r[sc + "_high"], r[sv], score, 1.0, 2))
     return pl.DataFrame(rows)
 
@@ -145,6 +149,10 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
     fires = ab.unique("event")["fires"]
     drawn = (f"{pct(fires.min(), 0)}–{pct(fires.max(), 0)}%" if pct(fires.min(), 0) != pct(fires.max(), 0)
              else f"{pct(fires.min(), 0)}%")
+    # the bot at each of the ablation's fixed seats, named beside the seat where they differ; a
+    # rotated run's own seats are not the ablation's (review s61 #1)
+    bots = ablation_seat_bots(q.meta.get("strategies"), ab["seat"].n_unique())
+    rotated = bool(getattr(rs, "metas", None) and rs.metas[0].get("rotate_seats"))
     changed = (ab.filter(~pl.col("unchanged_when_not_drawn")).unique("event", maintain_order=True)["name"].to_list()
                if "unchanged_when_not_drawn" in ab.columns else [])
     per_drawn = ("Divided by the card's draw rate, the same effect is the effect per game where the card "
@@ -176,10 +184,12 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
         + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
            "read from the run." if q.played_here else
            f"Read from {q.path} (written by {QUESTIONS}), not from the run."),
-        [], [("Event cards by their effect on who wins, averaged over all games", _ablation_rows(ab, share, score)),
+        [], [("Event cards by their effect on who wins, averaged over all games",
+              _ablation_rows(ab, share, score, bots=bots)),
              ("The same effects per game where the card is drawn (effect ÷ draw rate, interval likewise)",
-              _ablation_rows(ab, share, score, drawn=True))],
-        [_top_sentence(top, share, ab, games), _count_sentence(n_large, n_may, ab["event"].n_unique(), share)])
+              _ablation_rows(ab, share, score, drawn=True, bots=bots))],
+        [_top_sentence(top, share, ab, games, bots, rotated),
+         _count_sentence(n_large, n_may, ab["event"].n_unique(), share)])
 
 
 def _count_sentence(n_large: int, n_may: int, n_cards: int, share: float) -> str:
@@ -198,17 +208,26 @@ def _count_sentence(n_large: int, n_may: int, n_cards: int, share: float) -> str
 
 
 def _top_sentence(top: dict, share: float = 0.01, ab: pl.DataFrame | None = None,
-                  games: int | None = None) -> str:
+                  games: int | None = None, bots: list[str] | None = None, rotated: bool = False) -> str:
     """The first card of the reading order (:func:`analysis.events.ablation_card_order`: clear
     effects first, by size), worded on both scales: averaged over all games and per game where the
     card is drawn. The simultaneous intervals do not rank the cards, so a clear effect is called
     the largest *clear* one, never the card that moves who wins the most; when no effect is clear,
     no card is said to move who wins, and whether these games leave room for an effect of ``share``
     is said too (:func:`_room_for_a_card`, over every card and seat of ``ab``, the ablation's
-    ``games`` deals)."""
+    ``games`` deals). A seat is named with its bot when the seats hold different bots (``bots``,
+    one per seat: "for the eventwise bot at Seat 1"), and on a ``rotated`` run the sentence says
+    that the effect is that bot's at that seat of the ablation's fixed seating, not the run's own
+    seat's, which every bot held in turn (review s61 #1)."""
     lo, hi = top["win_share_effect_low"], top["win_share_effect_high"]
     k = verdict_digits(lo, hi, share)
-    effect = f"{signed(100 * top['win_share_effect'], k)} pp for Seat {top['seat'] + 1} ({pp_ci(lo, hi, k)}"
+    seat = top["seat"]
+    where = " of the ablation's fixed seating" if bots and rotated else ""
+    who = f"the {bots[seat]} bot at Seat {seat + 1}{where}" if bots else f"Seat {seat + 1}"
+    rotation = (f" The run rotated its seats and the ablation does not: this is the {bots[seat]} bot's "
+                f"effect at Seat {seat + 1}, not the effect on the run's own Seat {seat + 1}, which every "
+                "bot held in turn." if bots and rotated else "")
+    effect = f"{signed(100 * top['win_share_effect'], k)} pp for {who} ({pp_ci(lo, hi, k)}"
     dlo, dhi = top.get("win_share_when_drawn_low"), top.get("win_share_when_drawn_high")
     kd = verdict_digits(dlo, dhi, share)
     when = (f"{signed(100 * top['win_share_when_drawn'], kd)} pp ({pp_ci(dlo, dhi, kd)}"
@@ -218,15 +237,17 @@ def _top_sentence(top: dict, share: float = 0.01, ab: pl.DataFrame | None = None
                 f"is within noise (its simultaneous interval holds 0), averaged over all games and so "
                 f"per game where it is drawn; the largest estimate, {top['name']}'s {effect}), "
                 + (f"{when}) per game where it is drawn, " if when else "")
-                + "could be no effect at all." + _room_for_a_card(top, share, ab, games))
+                + "could be no effect at all." + _room_for_a_card(top, share, ab, games, bots) + rotation)
     return (f"The largest clear effect on who wins is {top['name']}'s: {effect}, "
             f"{verdict_words(top['verdict'])}) averaged over all games, by the same deals with the card "
             "made neutral"
-            + (f"; when drawn (in {pct(top['fires'])}% of games), {top['name']} moves Seat "
-               f"{top['seat'] + 1} by {when}, {verdict_words(top['verdict_when_drawn'])})." if when else "."))
+            + (f"; when drawn (in {pct(top['fires'])}% of games), {top['name']} moves "
+               f"{f'the {bots[seat]} bot' if bots else f'Seat {seat + 1}'} by {when}, "
+               f"{verdict_words(top['verdict_when_drawn'])})." if when else ".") + rotation)
 
 
-def _room_for_a_card(top: dict, share: float, ab: pl.DataFrame | None, games: int | None) -> str:
+def _room_for_a_card(top: dict, share: float, ab: pl.DataFrame | None, games: int | None,
+                     bots: list[str] | None = None) -> str:
     """After "no event card clearly moves who wins": whether these games leave room for a card to
     move a seat's win share by ``share`` (designer review, session 41: "could be no effect at all"
     beside an interval reaching +9.0 pp per game where the card is drawn, nine times the 1 pp that
@@ -234,13 +255,14 @@ def _room_for_a_card(top: dict, share: float, ab: pl.DataFrame | None, games: in
     (``top`` alone without it), the page's simultaneous ones (:func:`reports.text.room_for_a_swing`):
     averaged over all games first; when all of those lie within ± ``share``, per game where the card
     is drawn (wider: ÷ the draw rate), which alone then decides. Names the option that plays more
-    (the ablation played ``games`` deals)."""
+    (the ablation played ``games`` deals). Seats are named with their bots when they differ
+    (``bots``, :func:`reports.text.ablation_seat`)."""
     rows = list(ab.iter_rows(named=True)) if ab is not None and ab.height else [top]
     more = ("more games (balance questions RUN --games N"
             + (f", more than these {int(games):,}" if games else "") + ") would tell")
 
     def within(col: str) -> list[tuple[str, float, float]]:
-        return [(f"{r['name']} for Seat {r['seat'] + 1}", r.get(col + "_low"), r.get(col + "_high"))
+        return [(f"{r['name']} for {ablation_seat(r['seat'], bots)}", r.get(col + "_low"), r.get(col + "_high"))
                 for r in rows]
 
     def reaches(col: str) -> bool:       # some interval reaches ± share: room for an effect
