@@ -46,7 +46,7 @@ from analysis.games.seigneurial import (adjusted_objectives, distinct_cards, not
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (fair_gap_pp, gap_beside, num, pct, pct_some, pp, pp_ci, row_pct_ci, signed, turns,
+from reports.text import (ablation_seat, ablation_seat_bots, fair_gap_pp, gap_beside, num, pct, pct_some, pp, pp_ci, row_pct_ci, signed, turns,
                           verdict_words)
 from simcore import numbers
 from simcore.games.seigneurial.spec import SG6_SAME_TURN
@@ -525,11 +525,13 @@ def ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
         "Score verdict": seig["score_verdict"]})
 
 
-def censitaire_rows(ab: pl.DataFrame) -> pl.DataFrame:
-    """Every card at every Censitaire seat: win-share and score effects with their intervals."""
+def censitaire_rows(ab: pl.DataFrame, bots: list[str] | None = None) -> pl.DataFrame:
+    """Every card at every Censitaire seat: win-share and score effects with their intervals; each
+    seat named with its bot when the seats hold different bots (``bots``, one per seat:
+    :func:`reports.text.ablation_seat`, review s61 #1)."""
     c = ab.filter(pl.col("seat") > 0)
     return pl.DataFrame({
-        "Card": c["name"], "Seat": [f"Seat {s + 1}" for s in c["seat"]],
+        "Card": c["name"], "Seat": [ablation_seat(s, bots) for s in c["seat"]],
         "Effect on win share (95%, simultaneous)": [
             f"{_eff(e)} ({_eff_ci(lo, hi)})" for e, lo, hi in zip(
                 c["win_share_effect"], c["win_share_effect_low"], c["win_share_effect_high"])],
@@ -539,10 +541,12 @@ def censitaire_rows(ab: pl.DataFrame) -> pl.DataFrame:
         "Score verdict": c["score_verdict"]})
 
 
-def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int | None) -> list[str]:
+def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int | None,
+                       bots: list[str] | None = None) -> list[str]:
     """The card ablation in a designer's words: which cards move the role balance (the Seigneur's
     win share) and by how much, each effect read on its simultaneous interval; which cards changed
-    no game; what the Censitaire seats and the scores show."""
+    no game; what the Censitaire seats and the scores show, each seat named with its bot when the
+    seats hold different bots (``bots``: "Seat 3 (dutiful)", review s61 #1)."""
     seig = ab.filter(pl.col("seat") == 0)
     out = []
     clear = [r for r in seig.iter_rows(named=True) if r["verdict"] != WITHIN_NOISE]
@@ -577,7 +581,7 @@ def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int 
     cens = ab.filter((pl.col("seat") > 0) & (pl.col("verdict") != WITHIN_NOISE))
     if cens.height:
         out.append("At the Censitaire seats: " + "; ".join(
-            f"{r['name']} moves Seat {r['seat'] + 1}'s win share by {_eff(r['win_share_effect'])} "
+            f"{r['name']} moves {ablation_seat(r['seat'], bots)}'s win share by {_eff(r['win_share_effect'])} "
             f"({_eff_ci(r['win_share_effect_low'], r['win_share_effect_high'])}): {r['verdict']}"
             for r in cens.iter_rows(named=True)) + ".")
     else:
@@ -590,10 +594,12 @@ def ablation_sentences(ab: pl.DataFrame, share: float, score: float, games: int 
     big = ab.filter(pl.col("score_verdict") == stats.LARGE)
     if big.height:
         out.append(f"Scores (% of own goal; {f'{score:g}'} points matter): "
-                   + "; ".join(f"{r['name']} {signed(r['score_effect'], 2)} points at Seat {r['seat'] + 1}"
-                               f"{' (the Seigneur)' if r['seat'] == 0 else ''} "
+                   + "; ".join(f"{r['name']} {signed(r['score_effect'], 2)} points at "
+                               + (f"Seat 1 (the Seigneur{f', {bots[0]}' if bots else ''}) " if r["seat"] == 0
+                                  else f"{ablation_seat(r['seat'], bots)} ") +
                                f"({num(r['score_effect_low'], 2)} to {num(r['score_effect_high'], 2)})"
-                               for r in big.iter_rows(named=True)).replace("-", "−")
+                               for r in big.iter_rows(named=True))   # (signed, num: typographic minus already;
+                   # a .replace("-", "−") here turned a bot's "fair-share" into "fair−share")
                    + ": clear and large enough to matter.")
     return out
 
@@ -630,8 +636,14 @@ def _ablation_section(q, rs=None) -> Section | None:
         return None
     return Section("card_ablation", "Cards: total effect on who wins (ablation)", ablation_intro(q, rs), [],
                    [("What each card does to the Seigneur's win share (the role balance)", ablation_rows(ab)),
-                    ("Each card at the Censitaire seats", censitaire_rows(ab))],
-                   [*ablation_sentences(ab, share, score, q.meta.get("games")), scope_note(q)])
+                    ("Each card at the Censitaire seats", censitaire_rows(ab, _bots(q, ab)))],
+                   [*ablation_sentences(ab, share, score, q.meta.get("games"), _bots(q, ab)), scope_note(q)])
+
+
+def _bots(q, ab: pl.DataFrame) -> list[str] | None:
+    """The bot at each seat of the ablation, when its seats hold different bots
+    (:func:`reports.text.ablation_seat_bots`)."""
+    return ablation_seat_bots(q.meta.get("strategies"), ab["seat"].n_unique())
 
 
 def question_files(q, rs) -> dict:
@@ -656,5 +668,6 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
                                     "Effect of the card (95%, simultaneous)", "Verdict")
     notes = [x for x in (_search_note(q), _left_out_note(q)) if x]
     return [(f"Card ablation ({int(q.meta.get('games') or 0):,} games per deck): each card against the "
-             "same card made neutral", rows, [*notes, *ablation_sentences(ab, share, score, q.meta.get("games")),
+             "same card made neutral", rows, [*notes, *ablation_sentences(ab, share, score, q.meta.get("games"),
+                                                                        _bots(q, ab)),
                                               scope_note(q)])]
