@@ -17,7 +17,8 @@ game is played.
 
 May import typer and, lazily inside the command, :mod:`simcore` (registry, rundir, runner),
 :mod:`analysis.events` (the event ablation's order and per-drawn columns), the game's questions module,
-:mod:`reports.games` and :mod:`reports.questions` (the printed summary's words), and rich.
+:mod:`reports.games` and :mod:`reports.questions` (the printed summary's words), :mod:`reports.text`
+(a seat named with its bot), and rich.
 """
 
 from __future__ import annotations
@@ -144,8 +145,12 @@ def _print_event_cards(df, meta: dict) -> None:
     difference recorded in run.json), averaged over all games and per game where the card is drawn
     (÷ the draw rate, :func:`analysis.events.ablation_when_drawn`)."""
     from analysis import events
+    from reports.text import ablation_seat_bots
 
     small = float((meta.get("smallest_difference") or {}).get("share", 0.01))
+    # the bot at each of the ablation's fixed seats where they differ (review s61 #1: on a rotated
+    # run "seat 1" is one bot in every replayed game, not the run's own seat 1)
+    bots = ablation_seat_bots(meta.get("strategies"), df["seat"].n_unique())
     score = float((meta.get("smallest_difference") or {}).get("score", 2.0))
     if "win_share_when_drawn" not in df.columns:       # a table written before the per-drawn columns
         df = events.ablation_when_drawn(df, small, score)
@@ -156,12 +161,12 @@ def _print_event_cards(df, meta: dict) -> None:
                f"counting 0, then per game where it is drawn; {100 * small:g} pp matters; simultaneous "
                f"95% intervals over every card and seat):")
     for r in top.iter_rows(named=True):
-        typer.echo(f"  {r['name']:<28} {100 * r['win_share_effect']:+6.2f} pp seat {r['seat'] + 1} "
+        typer.echo(f"  {r['name']:<28} {100 * r['win_share_effect']:+6.2f} pp {_seat(r['seat'], bots)} "
                    f"({100 * r['win_share_effect_low']:+.2f} to {100 * r['win_share_effect_high']:+.2f}): "
                    f"{r['verdict']}; per game where drawn ({100 * r['fires']:.0f}% of games) "
                    f"{100 * r['win_share_when_drawn']:+.2f} pp ({100 * r['win_share_when_drawn_low']:+.2f} to "
                    f"{100 * r['win_share_when_drawn_high']:+.2f}): {r['verdict_when_drawn']}")
-    said = score_effects_line(df, score, note=events.score_coverage_words(meta.get("games")))
+    said = score_effects_line(df, score, note=events.score_coverage_words(meta.get("games")), bots=bots)
     if said:
         typer.echo(said)
 
@@ -170,14 +175,21 @@ def _print_event_cards(df, meta: dict) -> None:
 SCORE_CARDS = 3
 
 
-def score_effects_line(df, score: float, unit: str = "coins", note: str = "") -> str:
+def _seat(seat: int, bots: list[str] | None) -> str:
+    """"seat 1", or "seat 1 (eventwise)" when the ablation's seats hold different bots."""
+    return f"seat {seat + 1}" + (f" ({bots[seat]})" if bots else "")
+
+
+def score_effects_line(df, score: float, unit: str = "coins", note: str = "",
+                       bots: list[str] | None = None) -> str:
     """The cards' effect on the seats' scores, which the win-share list above leaves out (a card
     may cost every seat 7-10 coins when drawn and move nobody's win share, since it costs them all):
     how many cards move some seat's score, per game where the card is drawn, clearly and by at
     least ``score`` (the smallest difference that matters), and the :data:`SCORE_CARDS` largest
     such effects, each at its seat of largest effect with its simultaneous interval. '' when the
     table has no score columns. ``note``: said after it, where the score intervals hold together
-    less often than 95% (:func:`analysis.questions.middle_ages.score_coverage_words`, helper 234 #1)."""
+    less often than 95% (:func:`analysis.questions.middle_ages.score_coverage_words`, helper 234 #1).
+    ``bots``: the bot at each seat, named beside it where the seats hold different bots."""
     import polars as pl
 
     need = ("score_when_drawn", "score_when_drawn_low", "score_when_drawn_high", "score_verdict_when_drawn")
@@ -191,7 +203,7 @@ def score_effects_line(df, score: float, unit: str = "coins", note: str = "") ->
     top = (large.with_columns(pl.col("score_when_drawn").abs().alias("_size"))
            .sort(["name", "_size"], descending=[False, True]).unique("name", keep="first", maintain_order=True)
            .sort("_size", descending=True))
-    named = "; ".join(f"{r['name']} {r['score_when_drawn']:+.2f} {unit} seat {r['seat'] + 1} "
+    named = "; ".join(f"{r['name']} {r['score_when_drawn']:+.2f} {unit} {_seat(r['seat'], bots)} "
                       f"({r['score_when_drawn_low']:+.2f} to {r['score_when_drawn_high']:+.2f})"
                       for r in top.head(SCORE_CARDS).iter_rows(named=True))
     return (f"Scores ({unit}, per game where the card is drawn; {score:g} {unit} matter; simultaneous 95% "

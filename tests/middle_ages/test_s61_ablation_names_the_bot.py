@@ -68,3 +68,20 @@ def test_one_bot_at_every_seat_is_named_by_its_seat_alone(strategies):
     assert "fixed seating" not in head, head
     assert "Seat 1: win share (pp)" in sec.tables[0][1].columns
     assert sec.tables[0][1][MOVES][0] == "+6.8 pp, Seat 1"
+
+
+def test_balance_questions_prints_the_bot_beside_the_seat_when_the_seats_hold_different_bots(capsys):
+    """The terminal summary of ``balance questions`` too ("+6.80 pp seat 1" read as the run's seat
+    1 on a rotated run)."""
+    from analysis import stats
+    from cli.questions import _print_event_cards
+
+    df = M.worded(pl.DataFrame(TABLE), {})[0].with_columns(pl.lit(stats.LARGE).alias("score_verdict_when_drawn"))
+    meta = {"games": 1000, "smallest_difference": {"share": 0.01, "score": 2.0}}
+    _print_event_cards(df, {**meta, "strategies": ["eventwise", "balanced", "warlord", "random"]})
+    out = capsys.readouterr().out
+    assert "+6.80 pp seat 1 (eventwise) (" in out, out
+    assert "coins seat 1 (eventwise) (" in out, out
+    _print_event_cards(df, {**meta, "strategies": ["random"] * 4})
+    out = capsys.readouterr().out
+    assert "+6.80 pp seat 1 (" in out and "(eventwise)" not in out, out
