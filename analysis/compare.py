@@ -126,7 +126,7 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         t = tables["matchups"].filter(pl.col("strategy") < pl.col("opponent"))
         rows += _rows(t, "matchup_ahead_share", lambda r: f"{r['strategy']} vs {r['opponent']}",
                       lambda r: f"{r['strategy']} finishes ahead of {r['opponent']}", "proportion",
-                      "ahead_share", "ci_low", "ci_high", "meetings")
+                      "ahead_share", "ci_low", "ci_high", "units")
     if "length" in tables:
         rows += _rows(tables["length"], "mean_turns", "all", "Mean game length (turns)", "mean",
                       "mean_turns", "ci_low", "ci_high", "games")

@@ -312,7 +312,10 @@ def seat_bot_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
 def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame:
     """Head-to-head results of every ordered pair of different strategies that met.
 
-    Columns: strategy, opponent, meetings (games or deals where both played), ahead_share (A finishes
+    Columns: strategy, opponent, meetings (the games where both played: on a rotated run every
+    game of a deal both played, the deal's games all holding the same line-up), units (what the
+    interval and test are over: those games, or the deals on a rotated run, ``paired``; as the
+    strategies table's ``units`` beside its ``players``), ahead_share (A finishes
     ahead of B; ties ½, the mean over the units of its mean over the A–B player pairs of each),
     ci_low, ci_high (95 %, this pair's alone: unadjusted; Wilson's over the meetings where A and B
     each hold one seat of every game they play, one pair a game, else the t interval of the
@@ -351,7 +354,12 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     size_low, size_high = _unit_size_interval(acc.m_mom, acc.m_n, 0.5, int(np.isfinite(raw[upper]).sum()))
     return pl.DataFrame({
         "strategy": [names[key // k] for key in keys], "opponent": [names[key % k] for key in keys],
-        "meetings": acc.m_n[keys].astype(np.int64), "ahead_share": a[keys],
+        # the games the pair met, and the units its interval counts (review s61 fix 260 #3:
+        # "meetings 5000" where each pair met in all 20,000 games of a rotated run's 5,000 deals)
+        # (a deal's games: RunSet.games_per_unit, its players on a run read from the rows)
+        "meetings": (acc.m_n[keys] * (getattr(rs, "games_per_unit", rs.n_players) if acc.paired else 1)
+                     ).astype(np.int64),
+        "units": acc.m_n[keys].astype(np.int64), "ahead_share": a[keys],
         "ci_low": lo[keys], "ci_high": hi[keys],
         "p_value": pval[keys], "p_adjusted": padj[keys], "significant": flag[keys],
         "verdict": np.atleast_1d(stats.practical(a[keys] - 0.5, size_low[keys], size_high[keys],
@@ -360,7 +368,7 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
         "win_share": w[keys], "win_ci_low": wlo[keys], "win_ci_high": whi[keys],
         "fair_share": np.full(len(keys), 1.0 / rs.n_players), "paired": np.full(len(keys), acc.paired),
         "confounded": [bool(fixed[key // k] and fixed[key % k] and not acc.paired) for key in keys],
-    }, schema_overrides={"meetings": pl.Int64, "ahead_share": pl.Float64, "ci_low": pl.Float64,
+    }, schema_overrides={"meetings": pl.Int64, "units": pl.Int64, "ahead_share": pl.Float64, "ci_low": pl.Float64,
                          "ci_high": pl.Float64, "p_value": pl.Float64, "p_adjusted": pl.Float64,
                          "significant": pl.Boolean, "verdict": pl.String, "smallest": pl.Float64, "win_share": pl.Float64,
                          "win_ci_low": pl.Float64, "win_ci_high": pl.Float64, "fair_share": pl.Float64,

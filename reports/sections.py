@@ -281,12 +281,14 @@ def strategy_rows(t: dict) -> pl.DataFrame:
 def matchup_rows(t: dict) -> pl.DataFrame:
     m = t["matchups"].sort(["strategy", "opponent"])
     pairs = m.height // 2
+    paired = "paired" in m.columns and bool(m["paired"].all()) and m.height > 0
+    # paired by deal (rotated seats): the games the two bots met, and the deals the interval is
+    # over, each holding several of those games (review T #3: "Meetings 2000" of 24,000 meetings in
+    # 2,000 deals; review s61 fix 260 #3: the export's meetings said the deals)
+    counts = ({"Games met": m["meetings"], "Deals (paired)": m["units"] if "units" in m.columns else m["meetings"]}
+              if paired else {"Meetings": m["meetings"]})
     return pl.DataFrame({
-        # paired by deal (rotated seats): the count is of deals, each holding many meetings of the
-        # two bots (review T #3: "Meetings 2000" of 24,000 meetings in 2,000 deals)
-        "Strategy": m["strategy"], "Opponent": m["opponent"],
-        ("Deals (paired)" if "paired" in m.columns and bool(m["paired"].all()) and m.height else "Meetings"):
-            m["meetings"],
+        "Strategy": m["strategy"], "Opponent": m["opponent"], **counts,
         "Finishes ahead (95% interval, unadjusted)": pct_column(m, "ahead_share", "ci_low", "ci_high"),
         **({f"Verdict (Holm over the {pairs} pairs; {smallest_pp(m)} matters)": [verdict_words(v) for v in m["verdict"]]}
            if "verdict" in m.columns else

@@ -270,7 +270,8 @@ def test_rotated_seats_are_paired_by_deal(tmp_path):
     assert rs.cluster == "deal"
     m = {(r["strategy"], r["opponent"]): r for r in matchups.matchup_table(rs).iter_rows(named=True)}
     ab = m[("A", "B")]
-    assert ab["paired"] and ab["meetings"] == 3
+    # the 6 games the two met, over 3 deals (review s61 fix 260 #3: meetings counted the deals)
+    assert ab["paired"] and ab["meetings"] == 6 and ab["units"] == 3
     assert ab["ahead_share"] == pytest.approx(0.75)
     half = T2 * 0.25 / np.sqrt(3)
     # (a share: the t interval clipped to [0, 1], review W #1; 0.75 + half is 1.37)

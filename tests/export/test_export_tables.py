@@ -23,7 +23,7 @@ EVENTS = ["event", "event_name", "slot", "turn", "games", "mean_gain", "gain_sd"
           "gain_ci_high", "mean_spread", "spread_ci_low", "spread_ci_high", "leader_change",
           "leader_change_ci_low", "leader_change_ci_high", "top_gainer_games", "top_gainer_win_share",
           "top_gainer_ci_low", "top_gainer_ci_high", "fair_share"]
-MATCHUPS = ["strategy", "opponent", "meetings", "ahead_share", "ci_low", "ci_high", "p_value",
+MATCHUPS = ["strategy", "opponent", "meetings", "units", "ahead_share", "ci_low", "ci_high", "p_value",
             "p_adjusted", "significant", "verdict", "smallest", "win_share", "win_ci_low", "win_ci_high", "fair_share", "paired", "confounded"]
 SUMMARY = ["metric", "key", "label", "kind", "estimate", "ci_low", "ci_high", "n"]
 COLUMNS = {"players": PLAYERS, "games": GAMES, "seats": SEATS, "events": EVENTS, "matchups": MATCHUPS,
