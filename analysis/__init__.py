@@ -29,7 +29,7 @@ from analysis.load import RunSet, group_runs, open_runs
 TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow", "scores_by_seat",
           "scores_by_strategy", "events", "event_seats", "tiles", "tile_summary", "domain_pairs",
           "strategies", "matchups", "seat_bots", "length", "length_distribution", "end_reasons", "end_wins", "guild_types",
-          "roles", "role_seats")
+          "roles", "role_seats", "score_pairs")
 
 
 def table_names() -> tuple[str, ...]:
@@ -49,6 +49,7 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     least two strategies; ``length``/``length_distribution`` need the games' ``length`` in turns,
     ``end_reasons`` also their ``end_reason`` (``end_wins`` where one of them is the turn limit);
     ``guild_types`` needs ``founded_by_type``;
+    ``score_pairs`` needs the player rows (players.parquet; :func:`analysis.seats.score_pairs`);
     ``roles``/``role_seats`` need a ``seat_role`` column with more than one role (an asymmetric
     game). The game's own tables come from its spec's analysis hook (:mod:`analysis.games`).
     """
@@ -77,6 +78,9 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
         "scores_by_seat": seats.score_distribution(rs, "seat"),
         "scores_by_strategy": seats.score_distribution(rs, "strategy"),
     }
+    pairs = seats.score_pairs(rs)        # (the player rows only: None without them)
+    if pairs is not None:
+        t["score_pairs"] = pairs
     if out_acc.checkpoints:
         t["lead_changes"] = seats.lead_change_counts(rs, out_acc)
         t["flow"] = seats.flow_table(rs)

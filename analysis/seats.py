@@ -8,7 +8,9 @@ just before each of the four events, runs written before the per-turn columns):
 Seat metrics: :func:`seat_table` (win share per seat against the fair 1/n, Wilson intervals),
 :func:`seat_tests` (chi-square test of "seats are equal"; Ludii's Balance and AdvantageP1 with rank
 credit, :func:`ludii_credit`; the same ideas on win shares under their own names; Balance intervals
-from simultaneous intervals on the seat gaps, :func:`balance_interval`).
+from simultaneous intervals on the seat gaps, :func:`balance_interval`); :func:`score_pairs` (every
+pair of seats' mean-score difference, paired game by game or deal by deal, Holm over the pairs;
+from the player rows only).
 Outcome metrics: :func:`outcome_table` (shared wins, winner − runner-up spread, lead changes across
 the checkpoints, how often the leader at each checkpoint wins), :func:`lead_change_counts`,
 :func:`spread_counts`, :func:`flow_table` (mean coins at each checkpoint by final rank) and
@@ -26,7 +28,8 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import Block, RunSet, collect, int_moments, margin_words, run_pass, score_unit, seat_label
+from analysis.load import (PLAYERS, Block, RunSet, collect, int_moments, margin_words, run_pass, score_unit,
+                           seat_label)
 
 _SHARED_EPS = 1e-6
 SMALLEST_SHARE = 0.01       # a seat gap shown below 1 pp is "clear but small" (analysis.load.SMALLEST_SHARE)
@@ -226,6 +229,63 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
         "mean_score": mean, "score_sd": sd, "score_ci_low": slow, "score_ci_high": shigh,
         "mean_rank": agg["mean_rank"],
     })
+
+
+def score_pairs(rs: RunSet, alpha: float = 0.05) -> pl.DataFrame | None:
+    """Every pair of seats' difference of mean final score, paired game by game (deal by deal on
+    a rotated-seat run, whose deals are its independent units, as the seat table's score
+    intervals): the per-unit mean scores x_u (one vector of seats per game or deal) give each pair
+    a − b the paired t interval mean(x_a − x_b) ± t(U − 1)·sd/√U over the U units, its t test, and
+    Holm's correction over the P(P − 1)/2 pairs (one family: "which seats end with more"). A clear
+    difference is worded by its size (:func:`analysis.stats.practical`) against the game's
+    smallest score difference that matters, read on its Bonferroni t interval over the same pairs.
+    Overlapping 95% intervals of two seats' means are not a test of their difference (review s61
+    fix 260 #1: "within noise of each other" said of Seats 1 and 2 whose paired difference was
+    +0.66 coins, p ≈ 0.001).
+
+    Columns: seat_a, seat_b (0-based, a < b), seat_a_label, seat_b_label, diff (a − b), ci_low,
+    ci_high (95%, the pair's own), p_value, p_adjusted (Holm), significant, size_low, size_high
+    (Bonferroni over the pairs), verdict, smallest, units (games or deals), unit ("game"/"deal").
+    None when the per-game scores are not at hand: a run read from its statistics without its
+    player rows (players.parquet), whose statistics hold each seat's sums but not the seats'
+    scores game by game."""
+    P = rs.n_players
+    if P < 2:
+        return None
+    if rs.from_stats and not (rs.paths and all((p / PLAYERS).is_file() for p in rs.paths)):
+        return None
+    deal = rs.games_per_unit > 1 and rs.has("deal")
+    unit = "deal" if deal else "game"
+    per = collect(rs.players(["seat", unit, "score"]).group_by(["run", unit, "seat"])
+                  .agg(pl.col("score").cast(pl.Float64).mean().alias("_x"))
+                  .sort("run", unit, "seat"))
+    if per.height == 0 or per.height % P:
+        return None
+    x = per["_x"].to_numpy().reshape(-1, P)
+    U = x.shape[0]
+    pairs = [(a, b) for a in range(P) for b in range(a + 1, P)]
+    d = np.stack([x[:, a] - x[:, b] for a, b in pairs], axis=1)
+    diff = d.mean(axis=0)
+    sd = d.std(axis=0, ddof=1) if U > 1 else np.full(len(pairs), np.nan)
+    se = sd / np.sqrt(U)
+    q = stats.t_quantile(float(U - 1)) if U > 1 else np.nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(se > 0, diff / np.where(se > 0, se, 1.0), np.where(diff == 0, 0.0, np.inf))
+    pval = np.array([2 * stats.t_sf(abs(v), float(U - 1)) if U > 1 and np.isfinite(v) else
+                     (0.0 if np.isinf(v) else np.nan) for v in t])
+    padj = stats.holm(pval)
+    flag = np.nan_to_num(padj, nan=1.0) < alpha
+    slo, shi = stats.bonferroni_interval(diff, se, alpha, m=len(pairs), dof=U - 1)
+    smallest = rs.smallest_of("score")
+    return pl.DataFrame({
+        "seat_a": pl.Series([a for a, _ in pairs], dtype=pl.Int8),
+        "seat_b": pl.Series([b for _, b in pairs], dtype=pl.Int8),
+        "seat_a_label": [seat_label(a) for a, _ in pairs], "seat_b_label": [seat_label(b) for _, b in pairs],
+        "diff": diff, "ci_low": diff - q * se, "ci_high": diff + q * se,
+        "p_value": pval, "p_adjusted": padj, "significant": flag, "size_low": slo, "size_high": shi,
+        "verdict": np.atleast_1d(stats.practical(diff, slo, shi, smallest, clear=flag)).tolist(),
+        "smallest": np.full(len(pairs), smallest), "units": np.full(len(pairs), U, dtype=np.int64),
+        "unit": [unit] * len(pairs)})
 
 
 def seat_size_intervals(diff, sd, games, p_values, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:

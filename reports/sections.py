@@ -401,6 +401,15 @@ def _seat_caption(t: dict) -> str:
 
 
 def _score_caption(t: dict, unit: str) -> str:
+    """The scores figure's caption: which seats end with the most and the fewest on average. Seats
+    are said "within noise" of the top (or the bottom) only by a test of their difference: the
+    paired differences of :func:`analysis.seats.score_pairs` (game by game, deal by deal on a
+    rotated run), Holm's correction over every pair of seats; a clear difference is worded by its
+    size against the smallest score difference that matters (review s61 fix 260 #1: "within noise
+    of each other (104.52 to 105.18, 95% intervals overlapping)" of Seats 1 and 2, whose paired
+    difference was +0.66 coins, p ≈ 0.001; overlapping intervals are not a test). Without the
+    player rows (a run read from its statistics alone) no difference is tested, and none is
+    claimed."""
     s = t["seats"]
     roles = t.get("role_seats")
     if roles is not None and "seat_label" in roles.columns and roles["role"].n_unique() > 1:
@@ -409,25 +418,55 @@ def _score_caption(t: dict, unit: str) -> str:
     worst = s.sort("mean_score").row(0, named=True)
     if best["seat"] == worst["seat"]:
         return f"{best['seat_label']} ends with {amount(num(best['mean_score']), unit)} on average."
-    if "score_ci_low" in s.columns:
-        # seats whose 95% intervals overlap the top's (or the bottom's) are not ranked apart (review
-        # 45 #7: "Seat 3 ends with the most coins (105.51)" beside Seats 2 and 4 at 105.507 and
-        # 105.491, intervals about ±0.30)
-        top = s.filter(pl.col("score_ci_high") >= best["score_ci_low"]).sort("seat")
-        low = s.filter(pl.col("score_ci_low") <= worst["score_ci_high"]).sort("seat")
-        if top.height == s.height:
-            return (f"Every seat ends with about as many {unit} on average ({num(worst['mean_score'])} to "
-                    f"{num(best['mean_score'])}, their 95% intervals overlapping).")
+    sp = t.get("score_pairs")
+    if sp is None or sp.height == 0:
+        return (f"The seats end with {num(worst['mean_score'])} ({worst['seat_label']}) to "
+                f"{num(best['mean_score'])} {unit} ({best['seat_label']}) on average; which seats differ "
+                "is not tested here: that needs each game's scores, the player rows (players.parquet), "
+                "which this report's runs did not keep.")
+    pairs = {}
+    for r in sp.iter_rows(named=True):
+        pairs[(r["seat_a"], r["seat_b"])] = r
+        pairs[(r["seat_b"], r["seat_a"])] = {**r, "diff": -r["diff"]}
+    mean = dict(zip(s["seat"].to_list(), s["mean_score"].to_list()))
+    label = dict(zip(s["seat"].to_list(), s["seat_label"].to_list()))
+    first = sp.row(0, named=True)
+    how = (f" Differences are paired {first['unit']} by {first['unit']}, with Holm's correction over the "
+           f"{sp.height} pairs of seats.")
+    if not sp["significant"].any():
+        return (f"Every seat ends with about as many {unit} on average ({num(worst['mean_score'])} to "
+                f"{num(best['mean_score'])}): no two seats differ clearly.{how}")
 
-        def group(g: pl.DataFrame, most: str, row: dict) -> str:
-            if g.height == 1:
-                return f"{row['seat_label']} {most} ({num(row['mean_score'])})"
-            return (f"{_seat_numbers_named(g['seat_label'].to_list())} {most}, within noise of each other "
-                    f"({num(g['mean_score'].min())} to {num(g['mean_score'].max())}, 95% intervals overlapping)")
-        return (group(top, f"end{'s' if top.height == 1 else ''} with the most {unit} on average", best)
-                + ", " + group(low, "with the fewest", worst) + ".")
-    return (f"{best['seat_label']} ends with the most {unit} on average ({num(best['mean_score'])}), "
-            f"{worst['seat_label']} with the fewest ({num(worst['mean_score'])}).")
+    def near(seat: int) -> list[int]:
+        return sorted(o for o in mean if o != seat and not pairs[(seat, o)]["significant"])
+
+    def values(seats: list[int]) -> str:
+        xs = [mean[o] for o in seats]
+        return num(xs[0]) if len(xs) == 1 else f"{num(min(xs))} to {num(max(xs))}"
+
+    def within(seats: list[int]) -> str:
+        return (f", {_seat_numbers_named([label[o] for o in seats])} within noise of it ({values(seats)})"
+                if seats else "")
+
+    def size(r: dict) -> str:
+        least = amount(f"{r['smallest']:g}", unit)
+        return {stats.SMALL: f"clear but small: under {least}",
+                stats.MAY_MATTER: f"clear, may matter (its interval reaches {least})",
+                stats.LARGE: f"clear and large enough to matter (at least {least})"}.get(r["verdict"], "clear")
+
+    b, w = int(best["seat"]), int(worst["seat"])
+    top = near(b)
+    text = f"{best['seat_label']} ends with the most {unit} on average ({num(best['mean_score'])})"
+    if w in top:               # every seat within noise of the top (some other pair differs)
+        return f"{text}, every other seat within noise of it ({values(top)}).{how}"
+    text += within(top)
+    below = max((o for o in mean if o != b and o not in top), key=lambda o: mean[o])
+    r = pairs[(b, below)]
+    text += (f", ahead of {label[below]} ({num(mean[below])}) by {amount(num(r['diff']), unit)}: "
+             f"{size(r)}")
+    low = near(w)
+    return (f"{text}; {worst['seat_label']} ends with the fewest ({num(worst['mean_score'])})"
+            f"{within(low)}.{how}")
 
 
 def _score_caption_by_role(s: pl.DataFrame, roles: pl.DataFrame, unit: str) -> str:

@@ -62,7 +62,7 @@ def test_game_specific_columns_are_detected(hand_run, tmp_path):
     generic = open_runs([write_run(tmp_path / "g", common, None, game="medievallons")])
     t = analyse(generic)
     assert set(t) == {"seats", "seat_tests", "outcomes", "spread_counts", "scores_by_seat",
-                      "scores_by_strategy", "strategies", "matchups"}
+                      "scores_by_strategy", "strategies", "matchups", "score_pairs"}
     assert t["outcomes"]["metric"].to_list() == ["shared_wins", "score_spread"]
 
 

@@ -294,4 +294,4 @@ def test_analyse_returns_every_applicable_table(rs):
     t = analyse(rs)
     assert set(t) == {"seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow",
                       "scores_by_seat", "scores_by_strategy", "events", "event_seats", "tiles",
-                      "tile_summary", "domain_pairs", "strategies", "matchups"}
+                      "tile_summary", "domain_pairs", "strategies", "matchups", "score_pairs"}
