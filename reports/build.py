@@ -424,14 +424,14 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                 path.write_text(content, encoding="utf-8")
         say("Writing the report", done, total)
         generated = generated_note()        # one minute for both files
-        (tmp / "report.html").write_text(page(title, groups, secs, png, figs.captions, generated),
-                                         encoding="utf-8")
+        (tmp / "report.html").write_text(page(title, groups, secs, png, figs.captions, generated,
+                                              methods=figs.methods), encoding="utf-8")
         done += 1
         if pdf:
             say("Writing the PDF", done, total)
             # (the PDF's text has no code face: reports.pdf drops Markdown's code marks as it wraps)
             write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions, meta_table(groups),
-                      (f"{generated} {NOTES[0]}", *NOTES[1:]))
+                      (f"{generated} {NOTES[0]}", figs.methods))
             done += 1
         say("Publishing the report", done, total)
         target = publish_dir(tmp, target)     # (beside, when something appeared there meanwhile)

@@ -24,8 +24,17 @@ intervals are 95%." headed pages that show intervals adjusted over a panel's cel
 
 METHODS_NOTE = ("Methods: Wilson intervals for proportions, Student t for means, Newcombe for differences of "
                 "proportions, Holm's correction across compared metrics; see docs/analysis.md.")
-"""The run page's closing note on its methods (:data:`reports.html.NOTES`); its terms are in the
+"""The closing note on methods of a page that does not name its own (:data:`reports.html.NOTES`);
+the report of runs names exactly those its numbers use (:func:`methods_note`); its terms are in the
 glossary like the sections' (review 45 #6)."""
+
+
+def methods_note(parts) -> str:
+    """The closing note on the methods a page's numbers use, from their phrases in reading order
+    (:func:`reports.sections.page_methods` picks them): "Methods: Wilson intervals for proportions;
+    Student t for means; …; see docs/analysis.md." (review s61 fix 260 #2: one fixed line named
+    Newcombe's interval on a before/after led by paired per-game intervals, and no ablation's)."""
+    return "Methods: " + "; ".join(parts) + "; see docs/analysis.md."
 
 
 def generated_note(now: datetime | None = None) -> str:

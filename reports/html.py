@@ -210,9 +210,11 @@ NOTES = (glossary.INTERVALS_NOTE, glossary.METHODS_NOTE)
 
 
 def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, bytes],
-         captions: dict[str, str] | None = None, generated: str | None = None) -> str:
+         captions: dict[str, str] | None = None, generated: str | None = None,
+         methods: str | None = None) -> str:
     """The page; ``generated``: its "Generated … UTC." line (:func:`reports.glossary.generated_note`,
-    the PDF's too), the current time when not given."""
+    the PDF's too), the current time when not given; ``methods``: its closing note on the methods
+    its numbers use (:func:`reports.sections.page_methods`), :data:`NOTES`' when not given."""
     captions = captions or {}
     generated = generated or glossary.generated_note()
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
@@ -236,5 +238,5 @@ def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, b
         for caption, df in s.tables:
             parts.append(f"<h3>{html.escape(caption)}</h3>{_html_table(df, 'glossary' if s.id == 'glossary' else '')}")
         parts.append("</section>")
-    parts.append(f"<p class='note'>{html.escape(NOTES[1])}</p></body></html>")
+    parts.append(f"<p class='note'>{html.escape(methods or NOTES[1])}</p></body></html>")
     return "\n".join(parts)

@@ -65,6 +65,8 @@ class FigureSet(dict):
     def __init__(self) -> None:
         super().__init__()
         self.captions: dict[str, str] = {}
+        # the page's closing note on its methods (:func:`page_methods`; build_sections sets it)
+        self.methods: str = glossary.METHODS_NOTE
 
     def add(self, name: str, fig, caption: str = "") -> list[str]:
         if fig is None:
@@ -1133,7 +1135,7 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
             texts += [str(v) for c in df.columns if df[c].dtype == pl.String for v in df[c].to_list()]
     texts += list(figs.captions.values())
     # (the page's notes too: its head's on intervals and its closing line on methods, review 45 #6)
-    texts += [glossary.INTERVALS_NOTE, glossary.METHODS_NOTE]
+    texts += [glossary.INTERVALS_NOTE, getattr(figs, "methods", glossary.METHODS_NOTE)]
     rows = glossary.section_rows(glossary.used_terms(texts))
     return Section(
         "glossary", "How to read this report",
@@ -1384,5 +1386,61 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         for n in s.figures:
             if n not in figs.captions:
                 figs.captions[n] = s.sentences[0] if s.sentences else s.intro.split(". ")[0].rstrip(".") + "."
+    figs.methods = page_methods(t, cmps, questions, secs)
     secs.append(glossary_section(secs, figs))
     return secs, figs
+
+
+_FACTOR = re.compile(r"times (?:less often|as often)")     # a rare share's factor (reports.text.factor_words)
+
+
+def page_methods(t: dict, cmps: list, questions=None, secs: list[Section] | None = None) -> str:
+    """The page's closing Methods line, naming the methods its numbers use and only those (review
+    s61 fix 260 #2: "Newcombe for differences of proportions" on a before/after whose seat changes
+    are paired intervals on per-game differences; the played ablation's methods named only in its
+    run.json): Wilson and Student t for the run's shares and means; the seats' paired score
+    differences (:func:`analysis.seats.score_pairs`) where the page has them; for each
+    before/after, how its tested rows were compared (:func:`analysis.compare.compare_tables`: the
+    paired t interval of per-game differences for a ``paired`` row; unpaired, the tie-aware Wald
+    interval for a seat's win share, Newcombe's for another share, Welch's for a mean, a normal
+    interval from the half-widths for a slope); the exact conditional interval of a rare share's
+    factor where a sentence gives one (:func:`reports.text.factor_words`); Holm's correction; and
+    the played questions' own intervals (their run.json's ``intervals``)."""
+    parts = ["Wilson intervals for proportions", "Student t for means"]
+    if t.get("score_pairs") is not None:
+        unit = str(t["score_pairs"]["unit"][0]) if t["score_pairs"].height else "game"
+        parts.append(f"paired t tests of the seats' score differences {unit} by {unit}")
+    paired = wald = newcombe = welch = normal = False
+    for c in cmps or []:
+        table = c[1]
+        if table is None or not table.height or "p_value" not in table.columns:
+            continue
+        tested = table.filter(pl.col("p_value").is_not_nan() & pl.col("p_value").is_not_null())
+        pair = tested["paired"].fill_null(False) if "paired" in tested.columns else pl.Series([False] * tested.height)
+        own = tested.filter(~pair)
+        paired |= bool(pair.any())
+        wald |= own.filter((pl.col("kind") == "proportion") & (pl.col("metric") == "seat_win_share")).height > 0
+        newcombe |= own.filter((pl.col("kind") == "proportion") & (pl.col("metric") != "seat_win_share")).height > 0
+        welch |= own.filter(pl.col("kind") == "mean").height > 0
+        normal |= own.filter(~pl.col("kind").is_in(["proportion", "mean"])).height > 0
+    changes = []
+    if paired:
+        changes.append("paired t intervals on the per-game differences for the changes compared game "
+                       "by game (the same deals in both runs)")
+    if wald:
+        changes.append("the tie-aware Wald interval for a seat's win share compared run against run")
+    if newcombe:
+        changes.append("Newcombe for " + ("other " if wald or paired else "") + "differences of proportions")
+    if welch:
+        changes.append("Welch for " + ("other " if paired else "") + "differences of means")
+    if normal:
+        changes.append("a normal interval from the half-widths for differences of tile slopes")
+    parts += changes
+    texts = [x for sec in secs or [] for x in sentence_texts(sec.sentences)]
+    if any(_FACTOR.search(x) and "95% interval" in x for x in texts):
+        parts.append("an exact conditional (Clopper-Pearson) interval for the factor a rare share moved by")
+    parts.append("Holm's correction across compared metrics")
+    intervals = (getattr(questions, "meta", None) or {}).get("intervals") if questions is not None else None
+    if intervals:
+        parts.append(f"the balance questions' intervals: {intervals}")
+    return glossary.methods_note(parts)
