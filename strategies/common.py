@@ -243,14 +243,24 @@ def lookup_strategy(spec: str, presets: dict[str, S],
                      "or a path to a .toml file)")
 
 
-def seat_items(spec: list[str] | str, n_players: int) -> list[str]:
-    """One strategy for every seat or one per seat → one item per seat."""
+def count_words(n_players: int, per_role: str = "") -> str:
+    """The forms a line-up's count may take, as the count error words them: "1 name, played in
+    every seat, or 4, one per seat", then ``per_role`` (a game with roles: ", or 2, one per role,
+    …"). Review s61 fix 258 #3: "give one name for every seat or one per seat" read as one form said
+    twice, and left out the per-role form the seat-role error offers."""
+    return f"1 name, played in every seat, or {n_players}, one per seat{per_role}"
+
+
+def seat_items(spec: list[str] | str, n_players: int, per_role: str = "") -> list[str]:
+    """One strategy for every seat or one per seat → one item per seat; another count is refused
+    in one line naming the forms (:func:`count_words`; ``per_role``: a game with roles adds its
+    per-role form, which ``simulate`` spells out per seat before this)."""
     items = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
     if len(items) == 1:
         items = items * n_players
     if len(items) != n_players:
         raise UsageError(f"--strategies: {len(items)} names for {n_players} players "
-                         "(give one name for every seat or one per seat)")
+                         f"(give {count_words(n_players, per_role)})")
     return items
 
 

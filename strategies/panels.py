@@ -347,8 +347,12 @@ def _seat_names(game: str, lineup, players: int, where: str) -> tuple[str, ...]:
         # one bot per role, in the order the game declares its roles (harsh-lord,objective)
         return _seat_names(game, dict(zip([r.name for r in spec.roles], items)), players, where)
     if len(items) != players:
-        raise UsageError(f"{where}: {len(items)} bots for {players} players (give one bot for every "
-                         "seat, one per seat or one per role)")
+        # (the words of strategies.common.count_words: review s61 fix 258 #3, "one per role" was
+        # offered for games without roles too)
+        per_role = ("" if spec.roles_alike else
+                    f", or {len(spec.roles)}, one per role, the {spec.roles[0].display}'s first")
+        raise UsageError(f"{where}: {len(items)} bots for {players} players (give 1 bot, played in "
+                         f"every seat, or {players}, one per seat{per_role})")
     return tuple(items)
 
 

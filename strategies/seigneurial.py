@@ -143,7 +143,13 @@ def seat_role(seat: int) -> str:
 def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
     """One strategy for every seat or one per seat → (names per seat, strategy rows); a bot on a
     seat whose role it cannot play is refused with one line."""
-    items = seat_items(spec, n_players)
+    items = [x.strip() for x in spec.split(",")] if isinstance(spec, str) else list(spec)
+    if len(items) not in (1, n_players):
+        # (a list of one per role was spelled out per seat by simulate: strategies.panels.seats_of_roles)
+        lord, tenant = _example_bots(items)
+        items = seat_items(items, n_players, per_role=f", or 2, one per role, the Seigneur's first: "
+                                                      f"e.g. {lord},{tenant}")
+    items = seat_items(items, n_players)
     rows = np.zeros((n_players, N_STRAT_COLS), np.float64)
     cache: dict[str, Strategy] = {}
     for seat, item in enumerate(items):
