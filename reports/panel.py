@@ -32,7 +32,8 @@ over a panel), :mod:`analysis.stats` (reading order), :mod:`analysis.start_coins
 caution of a change of some seats' start coins judged with heuristic bots),
 :mod:`reports.sweep` (page helpers), :mod:`reports.text` (verdict words), :mod:`reports.panel_rows`
 (how a row's change prints, shared with the tune page's 'How each cell responds'), :mod:`reports.sections`,
-:mod:`reports.figures.common` (the run page's seat colours) and :mod:`simcore` (atomic, errors, registry).
+:mod:`reports.figures.common` (the run page's seat colours), :mod:`reports.games` (a game's
+``panel_notes`` on the cells' calls) and :mod:`simcore` (atomic, errors, registry).
 """
 
 from __future__ import annotations
@@ -263,6 +264,13 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     table = _turn_limit_column(_cell_metric_table(t.cells, t.calls, t.calls_title, length_unit(t.game)), t)
     tables = _seat_tables(table) if not t.roles else _role_tables(table, t.calls_title)
     lead = t.lead or [t.finding]          # the analysis layer's lead, as it is (analysis.panel)
+    # then the game's own word on the cells' calls, after the finding it reads (Seigneurial: the
+    # payment order behind a Censitaire seats' gap, as the run page says it: review s61 fix 258 #4)
+    from reports.games import hook_for
+
+    hook = hook_for(t.game)
+    notes = getattr(hook, "panel_notes", None)
+    lead = lead + (notes(t.cells) if notes is not None else [])
     # the cell-by-cell paragraph (each cell's finding seat and largest other gap) opens "Every
     # cell", beside the table of those shares, not the page's "In short", which it made a second
     # copy of the table (review s45: "the In short block repeats its table"); the command line,

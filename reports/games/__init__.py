@@ -28,6 +28,10 @@ tests a game's name. A hook module may define, each optional:
   before/after says where a rule change moved them, beside the final scores it compares, since
   those then move partly by construction (Seigneurial's starting square, Middle-Ages's start
   coins);
+- ``panel_notes(cells) -> list[str]``: paragraphs the panel page (:mod:`reports.panel`) and its
+  printed lead add after the panel's finding, from the panel's rows and calls
+  (:func:`analysis.panel.panel_table`'s ``cells``; Seigneurial: the payment order behind the
+  Censitaire seats' gaps, :func:`reports.games.seigneurial.panel_payment_order_notes`);
 - ``QUESTIONS``: the command that writes a questions directory for this game; a report of a game
   without it refuses ``--questions``. ``question_files(questions, rs) -> {path: DataFrame | str}``:
   what of it the report directory keeps.
@@ -36,7 +40,8 @@ Hooks read tables and draw; they never play games.
 
 May import the standard library and :mod:`simcore.games` (the registry); the hook modules may import
 :mod:`reports.text`, :mod:`reports.sections`, their game's :mod:`reports.figures` module, polars,
-numpy, :mod:`analysis` and their game's rules module (the rules' loader; no kernel).
+numpy, :mod:`analysis`, their game's rules module (the rules' loader; no kernel) and
+:func:`simcore.rundir.read_meta` (a panel cell's run.json).
 """
 
 from __future__ import annotations

@@ -31,7 +31,13 @@ May import polars, :mod:`analysis.stats`, :mod:`analysis.load` (the smallest dif
 :mod:`analysis.games.seigneurial` (the pooled cards and their tests), :mod:`reports.text`, :mod:`reports.sections`,
 :mod:`reports.figures.seigneurial`, :mod:`simcore.numbers` (the decimals a rare share needs, and a
 difference printed as the difference of its printed values) and the game's rules loader
-(:func:`start_scores`).
+(:func:`start_scores`, :func:`payment_order_explains`), and :mod:`simcore.rundir` (a panel cell's
+run.json, :func:`panel_payment_order_notes`).
+
+SG-5.4's ``payment.order = "seat"`` is named as a cause of a gap between Censitaire seats only where
+it can be one (:func:`payment_order_explains`: one bot in every Censitaire seat or the seats rotated,
+and a later payer ahead), on the run page (:func:`payment_order_headlines`) and on the panel page
+(:func:`panel_payment_order_notes`, through the spec's report hook).
 """
 
 from __future__ import annotations
@@ -220,15 +226,61 @@ def lead_headlines(t: dict, rs) -> list[str]:
     return tie_break_headlines(t)
 
 
+def payment_order_explains(shares: dict[int, float], bots, rotated: bool, rules_text: str | None) -> bool:
+    """Whether SG-5.4's ``payment.order = "seat"`` (an **[assumption]**: the book pays in real time
+    with an hourglass) can be said to make a gap between a run's Censitaire seats: the run paid in
+    seat order (each Censitaire after the one before it, Seat 2 first), the Censitaire seats all
+    played one bot or the seats were rotated (else a seat's share is its bot's), and a later payer
+    is the one ahead (the Censitaire seat with the largest share of the Censitaires' wins, in
+    ``shares``: 1-based seat → share, pays after the one with the smallest). Review s61 fix 258
+    #1: said of a run whose first payer, Seat 2, took 61.6% of the Censitaires' wins with another
+    bot than Seat 3. One function for the run page (:func:`payment_order_headlines`) and the
+    panel page (:func:`panel_payment_order_notes`)."""
+    from simcore.games.seigneurial import rules as R
+
+    if not rules_text or R.loads(rules_text).pay_order != R.PAY_SEAT:
+        return False
+    seats = sorted(s for s, x in shares.items() if s >= 2 and x == x)      # (Seat 1: the Seigneur)
+    if len(seats) < 2:
+        return False
+    names = list(bots or ())
+    if not rotated and (len(names) < max(seats) or len({names[s - 1] for s in seats}) != 1):
+        return False
+    ahead = max(seats, key=lambda s: (shares[s], -s))
+    behind = min(seats, key=lambda s: (shares[s], -s))
+    return ahead > behind and shares[ahead] > shares[behind]
+
+
+def payment_order_words(ahead: int, behind: int, where: str = "", cell: str = "", cells: int = 1) -> str:
+    """The sentence :func:`payment_order_explains` allows, naming the seats it reads (``where``: the
+    panel's ``cells`` cells it holds in, else ''; ``cell``: the panel's cell those seats are read
+    in)."""
+    gap = "gap follows" if cells == 1 else "gaps follow"
+    return (f"{where}the Censitaire seats' {gap} in part from an assumption of the spec, not "
+            f"the book: with payment.order = \"seat\" (SG-5.4, the default) the Censitaires pay the "
+            f"rent one after another, each seeing what the ones before it paid, so the later ones pay "
+            f"less and keep more toward their objective, as Seat {ahead}, which pays after Seat "
+            f"{behind}, takes more of the Censitaires' wins {f'in {cell}' if cell else 'here'}. The book "
+            f"pays in real time with an hourglass, which \"simultaneous\" plays (docs/seigneurial.md, "
+            f"\"Payment order\", measures both with the default bots). Before compensating a seat, "
+            f"play the {'panel' if cell else 'run'} again with --set payment.order=simultaneous.")
+
+
+def _ahead_behind(shares: dict[int, float]) -> tuple[int, int]:
+    seats = [s for s, x in shares.items() if s >= 2 and x == x]
+    return max(seats, key=lambda s: (shares[s], -s)), min(seats, key=lambda s: (shares[s], -s))
+
+
 def payment_order_headlines(t: dict, rs) -> list[str]:
     """When the Censitaire seats do not win equally often (their chi-square, as the sides'
-    sentence reads it) and the run paid the rent in seat order (SG-5.4 ``payment.order = "seat"``,
-    an **[assumption]**: the book pays in real time with an hourglass), say that the order is a
-    setting that makes such a gap, before a designer compensates a seat for it (review s49 reports,
-    an opinion: "Seat 4 +1.9 pp … the seats do not win equally often" with no word of it; the
-    measured gaps are docs/seigneurial.md's, "Payment order")."""
+    sentence reads it) and :func:`payment_order_explains` holds for the run (paid in seat order,
+    SG-5.4 ``payment.order = "seat"``, an **[assumption]**; one bot in every Censitaire seat or the
+    seats rotated; a later payer ahead), say that the order is a setting that makes such a gap,
+    before a designer compensates a seat for it (review s49 reports, an opinion: "Seat 4 +1.9 pp …
+    the seats do not win equally often" with no word of it). Nothing else is said: a gap measured
+    on another line-up or player count is not quoted as this run's (review s61 fix 258 #1)."""
     seats = t.get("role_seats")
-    if seats is None or rs is None:
+    if seats is None or rs is None or not rs.metas:
         return []
     part = seats.filter(pl.col("role") == "censitaire")
     if part.height < 2:
@@ -237,19 +289,50 @@ def payment_order_headlines(t: dict, rs) -> list[str]:
     p = part[col][0]
     if p is None or not p < 0.05:
         return []
-    from simcore.games.seigneurial import rules as R
-
-    text = (rs.metas[0] or {}).get("rules_text") if rs.metas else None
-    if not text or R.loads(text).pay_order != R.PAY_SEAT:
+    meta = rs.metas[0] or {}
+    shares = {int(s) + 1: float(x) for s, x in zip(part["seat"].to_list(), part["share_of_role"].to_list())}
+    if not payment_order_explains(shares, meta.get("strategies"), bool(meta.get("rotate_seats")),
+                                  meta.get("rules_text")):
         return []
-    return ["The Censitaire seats' gap follows in part from an assumption of the spec, not the book: "
-            "with payment.order = \"seat\" (SG-5.4, the default) the Censitaires pay the rent one "
-            "after another, each seeing what the ones before it paid, so the later ones pay less and "
-            "keep more toward their objective. The book pays in real time with an hourglass, which "
-            "\"simultaneous\" plays (measured with the default bots at 4 players, 200,000 games each: a "
-            "largest gap of 2.9 pp under "
-            "\"seat\", 0.2 pp under \"simultaneous\"; docs/seigneurial.md). Before compensating a "
-            "seat, play the run again with --set payment.order=simultaneous."]
+    words = payment_order_words(*_ahead_behind(shares))
+    return [words[:1].upper() + words[1:]]
+
+
+def panel_payment_order_notes(cells: pl.DataFrame) -> list[str]:
+    """The panel page's word on the payment order (review s61 fix 258 #4: its finding called
+    Censitaire seats' gaps "clear and large enough to matter" with no word that SG-5.4's
+    ``payment.order = "seat"`` makes such gaps, which the run page says): the cells where some
+    Censitaire seat is clearly off an equal split of the Censitaires' wins (the panel's calls,
+    ``clear``, :func:`analysis.panel.role_seat_calls`) and :func:`payment_order_explains` holds for
+    the cell's run, named, with the seats of the cell whose gap is largest. ``cells``: the panel's
+    rows (``role_seat_share_<seat>`` with ``role``, ``seat`` 1-based, ``estimate``, ``clear``)."""
+    if "role" not in cells.columns or "clear" not in cells.columns:
+        return []
+    from simcore.rundir import read_meta
+
+    seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_") & (pl.col("role") == "censitaire"))
+    held, largest = [], None
+    for (cell,), part in seats.sort(["cell", "seat"]).group_by(["cell"], maintain_order=True):
+        if not part["clear"].fill_null(False).any():
+            continue
+        meta = read_meta(part["run"][0])
+        shares = {int(s): float(x) for s, x in zip(part["seat"].to_list(), part["estimate"].to_list())}
+        if not payment_order_explains(shares, meta.get("strategies"), bool(meta.get("rotate_seats")),
+                                      meta.get("rules_text")):
+            continue
+        held.append(part["label"][0])
+        ahead, behind = _ahead_behind(shares)
+        gap = shares[ahead] - shares[behind]
+        if largest is None or gap > largest[0]:
+            largest = (gap, ahead, behind, part["label"][0])
+    if not held:
+        return []
+    where = f"In {held[0]}, " if len(held) == 1 else f"In {', '.join(held[:-1])} and {held[-1]}, "
+    return [payment_order_words(largest[1], largest[2], where, largest[3], len(held))]
+
+
+#: the panel page's word on its cells' calls (:mod:`reports.games`, read by :mod:`reports.panel`)
+panel_notes = panel_payment_order_notes
 
 
 #: ``balance report RUN`` prints :func:`lead_headlines` after the run's first findings, as the
