@@ -163,9 +163,11 @@ def seats_fair_digits(seats: pl.DataFrame | list[dict], most: int = 3) -> int:
 
 def gap_beside(share_text: str, share: float, fair: float) -> str:
     """The gap in pp of a share from the fair share, beside the share's printed text (``"24.5%
-    (23.2–25.9)"``): the printed share minus the fair share at the share's decimals
-    (:func:`simcore.numbers.fair_gap`), so that the two add up ("24.5%" beside "−0.6 pp" for
-    24.45%, each rounded half away from zero, read as a slip: review s55 #1); '' without a share."""
+    (23.2–25.9)"``): the difference rounded at the share's decimals
+    (:func:`simcore.numbers.fair_gap`: a half up, so that against a fair share printed exactly the
+    two add up, "24.5%" beside "−0.5 pp" for 24.45%: review s55 #1; against an average seat of
+    49.96% printed 50.0%, 61.52% is "61.5%" beside "+11.6 pp", the gap: review s61 fix 258 #2);
+    '' without a share."""
     if not share_text or share is None or share != share or fair is None or fair != fair:
         return ""
     number = share_text.split("%")[0].lstrip("<>")
@@ -173,9 +175,17 @@ def gap_beside(share_text: str, share: float, fair: float) -> str:
 
 
 def fair_gap_pp(share: float, fair: float, d: int) -> str:
-    """``−0.47 pp``: a share's gap from the fair share (fractions) beside the share printed at ``d``
-    decimals: the printed share minus the printed fair share (:func:`simcore.numbers.fair_gap`)."""
+    """``−0.47 pp``: a share's gap from a reference share (fractions: the fair share, a role's
+    average seat) at ``d`` decimals, the difference rounded (:func:`simcore.numbers.fair_gap`:
+    one value for one gap wherever it is printed, review s61 fix 258 #2)."""
     return f"{signed(numbers.fair_gap(100 * share, 100 * fair, d), d)} pp"
+
+
+def difference_pp(a: float, b: float, d: int) -> str:
+    """``+3.22 pp``: two measured shares' difference (fractions) beside the two printed at ``d``
+    decimals: the printed ``a`` minus the printed ``b`` (:func:`simcore.numbers.printed_difference`,
+    session 56 review)."""
+    return f"{signed(numbers.printed_difference(100 * a, 100 * b, d), d)} pp"
 
 
 def shares_and_gap(a: tuple[float, float, float], b: tuple[float, float, float],
@@ -183,14 +193,14 @@ def shares_and_gap(a: tuple[float, float, float], b: tuple[float, float, float],
     """(``a`` with its interval, ``b`` with its, ``a − b`` in pp, their decimals) for two win
     shares printed side by side with their difference, each share a (share, low, high) of
     fractions: both shares at the decimals the two need (:func:`pct_ci`, at least ``least``), the
-    difference the printed ``a`` minus the printed ``b`` (:func:`fair_gap_pp`), so that the three
+    difference the printed ``a`` minus the printed ``b`` (:func:`difference_pp`), so that the three
     printed numbers add up ("27.37% … 24.15%: +3.21 pp" for 27.366%, 24.154% and a change of
     3.212 pp read as an arithmetic slip: designer review, session 56)."""
     d = least
     while True:
         k = max(pct_ci_digits(*a, d), pct_ci_digits(*b, d))
         if k <= d:
-            return pct_ci(*a, d), pct_ci(*b, d), fair_gap_pp(a[0], b[0], d), d
+            return pct_ci(*a, d), pct_ci(*b, d), difference_pp(a[0], b[0], d), d
         d = k
 
 

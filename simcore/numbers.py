@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
 
 
 def rounded(x: float, d: int) -> float:
@@ -29,16 +29,36 @@ def rounded(x: float, d: int) -> float:
 
 
 def fair_gap(share: float, fair: float, d: int) -> float:
-    """The gap of a win share from the fair share as a page prints it beside the share at ``d``
-    decimals (both in percent, the gap in pp): the printed share minus the printed fair share, so
-    that the three printed numbers add up. A share of exactly 24.525% against a fair 25% is
-    "24.53%" and "−0.47 pp" (review s55 #1: the closing table printed −0.47 beside 24.53%, the
-    before/after "0.48 pp", the exact gap of 0.475 rounded away from zero: one read as an arithmetic
-    error of the other). ``simulate``'s closing table and the before/after's largest gap both print
-    their gaps so; a gap printed where its share is not printed rounds the same way."""
+    """The gap of a win share from a reference share (the fair share 1/P, an equal split of a
+    role's wins, a role's average seat, the average Censitaire), both in percent, as a page prints
+    it at ``d`` decimals (in pp): the difference rounded, one value for one gap wherever it is
+    printed (review s61 fix 258 #2: "Seat 2 (+11.2 pp)" in one headline and "objective … +11.3 pp"
+    in the next for one gap of 44.57% − 33.33% = 11.24 pp, the second the printed share minus the
+    printed 33.3%; ±11.56 pp printed +11.5 and −11.6 beside an average seat of 49.96% printed
+    50.0%). A half rounds up (toward +∞, as a share's half does), so that against a reference the
+    page prints exactly (25%, 50%) the gap is still the printed share minus it: 24.525% is "24.53%"
+    and "−0.47 pp", not the exact −0.475 rounded away from zero to −0.48 (review s55 #1). Against a
+    reference that does not print exactly (a third: 33.3%) the printed share minus the printed
+    reference may differ from the gap by one in the last decimal. Two measured values printed side
+    by side with their difference: :func:`printed_difference`."""
     if not (math.isfinite(share) and math.isfinite(fair)):
         return share - fair
-    return rounded(rounded(share, d) - rounded(fair, d), d)
+    x = share - fair
+    # (the difference's text at 12 significant digits, as rounded() reads a share, so that a binary
+    # 0.47499999… of an exact half rounds as the half it is)
+    half = ROUND_HALF_UP if x >= 0 else ROUND_HALF_DOWN
+    return float(Decimal(f"{x:.12g}").quantize(Decimal(1).scaleb(-d), rounding=half)) + 0.0
+
+
+def printed_difference(a: float, b: float, d: int) -> float:
+    """``a − b`` of two measured values printed side by side at ``d`` decimals with their difference
+    (a card's share with it and without it, a tile type's highest and lowest share, founders and
+    others, a check's value and its baseline): the printed ``a`` minus the printed ``b``, so that
+    the three printed numbers add up (session 56 review: "27.37% … 24.15%" beside "+3.21 pp" read as
+    a slip). A gap from a reference share: :func:`fair_gap`."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return a - b
+    return rounded(rounded(a, d) - rounded(b, d), d)
 
 
 def verdict_digits(low: float, high: float, smallest: float, scale: float = 100.0, digits: int = 1,

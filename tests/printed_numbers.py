@@ -1,6 +1,7 @@
 """Test helper (not a test module): reading numbers as a page or a check prints them, and the rule
 that a printed change is the printed after minus the printed before (session 56: the check, the
-game pages and the skill and tune pages). Imported as ``from printed_numbers import …`` (tests/ is
+game pages and the skill and tune pages), and that a gap from a reference share is the difference
+rounded (review s61 fix 258 #2). Imported as ``from printed_numbers import …`` (tests/ is
 on the path, as for page_tables)."""
 
 from __future__ import annotations
@@ -24,3 +25,11 @@ def adds_up(before: str, after: str, change: str) -> None:
     d = decimals(change)
     assert decimals(before) == decimals(after) == d, (before, after, change)
     assert round(as_float(after) - as_float(before), d) == as_float(change), (before, after, change)
+
+
+def is_the_gap(value: float, reference: float, gap: str) -> None:
+    """The printed gap of a share from a reference share (the fair share, a role's average seat;
+    both in percent) is their difference rounded at the gap's decimals, not the difference of the
+    two as printed (review s61 fix 258 #2: one gap, one printed value wherever it is printed)."""
+    d = decimals(gap)
+    assert abs(as_float(gap) - (value - reference)) <= 0.5 * 10.0 ** -d + 1e-9, (value, reference, gap)

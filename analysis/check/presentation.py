@@ -23,7 +23,7 @@ that rounds to zero is written ``0.00``, without a sign (:func:`_signed`, the ru
 :func:`reports.text.signed`, which this layer may not import). A metric's baseline, run value and
 change print at one precision (:func:`_digits`: two decimals, more for a rare share) and the change
 printed is the difference of the two values printed (:func:`shown_diff`,
-:func:`simcore.numbers.fair_gap`), wherever it is said (session 56 review: "124.26 vs 110.14:
+:func:`simcore.numbers.printed_difference`), wherever it is said (session 56 review: "124.26 vs 110.14:
 +14.11", "25.0% → 25.2%, +0.14 pp").
 """
 
@@ -41,7 +41,7 @@ from analysis.check.measure import diff_unit_of, unit_of
 from analysis.rules_diff import value_text
 from simcore.atomic import signed_file
 from simcore.errors import UsageError
-from simcore.numbers import fair_gap, rounded, share_digits
+from simcore.numbers import printed_difference, rounded, share_digits
 
 
 def _fmt(x: float, unit: str, digits: int | None = None) -> str:
@@ -72,12 +72,12 @@ def _digits(r: MetricResult) -> int:
 
 def shown_diff(r: MetricResult) -> float:
     """A metric's change as printed: its run value minus its baseline, each rounded at
-    :func:`_digits` (:func:`simcore.numbers.fair_gap`), so that the three printed numbers add up
+    :func:`_digits` (:func:`simcore.numbers.printed_difference`), so that the three printed numbers add up
     (session 56 review: "124.26 vs 110.14: +14.11" for 110.144 and 124.256); the change itself
     where a value is missing."""
     if not (math.isfinite(r.value) and math.isfinite(r.base)):
         return r.diff
-    return fair_gap(r.value, r.base, _digits(r))
+    return printed_difference(r.value, r.base, _digits(r))
 
 
 def _change(r: MetricResult) -> str:

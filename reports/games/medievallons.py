@@ -23,7 +23,7 @@ builds the report, see :mod:`cli.report`).
 
 May import numpy, polars, the standard library, :mod:`analysis` (stats, card names, types),
 :mod:`simcore.errors`, :mod:`simcore.numbers` (a difference printed as the difference of its printed
-values: :func:`simcore.numbers.fair_gap`), :mod:`reports.text`, :mod:`reports.sections` and
+values: :func:`simcore.numbers.printed_difference`), :mod:`reports.text`, :mod:`reports.sections` and
 :mod:`reports.figures.medievallons`.
 """
 
@@ -43,7 +43,7 @@ from analysis.load import RunSet, smallest_difference
 from simcore.errors import UsageError
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, common_digits, fair_gap_pp, gap_beside, metric_digits, metric_value, num,
+from reports.text import (best_and_worst, common_digits, difference_pp, gap_beside, metric_digits, metric_value, num,
                           pct, pct_ci, pp, pp_ci, pvalue, room_for_a_swing, row_pct_ci, shares_and_gap, shown_change,
                           signed, size_range, verdict_digits, verdict_words)
 from simcore import numbers
@@ -174,13 +174,13 @@ def _gap_words(r: dict, types: int, than: str = "", digits: int = 1) -> str:
     never by the ranking alone: "0.4 pp fewer, within noise after Holm's correction over the 13
     types", or "14.5 pp more: clear and large enough to matter"; ``than`` follows the size (" than
     the other players (49.1%)"). The gap is the two shares' difference as printed at ``digits``
-    decimals (:func:`simcore.numbers.fair_gap`; session 56 review: "35.3% … 20.7%" beside "14.7 pp
+    decimals (:func:`simcore.numbers.printed_difference`; session 56 review: "35.3% … 20.7%" beside "14.7 pp
     more")."""
     d, v = r.get("diff"), r.get("verdict")
     if d is None or d != d:
         return "a gap the games cannot measure"
     f, o = r.get("founders_win_share"), r.get("others_win_share")
-    gap = (numbers.fair_gap(100 * f, 100 * o, digits) if f is not None and o is not None
+    gap = (numbers.printed_difference(100 * f, 100 * o, digits) if f is not None and o is not None
            and np.isfinite([f, o]).all() else numbers.rounded(100 * d, digits))
     size = (f"{abs(gap):.{digits}f} pp {'more' if gap > 0 else 'fewer'}{than}" if gap
             else f"no gap at {10.0 ** -digits:g} pp" + than.replace(" than", " from", 1))
@@ -346,7 +346,7 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
             # "35.0% → 37.2% (+2.3 pp)", as the list and the table do)
             if "kind" not in r or "metric" not in r:      # (a table without them: as before)
                 return (f"{card_name(r['key'])}, {pct(r['base'])}% → {pct(r['variant'])}% of players "
-                        f"({fair_gap_pp(r['variant'], r['base'], 1)})")
+                        f"({difference_pp(r['variant'], r['base'], 1)})")
             d = metric_digits(r)
             return (f"{card_name(r['key'])}, {pct(r['base'], d)}% → {pct(r['variant'], d)}% of players "
                     f"({pp(shown_change(r, d), d)})")

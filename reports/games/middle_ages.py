@@ -14,7 +14,7 @@ coins the rules start each seat with (a before/after's note on scores that move 
 May import numpy, polars, :mod:`analysis.load` (types, smallest differences), :mod:`analysis.stats`,
 :mod:`analysis.events` (the ablation's per-drawn columns and reading order), :mod:`reports.text`, :mod:`reports.sections`,
 :mod:`reports.figures.middle_ages`, :mod:`simcore.numbers` (a difference printed as the difference of
-its printed values: :func:`simcore.numbers.fair_gap`) and the game's rules loader (:func:`start_scores`).
+its printed values: :func:`simcore.numbers.printed_difference`) and the game's rules loader (:func:`start_scores`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from analysis.tiles import LINE_FITS
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (ablation_seat, ablation_seat_bots, best_and_worst, fair_gap_digits, fair_gap_pp, metric_digits, metric_value, num, num_ci, pct, pp,
+from reports.text import (ablation_seat, ablation_seat_bots, best_and_worst, difference_pp, fair_gap_digits, metric_digits, metric_value, num, num_ci, pct, pp,
                           pp_ci, pvalue, room_for_a_swing, row_pct_ci, shares_and_gap, signed, size_range,
                           verdict_digits, verdict_words)
 from simcore import numbers
@@ -322,9 +322,9 @@ def _range(r: dict) -> str:
 
 def _spread(r: dict, d: int = 1) -> str:
     """A tile type's range of win share beside its lowest and highest printed at ``d`` decimals:
-    the printed highest minus the printed lowest (:func:`simcore.numbers.fair_gap`; session 56
+    the printed highest minus the printed lowest (:func:`simcore.numbers.printed_difference`; session 56
     review: "17.0% … 47.6%" beside a range of 30.5 for 17.049% and 47.551%)."""
-    return num(numbers.fair_gap(100 * r["high_share"], 100 * r["low_share"], d), d)
+    return num(numbers.printed_difference(100 * r["high_share"], 100 * r["low_share"], d), d)
 
 
 def _shaped(ts: pl.DataFrame) -> pl.DataFrame:
@@ -470,11 +470,11 @@ def swing_change(r: dict, note: str = "", digits: int | None = None) -> str:
     (unadjusted), as the card table and the card sentences print it: "+2.7 pp (+2.0 to +3.3 pp)";
     ``note`` goes inside the parenthesis, after the interval; ``digits``: the shares' (default the
     row's own, :func:`swing_digits`). The change is the two shares' difference as printed at those
-    decimals (:func:`reports.text.fair_gap_pp`; session 56 review: "27.37% … 24.15%" beside "+3.21
+    decimals (:func:`reports.text.difference_pp`; session 56 review: "27.37% … 24.15%" beside "+3.21
     pp" in a table at two decimals, the row's own agreeing at one)."""
     d = swing_digits(r) if digits is None else digits
     w, wo = r.get("win_share_with"), r.get("win_share_without")
-    shown = (fair_gap_pp(w, wo, d) if w is not None and wo is not None and np.isfinite([w, wo]).all()
+    shown = (difference_pp(w, wo, d) if w is not None and wo is not None and np.isfinite([w, wo]).all()
              else pp(r["diff"], d))
     return f"{shown} ({pp_ci(r['diff_low'], r['diff_high'], d)}{'; ' + note if note else ''})"
 

@@ -30,7 +30,7 @@ so that 0% is worded as the rule it is, not as an association.
 May import polars, :mod:`analysis.stats`, :mod:`analysis.load` (the smallest difference),
 :mod:`analysis.games.seigneurial` (the pooled cards and their tests), :mod:`reports.text`, :mod:`reports.sections`,
 :mod:`reports.figures.seigneurial`, :mod:`simcore.numbers` (the decimals a rare share needs, and a
-difference printed as the difference of its printed values) and the game's rules loader
+difference of two measured values printed as the difference of their printed values) and the game's rules loader
 (:func:`start_scores`, :func:`payment_order_explains`), and :mod:`simcore.rundir` (a panel cell's
 run.json, :func:`panel_payment_order_notes`).
 
@@ -52,7 +52,7 @@ from analysis.games.seigneurial import (adjusted_objectives, distinct_cards, not
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (ablation_seat, ablation_seat_bots, fair_gap_pp, gap_beside, num, pct, pct_some, pp, pp_ci, row_pct_ci, signed, turns,
+from reports.text import (ablation_seat, ablation_seat_bots, difference_pp, gap_beside, num, pct, pct_some, pp, pp_ci, row_pct_ci, signed, turns,
                           verdict_words)
 from simcore import numbers
 from simcore.games.seigneurial.spec import SG6_SAME_TURN
@@ -572,13 +572,13 @@ def with_and_neutral(r: dict) -> tuple[str, str, str, int]:
     of a card-and-seat row as the table and the sentences print them: both shares at two decimals,
     more while one that is not 0% would print as 0 or the effect as none
     (:func:`simcore.numbers.share_digits`), the effect the difference of the printed shares
-    (:func:`reports.text.fair_gap_pp`: session 56 review, "0.48% → 1.75%" beside −1.28 pp for
+    (:func:`reports.text.difference_pp`: session 56 review, "0.48% → 1.75%" beside −1.28 pp for
     0.475%, 1.752% and −1.277 pp)."""
     w, n, e = r["win_share_with"], r["win_share_neutral"], r["win_share_effect"]
     d = numbers.share_digits(100 * w, 100 * n, digits=2, most=3)
-    while d < 4 and e != 0 and numbers.fair_gap(100 * w, 100 * n, d) == 0:
+    while d < 4 and e != 0 and numbers.printed_difference(100 * w, 100 * n, d) == 0:
         d += 1
-    return pct_some(w, d), pct_some(n, d), fair_gap_pp(w, n, d), d
+    return pct_some(w, d), pct_some(n, d), difference_pp(w, n, d), d
 
 
 def _eff_ci(lo: float, hi: float) -> str:

@@ -1,6 +1,8 @@
-"""Session 56 designer review, leftover #1: on a panel's pages a seat's gap from 1/P is the printed
-share minus the printed 1/P (:func:`simcore.numbers.fair_gap`), as ``simulate``'s closing table,
-the two-run before/after and the run page print it (review s55 #1).
+"""Session 56 designer review, leftover #1: on a panel's pages a seat's gap from 1/P is printed by
+the rule of ``simulate``'s closing table, the two-run before/after and the run page
+(:func:`simcore.numbers.fair_gap`): since review s61 fix 258 #2 the difference rounded, a half up,
+so that against a 1/P printed exactly (25%) it is still the printed share minus 1/P (review s55
+#1), and against a third it is the gap (37.25% is 3.9 pp above 33.33%, not 37.3 − 33.3 = 4.0).
 
 The panel page's cell sentences (:func:`analysis.panel.largest_gaps`) printed "24.6% (24.0–25.2),
 0.5 pp below 1/P" for a share of 24.55% (the share rounded up, its gap of −0.45 pp away from zero:
@@ -11,6 +13,7 @@ before/after prints the printed share minus the printed fair share."""
 
 from __future__ import annotations
 
+import math
 import re
 from types import SimpleNamespace
 
@@ -20,6 +23,19 @@ from statsmodels.stats.proportion import proportion_confint
 
 from analysis import panel, stats
 from simcore.numbers import rounded
+
+
+def _gap(share_pct: float, fair_pct: float, d: int) -> float:
+    """The gap rounded at ``d`` decimals, a half toward +∞ (written here on its own, not
+    :func:`simcore.numbers.fair_gap`)."""
+    x = float(f"{share_pct - fair_pct:.12g}") * 10 ** d
+    return float(f"{math.floor(x + 0.5) / 10 ** d:.{d}f}")
+
+
+def _exact(label: str, printed: str, d: int) -> float:
+    """The share (in %) of cell ``label`` whose printed text at ``d`` decimals is ``printed``."""
+    [x] = {100 * round(v * GAMES) / GAMES for v in SHARES[label] if f"{rounded(100 * v, d):.{d}f}" == printed}
+    return x
 
 GAMES = 20000
 ALIKE = SimpleNamespace(roles_alike=True)
@@ -47,19 +63,20 @@ def _fair(label: str) -> float:
     return 100 / int(label.split("p")[0])
 
 
-def test_each_cell_sentence_prints_its_gap_as_the_printed_share_minus_the_printed_fair_share():
+def test_each_cell_sentence_prints_its_gap_rounded():
     text = panel.largest_gaps(_cells())
     said = [(label, *x) for label, sentence in re.findall(r"In (\dp \w), (.*?)\.(?: |$)", text)
             for x in re.findall(r"(\d+\.(\d+))% \([^)]*\), (\d+\.\d+) pp (above|below|at) 1/P", sentence)]
     assert len(said) == 4, text
     for label, share, decimals, gap, where in said:
         d = len(decimals)
-        printed = rounded(_number(share) - rounded(_fair(label), d), d)
+        printed = _gap(_exact(label, share, d), _fair(label), d)
         assert _number(gap) == pytest.approx(abs(printed), abs=1e-9), (share, gap, text)
         assert where == ("above" if printed > 0 else "below" if printed < 0 else "at")
-    # the review's two: 24.6% is 0.4 pp below 25%, 37.3% is 4.0 pp above 33.3%
+    # the review's two: 24.6% is 0.4 pp below 25% (24.55%: the printed share minus 25%), 37.3% is
+    # 3.9 pp above 33.3% (37.25% − 33.33%, rounded: review s61 fix 258 #2)
     assert "24.6% (24.0–25.2), 0.4 pp below 1/P" in text, text
-    assert "37.3% (36.6–37.9), 4.0 pp above 1/P" in text, text
+    assert "37.3% (36.6–37.9), 3.9 pp above 1/P" in text, text
 
 
 def test_a_share_printed_at_more_decimals_gets_its_gap_at_as_many():
@@ -73,15 +90,15 @@ def test_a_share_printed_at_more_decimals_gets_its_gap_at_as_many():
         assert _number(gap) == pytest.approx(abs(rounded(_number(share) - 25.0, d)), abs=1e-9), text
 
 
-def test_the_findings_range_prints_each_gap_beside_its_share_and_fair_share_so_they_add_up():
+def test_the_findings_range_prints_each_gap_beside_its_share_rounded():
     text = panel.finding(_cells(), ALIKE, n=2)
     ends = re.findall(r"([+−]?\d+\.\d+) pp \((\dp \w): (\d+\.\d+)% against 1/P = ([\d.]+)%\)", text)
     assert len(ends) == 2, text
-    for gap, _, share, fair in ends:
-        assert _number(gap) == pytest.approx(rounded(_number(share) - _number(fair), 1), abs=1e-9), (gap, share, fair)
+    for gap, label, share, _ in ends:
+        assert _number(gap) == pytest.approx(_gap(_exact(label, share, 1), _fair(label), 1), abs=1e-9), (gap, share)
     # and the statement's per-cell gaps are the same numbers (the cell table prints those shares)
     statement = panel.finding_statement(_cells(), ALIKE)
-    assert "−0.4 pp in 4p a, +4.0 pp in 3p b" in statement, statement
+    assert "−0.4 pp in 4p a, +3.9 pp in 3p b" in statement, statement
 
 
 # ---------------------------------------------------------------------------------------------
@@ -101,9 +118,9 @@ def _balance(before: float, after: float, fair: float = 0.25) -> pl.DataFrame:
 @pytest.mark.parametrize("before, after, fair", [
     (0.2455, 0.2645, 0.25),             # 24.6% → 26.5%: gaps 0.4 → 1.5 pp, not 0.5 → 1.5
     (0.24525, 0.26375, 0.25),
-    (0.3725, 0.3875, 1 / 3),            # 37.3% → 38.8% against 33.3%
+    (0.3725, 0.3875, 1 / 3),            # 37.3% → 38.8% against 33.3%: gaps 3.9 → 5.4 pp
 ])
-def test_the_panel_before_after_prints_each_largest_gap_as_the_printed_share_minus_fair(before, after, fair):
+def test_the_panel_before_after_prints_each_largest_gap_rounded(before, after, fair):
     from reports.panel import balance_sentence, balance_table
 
     b = _balance(before, after, fair)
@@ -112,13 +129,12 @@ def test_the_panel_before_after_prints_each_largest_gap_as_the_printed_share_min
         m = re.match(r"Seat 1 ([+−]\d+\.(\d+)) pp \(size", row[f"Largest gap {when}"])
         assert m, row
         d = len(m.group(2))
-        assert _number(m.group(1)) == pytest.approx(
-            rounded(rounded(100 * share, d) - rounded(100 * fair, d), d), abs=1e-9), row
+        assert _number(m.group(1)) == pytest.approx(_gap(100 * share, 100 * fair, d), abs=1e-9), row
     text = balance_sentence(b, 0.01)
     m = re.search(r"4p a (\d+\.(\d+)) → (\d+\.\d+) pp \(change ([+−]?\d+\.\d+) pp", text)
     assert m, text
     d = len(m.group(2))
-    gb, ga = (rounded(rounded(100 * x, d) - rounded(100 * fair, d), d) for x in (before, after))
+    gb, ga = (_gap(100 * x, 100 * fair, d) for x in (before, after))
     assert (_number(m.group(1)), _number(m.group(3))) == pytest.approx((abs(gb), abs(ga)), abs=1e-9), text
     # the change beside them is their difference as printed
     assert _number(m.group(4)) == pytest.approx(rounded(abs(ga) - abs(gb), d), abs=1e-9), text

@@ -1,5 +1,7 @@
-"""Session 56 designer review: a change or difference printed beside two values is the difference
-of the values as printed beside it, in every table and sentence that prints all three (the rule of
+"""Session 56 designer review: a change or difference printed beside two measured values is the
+difference of the values as printed beside it (a gap from a reference share, the fair share or an
+average, is the difference rounded since review s61 fix 258 #2: the first-player and objective
+tests below), in every table and sentence that prints all three (the rule of
 the before/after page, :func:`reports.text.with_page_digits`, :func:`simcore.numbers.fair_gap`).
 Each test parses the printed text and checks printed change == printed after − printed before, on
 numbers whose separate rounding broke it ("17.0% … 47.6%" beside a range of 30.5; "27.37% …
@@ -21,6 +23,7 @@ from printed_numbers import NUM
 from printed_numbers import adds_up as _adds_up
 from printed_numbers import as_float as _f
 from printed_numbers import decimals as _decimals
+from printed_numbers import is_the_gap as _is_the_gap
 
 
 # --- Middle-Ages: tile ranges (headline and table) --------------------------------------------------
@@ -106,28 +109,33 @@ def _first_player():
     return pl.DataFrame(rows)
 
 
-def test_the_first_player_tables_gap_is_the_printed_share_minus_the_printed_fair_share():
+def test_the_first_player_tables_gap_is_the_gap_rounded():
+    # (review s61 fix 258 #2 made a gap from a reference share the difference rounded: 32.65%
+    # against 33.33% is "−0.7 pp", not 32.7 − 33.3 = −0.6)
     from reports.questions import Questions
 
     fp = _first_player()
     q = Questions(Path("q"), {"games": 20_000, "smallest_difference": {"share": 0.01}}, {"first_player": fp})
     title, table, lines = MV.printed_summary(q)[0]
     assert title.startswith("First player")
-    for share, fair, gap in zip(table["Win share (95% interval)"], table["Fair share"], table["vs fair"]):
-        _adds_up(fair.rstrip("%"), share.split("%")[0], gap.removesuffix(" pp"))
+    exact = [(100 * r["win_share"], 100 * r["fair"]) for r in fp.iter_rows(named=True)]
+    for (w, f), share, gap in zip(exact, table["Win share (95% interval)"], table["vs fair"]):
+        assert _decimals(share.split("%")[0]) == _decimals(gap.removesuffix(" pp"))
+        _is_the_gap(w, f, gap.removesuffix(" pp"))
+    first = {r["players"]: (100 * r["win_share"], 100 * r["fair"]) for r in fp.iter_rows(named=True) if r["seat"] == 0}
     for line in lines:
-        m = re.search(rf"wins ({NUM})% \(.*?\) \(95%, unadjusted\) against a fair ({NUM})%: ({NUM}) pp", line)
+        m = re.search(rf"^(\d) players: .*? wins ({NUM})% \(.*?\) \(95%, unadjusted\) against a fair ({NUM})%: ({NUM}) pp", line)
         assert m, line
-        _adds_up(m.group(2), m.group(1), m.group(3))
+        _is_the_gap(*first[int(m.group(1))], m.group(4))
 
 
-def test_the_report_first_player_table_prints_its_gap_from_its_printed_share():
+def test_the_report_first_player_table_prints_its_gap_rounded_at_its_shares_decimals():
     fp = MV.with_run_first_player(_first_player(), {}, None)
     rows = MV._first_player_rows(fp)
     for r, share, gap in zip(fp.iter_rows(named=True), rows["Win share"], rows["vs fair share (pp)"]):
         shown = share.split("%")[0]
-        fair = f"{round(100 * r['fair'], _decimals(shown)):.{_decimals(shown)}f}"
-        _adds_up(fair, shown, gap.removesuffix(" pp"))
+        assert _decimals(shown) == _decimals(gap.removesuffix(" pp"))
+        _is_the_gap(100 * r["win_share"], 100 * r["fair"], gap.removesuffix(" pp"))
 
 
 def _guilds():
@@ -202,8 +210,7 @@ def test_the_card_ablation_sentence_moves_his_share_by_the_difference_it_prints(
     _adds_up(m.group(3), m.group(4), change)
 
 
-def test_an_objective_cards_gap_from_the_average_is_its_printed_share_minus_the_printed_average():
-    from reports.text import pct
+def test_an_objective_cards_gap_from_the_average_is_the_gap_rounded():
 
     # (the wins column every objective table has: the cards' test reads it, review 225 #1)
     o = pl.DataFrame({"objective": [0, 1], "label": ["grain ≥ 10", "wood ≥ 4"], "dealt": [5000, 5000],
@@ -212,9 +219,10 @@ def test_an_objective_cards_gap_from_the_average_is_its_printed_share_minus_the_
                       "mean_progress": [80.0, 70.0], "progress_ci_low": [79.0, 69.0],
                       "progress_ci_high": [81.0, 71.0]})
     rows = SG._objective_rows({"objectives": o})
-    average = pct(0.24154)           # as the headline prints it: "against 24.2% for the average Censitaire"
-    for share, gap in zip(rows["Win share"], rows["vs average (pp)"]):
-        _adds_up(average, share.split("%")[0], gap)
+    # (27.349% against 24.154%: +3.195 is "+3.2", not 27.3 − 24.2 = +3.1: review s61 fix 258 #2)
+    for r, share, gap in zip(o.iter_rows(named=True), rows["Win share"], rows["vs average (pp)"]):
+        assert _decimals(share.split("%")[0]) == _decimals(gap)
+        _is_the_gap(100 * r["win_share"], 100 * r["censitaire_share"], gap)
 
 
 # --- balance skill: Ludii's Balance from the first to the last budget --------------------------------

@@ -1,11 +1,10 @@
 """Review s58 #6: one quantity, one figure on the page. In a Seigneurial run of greedy-lord,
 fair-share, objective, fair-share (30,000 games) the Strategies table said objective "+16.0 pp"
 from its role's average seat, the finding sentence on the same page "+15.9 pp" (the export's diff
-0.1594). The reports print a difference as the difference of the printed figures (review s55 #1,
-tests/reports/test_s55_page_decimals.py), which the table does; the sentence now does too.
+0.1594). The sentence and the table print one figure; since review s61 fix 258 #2 it is the gap
+rounded (:func:`simcore.numbers.fair_gap`), not the difference of the printed figures.
 
-Expected here by hand: 49.27% prints as 49.3%, the average seat 33.33% as 33.3%, so the printed
-difference is 49.3 − 33.3 = +16.0 pp (the unrounded 15.94 would print +15.9)."""
+Expected here by hand: 49.27% − 33.33% = +15.94 pp prints +15.9 pp (beside 49.3% and 33.3%)."""
 
 from __future__ import annotations
 
@@ -30,14 +29,14 @@ def _strategies() -> pl.DataFrame:
 def test_the_sentence_gives_the_tables_difference():
     [line] = role_strategy_headlines(_strategies())
     assert "objective wins most: 49.3% (48.7–49.8) of games against 33.3% for the Censitaires' average seat, " \
-           "+16.0 pp," in line, line
+           "+15.9 pp," in line, line
     table = strategy_rows({"strategies": _strategies()})
     row = table.row(2, named=True)
-    assert (row["Strategy"], row["Difference (pp)"]) == ("objective", "+16.0 pp"), row
+    assert (row["Strategy"], row["Difference (pp)"]) == ("objective", "+15.9 pp"), row
 
 
 def test_without_roles_the_strongest_strategy_s_gap_is_the_tables_too():
-    # 3 players: 35.97% prints 36.0%, the fair share 33.33% prints 33.3%: +2.7 pp printed (2.64 unrounded)
+    # 3 players: 35.97% prints 36.0%, the fair share 33.33% prints 33.3%: +2.6 pp printed (2.64 rounded)
     from reports.text import strategy_vs_fair
 
     t = pl.DataFrame({"strategy": ["greedy", "balanced"], "units": [3000, 6000],
@@ -45,5 +44,5 @@ def test_without_roles_the_strongest_strategy_s_gap_is_the_tables_too():
                       "fair_share": [1 / 3, 1 / 3], "paired": [False, False], "confounded": [True, True],
                       "verdict": ["clear and large enough to matter", "within noise"], "smallest": [0.01, 0.01]})
     share, fair, gap = strategy_vs_fair(t.row(0, named=True))
-    assert (share.split(" ")[0], fair, gap) == ("36.0%", "33.3", "+2.7 pp")
+    assert (share.split(" ")[0], fair, gap) == ("36.0%", "33.3", "+2.6 pp")
     assert strategy_rows({"strategies": t})["vs fair share (pp)"][0] == gap
