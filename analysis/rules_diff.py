@@ -14,7 +14,14 @@ A setting one text leaves out reads as the value the game's loader then takes, w
 declares it (:func:`simcore.games.absent_defaults`: a run recorded before the setting existed played
 it at that value, so it is no change).
 
-May import the standard library (tomllib) and, lazily, :mod:`simcore.games` (those defaults).
+Which settings a player count reads: :func:`unread_at` (a change whose rules play the same games at
+that count, :func:`simcore.games.same_rules_at`) and :func:`read_at` (the diff without them), used
+per cell by ``balance check``; :func:`reads_setting` (whether a count reads a setting at some values),
+used by a sweep (refused when no count played reads it) and a panel sweep's counts of cells.
+
+May import the standard library (tomllib) and, lazily, :mod:`simcore.games` (those defaults, and
+the rules as a player count reads them), :mod:`simcore.config` (a change applied to a rules text)
+and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
@@ -165,6 +172,107 @@ def rules_diff(before_meta: dict, after_meta: dict) -> list[SettingChange] | Non
     return settings_diff(before_meta.get("rules_text"), after_meta.get("rules_text"))
 
 
+def _rules_module(game: str | None):
+    """The rules module of ``game`` (its loader and ``read_at``), or None for a game this version
+    does not know or one without rules."""
+    import importlib
+
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    if spec is None or not spec.rules_module:
+        return None
+    return importlib.import_module(spec.rules_module)
+
+
+def _loaded(module, text: str, settings=(), seats: int | None = None):
+    from simcore.config import apply_settings, parse_toml
+
+    return module.load(apply_settings(parse_toml(text, name="<rules>"), settings, seats=seats))
+
+
+def unread_at(changes: list[SettingChange] | None, before_text: str | None, after_text: str | None,
+              game: str | None, players: int | None) -> list[SettingChange]:
+    """The changes a game of ``players`` players does not read: the rules before with that one
+    change applied play the same games at that count as the rules before
+    (:func:`simcore.games.same_rules_at`, the rules as that count reads them: ``track.goal.4`` at 3
+    players, the 4th seat's entry of ``setup.start_coins``); every change when the two texts read
+    alike at that count. A change that cannot be applied on its own (an element named by its
+    ``name``, a setting one side leaves out) counts as read. [] when the game or a text is not
+    known (review s61 #1: a 3-player cell said "rules differ … track.goal.4 10 → 11")."""
+    from simcore.config import parse_path
+    from simcore.errors import UsageError
+    from simcore.games import same_rules_at
+
+    if not changes or not before_text or not players:
+        return []
+    module = _rules_module(game)
+    if module is None:
+        return []
+    try:
+        before = _loaded(module, before_text)
+        if after_text and same_rules_at(game, before, _loaded(module, after_text), int(players)):
+            return list(changes)
+    except (UsageError, ValueError, TypeError, KeyError):
+        return []
+    from simcore.config import Setting
+
+    out = []
+    for c in changes:
+        if any(v is MISSING or isinstance(v, Defaulted) for v in (c.before, c.after)):
+            continue
+        try:
+            one = _loaded(module, before_text, [Setting(parse_path(c.path, "rules diff"), c.after, c.path)],
+                          seats=int(players))
+        except (UsageError, ValueError, TypeError, KeyError, IndexError):
+            continue
+        if same_rules_at(game, before, one, int(players)):
+            out.append(c)
+    return out
+
+
+def read_at(changes: list[SettingChange] | None, before_text: str | None, after_text: str | None,
+            game: str | None, players: int | None) -> list[SettingChange] | None:
+    """``changes`` without those a game of ``players`` players does not read (:func:`unread_at`):
+    the rules diff as that player count plays it (None stays None: no diff can be said)."""
+    if changes is None:
+        return None
+    unread = unread_at(changes, before_text, after_text, game, players)
+    return [c for c in changes if c not in unread]
+
+
+def reads_setting(game: str | None, rules_text: str | None, settings, players: int | None,
+                  path: str, values) -> bool:
+    """Whether a game of ``players`` players reads setting ``path`` at these ``values``: the rules
+    (``rules_text`` with the ``--set`` texts ``settings``) with ``path`` at each value do not all
+    read alike at that count (:func:`simcore.games.same_rules_at`). False for ``track.goal.4`` at 3
+    players: a sweep of it there changes no game (review s61 #1: a panel sweep counted such cells as
+    measured and "unchanged"). True when it cannot be told (an unknown game, a value the loader
+    refuses, fewer than two values)."""
+    from simcore.config import Setting, apply_settings, parse_path, parse_settings, parse_toml
+    from simcore.errors import UsageError
+    from simcore.games import same_rules_at
+
+    values = list(values)
+    module = _rules_module(game)
+    if module is None or not rules_text or not players or len(values) < 2:
+        return True
+    try:
+        base = apply_settings(parse_toml(rules_text, name="<rules>"), parse_settings(settings or ()),
+                              seats=int(players))
+        key = parse_path(path, "--vary")
+        first = None
+        for v in values:
+            one = module.load(apply_settings(base, [Setting(key, v, f"{path}={v}")], seats=int(players)))
+            if first is None:
+                first = one
+            elif not same_rules_at(game, first, one, int(players)):
+                return True
+    except (UsageError, ValueError, TypeError, KeyError, IndexError):
+        return True
+    return False
+
+
 @dataclass(frozen=True)
 class GoalChange:
     """The changed settings that move what some seats' scores are measured against
@@ -243,4 +351,4 @@ def goal_words(goal: GoalChange, unit: str) -> str:
 
 
 __all__ = ["MISSING", "Defaulted", "GoalChange", "SettingChange", "flatten", "goal_changes", "goal_words",
-           "parse_rules", "parse_text", "rules_diff", "settings_diff", "value_text"]
+           "parse_rules", "parse_text", "read_at", "reads_setting", "rules_diff", "settings_diff", "unread_at", "value_text"]

@@ -414,11 +414,15 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     figs = FigureSet()
     # "cells": how many cells have the metric and measured it (a seat 4 only at 4 players or more):
     # the counts beside it add up to it, not to the panel's n (review G, panel #4)
+    # a cell whose player count does not read the setting measured nothing (review s61 #1): out of
+    # the figure and the counts, and said so in the table of every effect
+    unread = ~pl.col("read") if "read" in effects.columns else pl.lit(False)
     of_n = f"cells (of {n})"
     agree = _in_units(agreement(effects, n), ("smallest_difference", "smallest", "largest")).select(
         "parameter", "from", "to", "label", "unit", pl.col("cells").alias(of_n), "up", "down", "unchanged",
         "unclear", "large", "may_matter", "small", "smallest_difference", "smallest", "largest",
-        "same_way_everywhere")
+        "same_way_everywhere", "not_read")
+
     params = list(dict.fromkeys(effects["parameter"].to_list()))
     order = practical_order(effects["verdict"].to_list(), effects["delta"].to_numpy(),
                             effects["smallest"].to_numpy())
@@ -427,23 +431,29 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
         pl.Series("_p", [params.index(p) for p in effects["parameter"]]),
         pl.Series("_r", [reading[i] for i in range(effects.height)])), ("delta", "low", "high", "smallest"))
         .sort(["_p", "_r"])
+        .with_columns(pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String))
+        .with_columns(pl.when(unread).then(pl.format("not read at {} players: the same games at both "
+                                                     "values", pl.col("players")))
+                      .otherwise(pl.col("verdict")).alias("verdict"))
         .select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high", "unit", "smallest",
-                "verdict")
-        .with_columns(pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String)))
+                "verdict"))
     # the page leads with what moves what; how it is measured follows the sentences
     secs = [Section("findings", "What moves what, cell by cell",
                     "The paired change of each setting in every cell, worded by its size (how it "
                     "is measured: the next section).", sentences=lines),
             Section("method", "How these sentences are measured", sweep_method_words(effects, meta["game"])),
             Section("figure", "Effect per cell",
-                    figures=figs.add("effects", effects_figure(effects.filter(pl.col("metric") == head)),
+                    figures=figs.add("effects", effects_figure(effects.filter((pl.col("metric") == head)
+                                                                              & ~unread)),
                                      "Each parameter's effect on the headline metric in every cell.")),
             Section("agreement", "Does every cell move the same way?",
                     f"One row per parameter and metric. Column '{of_n}': the cells that have the "
                     f"metric and measured its effect, out of the panel's {n} (a seat 4 only in the "
                     "cells of 4 players or more; a cell with fewer than two finished variants of the "
                     "parameter is not counted); up, down, unchanged and unclear count those cells and "
-                    "add up to it, large, may_matter and small split the clear ones by size; "
+                    "add up to it, large, may_matter and small split the clear ones by size; not_read "
+                    "counts the cells whose player count does not read the setting (the same games "
+                    "at both values: not in the other counts, nor in the figure); "
                     "smallest and largest are the smallest and largest effect over them. Each cell "
                     "is judged on its own intervals: the counts are not adjusted over the cells.",
                     tables=[("Does every cell move the same way?", agree)]),

@@ -574,12 +574,29 @@ def rules_changes(baseline: Baseline, meta: dict):
     ``rules_text``) change from the baseline's: ``[]`` for the same rules (the same sha256, or
     texts that differ only in comments or layout), a list of
     :class:`analysis.rules_diff.SettingChange`, or None when the rules differ but either text is
-    not known (then only the sha256 can be said)."""
-    from analysis.rules_diff import settings_diff
+    not known (then only the sha256 can be said). Compared as the baseline's player count reads
+    them (:func:`analysis.rules_diff.read_at`): a setting that count never reads (``track.goal.4``
+    at 3 players, a 4th seat's start coins) is no change of its games (review s61 #1: a panel's
+    3-player cells said "rules differ … track.goal.4 10 → 11")."""
+    from analysis.rules_diff import read_at, settings_diff
 
     if meta.get("rules_sha256") == baseline.rules_sha256:
         return []
-    return settings_diff(baseline_rules_text(baseline), meta.get("rules_text"))
+    before, after = baseline_rules_text(baseline), meta.get("rules_text")
+    return read_at(settings_diff(before, after), before, after, baseline.game, baseline.players)
+
+
+def unread_changes(baseline: Baseline, meta: dict) -> list:
+    """The settings a run's rules change from the baseline's that the baseline's player count
+    does not read (:func:`analysis.rules_diff.unread_at`), left out of :func:`rules_changes`: a
+    check's note names them, so that "the rule settings are the same" is not said of rules whose
+    texts differ."""
+    from analysis.rules_diff import settings_diff, unread_at
+
+    if meta.get("rules_sha256") == baseline.rules_sha256:
+        return []
+    before, after = baseline_rules_text(baseline), meta.get("rules_text")
+    return unread_at(settings_diff(before, after), before, after, baseline.game, baseline.players)
 
 
 def without_goal_scores(baseline: Baseline, rules_text: str | None,
@@ -984,6 +1001,6 @@ def _load_strategy_files(run: Table, strategies: list[str]) -> list[dict]:
 
 __all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "baseline_rules_text", "check_settings",
            "default_tolerances", "game_title", "games_comment", "load_baseline", "make_baseline", "power_caveat",
-           "render_baseline", "rules_changes",
+           "render_baseline", "rules_changes", "unread_changes",
            "rules_entry", "rules_text_matches", "simulate_command", "strategy_files_entry",
            "tolerance_summary"]

@@ -669,6 +669,9 @@ class CheckResult:
     # baseline's; in paired mode the old rules'), as analysis.rules_diff.SettingChange items: []
     # the same settings, None not known (a rules text is missing: only the sha256 can be said)
     rules_changes: list | None = None
+    # the settings that differ but the baseline's player count does not read (left out of
+    # rules_changes: analysis.check.baseline.unread_changes); the verdict line names them
+    rules_unread: list = field(default_factory=list)
     # the metrics whose power at twice the tolerance the baseline's own error limits
     # (GamePlan.limited) and the baseline games that would lift it (GamePlan.baseline_games)
     limited: list[str] = field(default_factory=list)
@@ -738,7 +741,8 @@ def check_seed_differs(baseline: Baseline, meta: dict, what: str) -> None:
 
 
 def check_notes(baseline: Baseline, meta: dict, paired: bool = False,
-                changes: list | None = None, played: bool = False) -> list[str]:
+                changes: list | None = None, played: bool = False,
+                unread: list | None = None) -> list[str]:
     """What a reader must know about a check: other rules, another engine. (A run on the
     baseline's own seed is not noted but refused: :func:`check_seed_differs`.)
     ``paired``: the differences are new − old rules on the same deals, not run − baseline, so
@@ -747,14 +751,22 @@ def check_notes(baseline: Baseline, meta: dict, paired: bool = False,
     (:func:`analysis.check.baseline.rules_changes`); ``[]`` for a rules text that differs in
     comments or layout only, which the note then says. ``played``: the check played the rules
     file named in ``meta`` just now (not a RUN made elsewhere): when it is the very file the baseline
-    measured, the note says that file changed since, not two files (review C #8, session 42)."""
+    measured, the note says that file changed since, not two files (review C #8, session 42).
+    ``unread``: the settings that differ but the baseline's player count does not read
+    (:func:`analysis.check.baseline.unread_changes`): with no other change, the note says that
+    these are not read at that count, not that only comments or layout differ (review s61 #1)."""
     notes = []
     sha = str(meta.get("rules_sha256", ""))
     if sha != baseline.rules_sha256:
         then = ("; paired, so the differences below are these rules against the old ones on the same "
                 "deals (the effect of the rules change), not against the baseline's values"
                 if paired else "; differences below include the rules change")
-        if changes == [] and not paired:
+        if changes == [] and not paired and unread:
+            names = ", ".join(c.inline for c in unread[:3]) + (
+                f" and {len(unread) - 3} more" if len(unread) > 3 else "")
+            then = (f"; the settings that differ are not read at {baseline.players} players ({names}), "
+                    "so these rules play the baseline's games")
+        elif changes == [] and not paired:
             then = "; the rule settings are the same (only comments or layout differ)"
         notes.append(f"rules differ from the baseline's: {_rules_sources(baseline, meta, played)}{then}")
     if meta.get("engine", "kernel") != baseline.engine:

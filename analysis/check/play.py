@@ -28,7 +28,8 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.check.baseline import Baseline, check_settings, rules_changes, without_goal_scores
+from analysis.check.baseline import (Baseline, check_settings, rules_changes, unread_changes,
+                                     without_goal_scores)
 from analysis.check.decision import (CheckResult, SequentialTest, _least_units, _why, check_games_enough,
                                      check_notes, default_batch, limited_note, plan_games)
 from analysis.check.measure import PairedMeasure, UnitMeasure, binary_units, unit_values
@@ -303,7 +304,9 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
         changes = settings_diff(old.rules_text, prep.rules_text)
     else:
         changes = rules_changes(baseline, meta)
-    notes = check_notes(baseline, meta, paired, changes=None if paired else changes, played=True) + set_aside
+    unread = [] if paired else unread_changes(baseline, meta)
+    notes = check_notes(baseline, meta, paired, changes=None if paired else changes, played=True,
+                        unread=unread) + set_aside
     if paired:
         notes.insert(0, f"paired: the rules {prep.rules_name} against {old.rules_name} on the same "
                         f"{played:,} deals (seed {seed}); the baseline's values are not used, only its "
@@ -316,6 +319,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
                       "--save-run DIR keeps it)", notes, games=played, max_games=max_games,
                       looks=list(test.looks), paired=paired,
                       against_rules=str(against_rules) if paired else "", rules_changes=changes,
+                      rules_unread=unread,
                       limited=list(plan.limited), baseline_games_needed=plan.baseline_games,
                       left_out=left_out,
                       bots_changed=baseline.strategy_file_changes(meta["strategy_files"]))

@@ -480,15 +480,28 @@ def rules_lead(res: CheckResult) -> str:
     return f"rules differ from the baseline: {_listed(changes)}"
 
 
+def unread_clause(res: CheckResult) -> str:
+    """"settings not read at 3 players: track.goal.4 10 → 11": the settings the checked rules change
+    that the baseline's player count does not read (:attr:`CheckResult.rules_unread`), said where
+    no setting it reads changed (then :func:`rules_lead` says nothing: the games are the
+    baseline's; review s61 #1, a 3-player cell said "rules differ … track.goal.4 10 → 11"). ''
+    otherwise."""
+    unread = getattr(res, "rules_unread", None) or []
+    if not unread or res.paired or res.rules_changes:
+        return ""
+    return f"settings not read at {res.baseline.players} players: {_listed(unread)}"
+
+
 def verdict_lead(res: CheckResult) -> str:
     """What the verdict line says in brackets before anything else: the rules changed
-    (:func:`rules_lead`), the strategy files edited since the baseline measured them
-    (:attr:`CheckResult.bots_changed`, review s61 #2) and the metrics left out
-    (:func:`left_out_clause`), '' for none."""
+    (:func:`rules_lead`) or only settings the player count does not read (:func:`unread_clause`),
+    the strategy files edited since the baseline measured them (:attr:`CheckResult.bots_changed`,
+    review s61 #2) and the metrics left out (:func:`left_out_clause`), '' for none."""
     bots = getattr(res, "bots_changed", None)
     edited = (f"strategy file{'s' if len(bots) > 1 else ''} edited since the baseline: "
               f"{', '.join(b.split(' (sha256')[0] for b in bots)}" if bots else "")
-    return "; ".join(x for x in (rules_lead(res), edited, left_out_clause(res)) if x)
+    return "; ".join(x for x in (rules_lead(res), unread_clause(res), edited, left_out_clause(res))
+                     if x)
 
 
 def left_out_clause(res: CheckResult) -> str:
@@ -748,9 +761,11 @@ def panel_report(pc, quiet: bool = False) -> list[str]:
     if same:
         lead = leads[0] if leads else ""
     else:
-        k = sum(1 for x in leads if x)
+        # a cell whose changed settings its player count does not read plays the baseline's rules
+        k = sum(1 for r in pc.results if rules_lead(r) or left_out_clause(r))
         lead = (f"rules differ from the baseline in {k} of {len(leads)} cells, each cell's line "
-                f"says how")
+                f"says how") if k else ("every cell plays the baseline's rules as its player count "
+                                        "reads them, each cell's line says which settings it does not read")
     head = pc.text(lead)
     if quiet:
         return [head]
@@ -1017,6 +1032,6 @@ def write_reports(res: CheckResult, junit: str | Path | None = None,
 
 
 
-__all__ = ["LEAD_SHOWN", "LEFT_COLUMNS", "beyond_tolerance", "explain", "halve_advice", "halve_text", "junit_xml",
+__all__ = ["unread_clause", "LEAD_SHOWN", "LEFT_COLUMNS", "beyond_tolerance", "explain", "halve_advice", "halve_text", "junit_xml",
            "left_out_clause", "markdown_summary", "panel_report", "report_parts", "rules_change_lines", "rules_lead",
            "status_line", "text_report", "verdict_cell", "verdict_lead", "write_reports"]

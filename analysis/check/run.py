@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.check.baseline import Baseline, check_settings, rules_changes, without_goal_scores
+from analysis.check.baseline import (Baseline, check_settings, rules_changes, unread_changes,
+                                     without_goal_scores)
 from analysis.check.decision import (MIN_UNITS, CheckResult, check_configuration, check_notes,
                                      check_seed_differs, compare, limited_note, plan_games)
 from analysis.check.measure import measure_run
@@ -47,11 +48,13 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
     results = compare(baseline.metrics, measured, baseline.tolerances(), alpha, beta)
     games = int(meta.get("games") or 0)
     changes = rules_changes(baseline, meta)     # run.json keeps the rules text the run played
-    notes = check_notes(baseline, meta, changes=changes) + set_aside
+    unread = unread_changes(baseline, meta)
+    notes = check_notes(baseline, meta, changes=changes, unread=unread) + set_aside
     if plan.limited:
         notes.append(limited_note(plan, baseline.games))
     return CheckResult(baseline, results, alpha, beta, meta, str(run), notes, games=games,
-                       max_games=games, rules_changes=changes, limited=list(plan.limited),
+                       max_games=games, rules_changes=changes, rules_unread=unread,
+                       limited=list(plan.limited),
                        baseline_games_needed=plan.baseline_games, left_out=left_out,
                        bots_changed=baseline.strategy_file_changes(meta.get("strategy_files")))
 

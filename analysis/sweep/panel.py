@@ -92,6 +92,16 @@ def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, 
     except UsageError:
         parsed = ()                             # (plan_sweep says why, in its cell's words)
     check_compared(parsed)                      # one line of its own, not a cell's
+    if parsed:                                  # a setting no cell reads: one line, not a cell's
+        from analysis.sweep.play import base_rules, check_read
+        from simcore.config import parse_settings
+
+        try:
+            base, src = parse_settings(settings), base_rules(game, rules)
+        except UsageError:
+            base, src = None, None              # (plan_sweep says why)
+        if src is not None:
+            check_read(game, parsed, base, [c.players for c in panel.cells], src.text, panel=True)
     registry.get(game).check_options({k: v for k, v in (options or {}).items() if v is not None})
     plans = []
     for c in panel.cells:

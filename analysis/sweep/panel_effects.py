@@ -3,8 +3,9 @@ whether a parameter moves every cell the same way (cells whose 95% interval is a
 holds 0), the spread of the effects, and a sentence per parameter. Reading only: the reports use it.
 
 May import polars, the standard library, :mod:`simcore.errors`, :mod:`simcore.numbers` (a change's
-sign and decimals, as every page prints them), :mod:`analysis.stats` (the
-wording by size) and :mod:`analysis.sweep` (metrics, store).
+sign and decimals, as every page prints them), :mod:`simcore.config` (a compared value read back),
+:mod:`analysis.stats` (the wording by size), :mod:`analysis.rules_diff` (whether a cell's player
+count reads a setting) and :mod:`analysis.sweep` (metrics, store).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def panel_effects(path: str | Path, overrides: dict | None = None) -> pl.DataFra
     matters (``smallest``: ``overrides`` by kind over the sweep's own, over the game's) and the
     effect's wording by size (``verdict``, :func:`analysis.stats.practical` on the cell's
     simultaneous interval: "clear and large enough to matter", "clear, may matter", "clear but
-    small", "not shown")."""
+    small", "not shown") and whether the cell's player count reads the compared setting (``read``:
+    False for ``track.goal.4`` in a 3-player cell, whose games are the same at both values)."""
     from analysis.sweep.metrics import sensitivity
 
     path = Path(path)
@@ -45,10 +47,36 @@ def panel_effects(path: str | Path, overrides: dict | None = None) -> pl.DataFra
         e = sensitivity(path / d, overrides).effects
         if e.height:
             frames.append(e.with_columns(pl.lit(k).alias("cell"), pl.lit(c["label"]).alias("cell_label"),
-                                         pl.lit(c["players"]).alias("players")))
+                                         pl.lit(c["players"]).alias("players"),
+                                         pl.Series("read", _reads(meta, c["players"], e), pl.Boolean)))
     if not frames:
         raise UsageError(f"{path}: no cell of this panel sweep has two finished variants of a parameter")
     return pl.concat(frames, how="diagonal_relaxed")
+
+
+def _reads(meta: dict, players, effects: pl.DataFrame) -> list[bool]:
+    """Per effect row of one cell, whether the cell's player count reads the compared setting at
+    its two values (:func:`analysis.rules_diff.reads_setting`; a player count compared is always
+    read). A cell that does not read it played the same games at both values: it measured nothing,
+    and the counts of cells leave it out (review s61 #1: ``track.goal.4`` in a 3-player cell was
+    counted "unchanged")."""
+    from simcore.config import parse_value
+
+    from analysis.rules_diff import reads_setting
+
+    known: dict[tuple, bool] = {}
+    out = []
+    for p, f, t in effects.select("parameter", "from", "to").iter_rows():
+        if (p, f, t) not in known:
+            try:
+                values = [parse_value(str(x), "--vary") for x in (f, t)]
+            except UsageError:
+                values = []
+            known[(p, f, t)] = (p == "players" or not values
+                                or reads_setting(meta.get("game"), meta.get("rules_text"),
+                                                 meta.get("settings") or (), players, p, values))
+        out.append(known[(p, f, t)])
+    return out
 
 
 def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
@@ -60,37 +88,55 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
     have the metric and measured it — a Censitaire's strategy exists only in the cells that seat
     it — and saying so when they are fewer than the panel's: "yes (in the 1 of 4 cells that
     measure it)"; review L #9: a metric of one cell, up there, read "no"); the cells of each way (``cells_in``, ``up_in``, ``down_in``,
-    ``unchanged_in``, ``unclear_in``: lists of cell labels). Rows in reading order: parameters whose effect is large enough
+    ``unchanged_in``, ``unclear_in``: lists of cell labels). A cell whose player count does not read
+    the setting (column ``read`` False, :func:`panel_effects`) measured nothing and is in none of
+    these counts: ``not_read`` counts it, ``not_read_in`` names it, ``not_read_at`` lists those
+    player counts, and ``same_way_everywhere`` says "in the k of N cells that read it" (or "no cell
+    reads it"). Rows in reading order: parameters whose effect is large enough
     to matter in more cells first, then may matter in more, then clear but small in more, then by
     size (the largest |effect| over the smallest difference), never by p-value."""
+    if "read" not in effects.columns:
+        effects = effects.with_columns(pl.lit(True).alias("read"))
+    if "players" not in effects.columns:
+        effects = effects.with_columns(pl.lit(None, pl.Int64).alias("players"))
+    r = pl.col("read")                  # a cell that does not read the setting measured nothing
+    delta = pl.col("delta").filter(r)
     g = effects.group_by(["parameter", "from", "to", "metric", "label", "unit", "share"],
                          maintain_order=True).agg(
-        pl.len().alias("cells"),
-        (pl.col("low") > 0).sum().alias("up"),
-        (pl.col("high") < 0).sum().alias("down"),
-        (pl.col("verdict") == LARGE).sum().alias("large"),
-        (pl.col("verdict") == MAY_MATTER).sum().alias("may_matter"),
-        (pl.col("verdict") == SMALL).sum().alias("small"),
+        r.sum().cast(pl.UInt32).alias("cells"),
+        ((pl.col("low") > 0) & r).sum().cast(pl.UInt32).alias("up"),
+        ((pl.col("high") < 0) & r).sum().cast(pl.UInt32).alias("down"),
+        ((pl.col("verdict") == LARGE) & r).sum().cast(pl.UInt32).alias("large"),
+        ((pl.col("verdict") == MAY_MATTER) & r).sum().cast(pl.UInt32).alias("may_matter"),
+        ((pl.col("verdict") == SMALL) & r).sum().cast(pl.UInt32).alias("small"),
         pl.col("smallest").first().alias("smallest_difference"),
-        pl.col("delta").abs().max().alias("_size"),
-        ((pl.col("low") == 0) & (pl.col("high") == 0)).sum().alias("unchanged"),
-        pl.col("delta").min().alias("smallest"),
-        pl.col("delta").max().alias("largest"),
-        pl.col("cell_label").sort_by("delta").first().alias("smallest_in"),
-        pl.col("cell_label").sort_by("delta").last().alias("largest_in"),
-        pl.col("cell_label").alias("cells_in"),
+        delta.abs().max().alias("_size"),
+        ((pl.col("low") == 0) & (pl.col("high") == 0) & r).sum().cast(pl.UInt32).alias("unchanged"),
+        delta.min().alias("smallest"),
+        delta.max().alias("largest"),
+        pl.col("cell_label").filter(r).sort_by(delta).first().alias("smallest_in"),
+        pl.col("cell_label").filter(r).sort_by(delta).last().alias("largest_in"),
+        pl.col("cell_label").filter(r).alias("cells_in"),
         *([pl.col("at").first().alias("at")] if "at" in effects.columns else []),
-        pl.col("cell_label").filter(pl.col("low") > 0).alias("up_in"),
-        pl.col("cell_label").filter(pl.col("high") < 0).alias("down_in"),
-        pl.col("cell_label").filter((pl.col("low") == 0) & (pl.col("high") == 0)).alias("unchanged_in"),
-        pl.col("cell_label").filter((pl.col("low") <= 0) & (pl.col("high") >= 0)
+        pl.col("cell_label").filter((pl.col("low") > 0) & r).alias("up_in"),
+        pl.col("cell_label").filter((pl.col("high") < 0) & r).alias("down_in"),
+        pl.col("cell_label").filter((pl.col("low") == 0) & (pl.col("high") == 0) & r).alias("unchanged_in"),
+        pl.col("cell_label").filter((pl.col("low") <= 0) & (pl.col("high") >= 0) & r
                                     & ~((pl.col("low") == 0) & (pl.col("high") == 0))).alias("unclear_in"),
+        (~r).sum().cast(pl.UInt32).alias("not_read"),
+        pl.col("cell_label").filter(~r).alias("not_read_in"),
+        pl.col("players").filter(~r).unique(maintain_order=True).alias("not_read_at"),
     )
     same = (pl.col("cells") > 0) & ((pl.col("up") == pl.col("cells")) | (pl.col("down") == pl.col("cells")))
     words = pl.when(same).then(pl.lit("yes")).otherwise(pl.lit("no"))
     g = g.with_columns(
         (pl.col("cells") - pl.col("up") - pl.col("down") - pl.col("unchanged")).alias("unclear"),
-        pl.when(pl.col("cells") < n_cells)
+        pl.when(pl.col("cells") == 0)
+        .then(pl.lit("no cell reads it"))
+        .when(pl.col("not_read") > 0)
+        .then(pl.format("{} (in the {} of {} cells that read it)", words, pl.col("cells"),
+                        pl.lit(n_cells) - pl.col("not_read")))
+        .when(pl.col("cells") < n_cells)
         .then(pl.format("{} (in the {} of {} cells that measure it)", words, pl.col("cells"), pl.lit(n_cells)))
         .otherwise(words).alias("same_way_everywhere"))
     return g.sort(["metric", "large", "may_matter", "small", "_size"],
@@ -230,7 +276,28 @@ def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = Fals
               measured: set | None = None) -> str:
     """One parameter's sentence on one metric (:func:`sentences`); ``measured``: the cells that
     measured the comparison (any metric), so that a cell among them without the metric is said not
-    to have it, and "every cell" is said only of the panel's every cell."""
+    to have it, and "every cell" is said only of the panel's every cell. A cell that does not read
+    the setting (``not_read_in``, :func:`agreement`) is left out of the counts and named after them
+    ("not read at 3 players (2 cells, left out of these counts: …)"); when no cell reads it, one
+    sentence says so."""
+    unread = list(r.get("not_read_in") or [])
+    if unread:
+        # a cell that does not read the setting played the same games at both values: it measured
+        # nothing, so it is left out of every count ("k of N": N the cells that read it) and named
+        # (review s61 #1: track.goal.4 "unchanged in 3 of 4 cells", two of them 3-player cells)
+        at = [int(x) for x in (r.get("not_read_at") or []) if x is not None]
+        counts = (" and ".join(map(str, sorted(at))) + " players") if at else "their player count"
+        which = f": {', '.join(unread)}" if len(unread) <= NAMED_CELLS else ""
+        if not r["cells"] and len(unread) >= n_cells:
+            return (f"moving {r['parameter']} from {r['from']} to {r['to']} changes no game in any "
+                    f"of the {n_cells} cells: none reads {r['parameter']} (not read at {counts}).")
+        note = (f"; not read at {counts} ({len(unread)} cell{'s' if len(unread) != 1 else ''}, left "
+                f"out of these counts{which})")
+        n_cells -= len(unread)
+        labels = [c for c in labels if c not in unread] if labels is not None else None
+        measured = (measured - set(unread)) if measured is not None else None
+    else:
+        note = ""
     scale, unit = (100.0, " pp") if r["share"] else (1.0, f" {r['unit']}")
     matter = r["smallest_difference"] * scale
     matter_unit = f" {singular(unit.strip())}" if matter == 1 and not r["share"] else unit
@@ -257,7 +324,16 @@ def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = Fals
         gone += (f"; {len(lacking)} cell{'s' if len(lacking) != 1 else ''} "
                  f"{'do' if len(lacking) != 1 else 'does'} not have it"
                  + (f" ({', '.join(lacking)})" if len(lacking) <= NAMED_CELLS else ""))
+    gone += note
     k = r["cells"]
+    if note and missing <= 0 and not lacking and 0 < k == n_cells and (r["up"] == k or r["down"] == k):
+        verb, a, b = ("raises", lo, hi) if r["up"] == k else ("lowers", -hi, -lo)
+        least, most_in = ((r["smallest_in"], r["largest_in"]) if r["up"] == k
+                          else (r["largest_in"], r["smallest_in"]))
+        by = (f"by {_size(a)}{unit} ({least})" if k == 1 else
+              f"by {_size(a)} to {_size(b)}{unit} ({least}: least; {most_in}: most)")
+        return (f"{move} {verb} {what} in every cell that reads it, {k} of {n_cells}{gone}, "
+                f"{by}{size}.")
     if lacking and missing <= 0 and 0 < k < n_cells and (r["up"] == k or r["down"] == k):
         verb, a, b = ("raises", lo, hi) if r["up"] == k else ("lowers", -hi, -lo)
         least, most_in = ((r["smallest_in"], r["largest_in"]) if r["up"] == k

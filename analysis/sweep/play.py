@@ -24,7 +24,8 @@ are played, each alone.
 
 May import numpy, the standard library, :mod:`simcore.runner`, :mod:`simcore` (config, errors, rundir,
 atomic, registry), :mod:`analysis.sweep.grammar`, :mod:`analysis.sweep.joint` and, lazily, the
-variant pairs and anchors of :mod:`analysis.sweep.metrics`.
+variant pairs and anchors of :mod:`analysis.sweep.metrics` and :mod:`analysis.rules_diff` (whether a
+player count reads a setting, :func:`check_read`).
 """
 
 from __future__ import annotations
@@ -151,6 +152,8 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
     counts = all_players or next((v.values for v in parsed if v.is_players), None) \
         or (players or spec.default_players,)
     check_seats_of(spec, parsed, base, counts, src.data, option)
+    if all_players is None:                 # (a panel's cells: plan_panel_sweep, once for all)
+        check_read(game, parsed, base, counts, src.text, option)
     # moving one at a time, the others stay at the base rules' value where their list has it (the
     # shipped game a designer compares against), else at their first value (metrics.anchors)
     variants = (one_at_a_time(parsed, option, held_at_base(parsed, src.text, [s.text for s in base]))
@@ -167,6 +170,30 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
         plan.preps.append(prepare_variant(plan, v, src))
     plan.beyond = beyond_checks(plan, src)
     return plan
+
+
+def check_read(game: str, varies, settings, counts, rules_text: str, option: str = "--vary",
+               panel: bool = False) -> None:
+    """Refuse, in one line before any game, a ``--vary`` of a setting that no player count played
+    reads (:func:`analysis.rules_diff.reads_setting`: its rules read alike at every value at each
+    count): ``track.goal.4`` at 3 players is the goal of another count, so every variant plays the
+    same games, and the page said the setting "does not change" the outcome by more than what
+    matters (review s61 #1). ``counts``: every player count played (a panel's cells' counts)."""
+    from analysis.rules_diff import reads_setting
+
+    counts = sorted({int(c) for c in counts if c})
+    if not counts:
+        return
+    texts = [s.text for s in settings]
+    for v in varies:
+        if v.is_players or any(reads_setting(game, rules_text, texts, n, v.name, v.values) for n in counts):
+            continue
+        at = (str(counts[0]) if len(counts) == 1 else
+              ", ".join(map(str, counts[:-1])) + f" and {counts[-1]}")
+        where = f"in any cell of this panel ({at} players)" if panel else f"at {at} players"
+        raise UsageError(f"{option} {v.text}: {registry.get(game).title} does not read {v.name} "
+                         f"{where}: the rules played are the same at every value, so it would "
+                         "change no game")
 
 
 def check_compared(varies, option: str = "--vary") -> None:

@@ -9,8 +9,8 @@ Adding a game: its folder under ``simcore/games/<game>/`` with a ``spec.py``, an
 Registering a game also gives its whole folder one Numba cache stamp (:mod:`simcore.cache_folders`):
 an edit to any file of the folder recompiles its kernel; a game needs no cache code of its own.
 
-May import the standard library, :mod:`simcore.contract`, :mod:`simcore.cache_folders` and
-:mod:`simcore.errors`.
+May import the standard library, numpy (lazily: two rule sets compared as a player count reads
+them), :mod:`simcore.contract`, :mod:`simcore.cache_folders` and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
@@ -121,3 +121,39 @@ def absent_defaults() -> dict[str, object]:
             out.update(getattr(importlib.import_module(spec.rules_module), "ABSENT_DEFAULTS", {}))
     return out
 _config.seat_lists_of = lambda name: (get(name).seat_lists, get(name).players[1])
+
+
+def rules_read_at(game: str, rules, n_players: int) -> dict:
+    """The rules ``rules`` (a game's loaded rules object) as a game of ``n_players`` players reads
+    them: every field the kernel and the reference are given, with the entries of another player
+    count, or of a seat this count does not have, left out (the game's rules module's
+    ``read_at(rules, n_players)``, where it declares one; else every field but ``source``, the file
+    as read). Two rule sets whose forms are equal here play the same games at that count:
+    ``track.goal.4`` is not read at 3 players, ``setup.start_coins`` [1, 0, 0] and [1, 0, 0, 0]
+    are the same coins at 3 players (review s61 #1)."""
+    import dataclasses
+
+    module = importlib.import_module(get(game).rules_module)
+    own = getattr(module, "read_at", None)
+    if own is not None:
+        return own(rules, int(n_players))
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name != "source"}
+
+
+def same_rules_at(game: str, a, b, n_players: int) -> bool:
+    """Whether two loaded rule sets of ``game`` read alike at ``n_players`` players
+    (:func:`rules_read_at`): arrays compared by dtype, shape and every value."""
+    import numpy as np
+
+    fa, fb = rules_read_at(game, a, n_players), rules_read_at(game, b, n_players)
+    if fa.keys() != fb.keys():
+        return False
+    for k, x in fa.items():
+        y = fb[k]
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            x, y = np.asarray(x), np.asarray(y)
+            if x.dtype != y.dtype or x.shape != y.shape or not np.array_equal(x, y):
+                return False
+        elif x != y:
+            return False
+    return True

@@ -201,6 +201,22 @@ def from_source(src: TomlSource) -> RulesArrays:
                        source=src, hand_size_listed=hands_listed)
 
 
+def read_at(rules: RulesArrays, n_players: int) -> dict:
+    """The rules as a game of ``n_players`` players reads them (:func:`simcore.games.rules_read_at`):
+    the card copies and the settings, with the hand of a seat this count does not have (MV-2) and
+    the End card's side at another count set to -1, and ``players.allowed`` as whether it allows
+    this count. How many seats a per-seat list names is left out: it decides only whether the count
+    may be played (:func:`check_players`). Two rule sets equal here play the same games at this
+    count."""
+    params = rules.params.copy()
+    n = min(max(int(n_players), 0), MAX_PLAYERS)
+    params[P_HAND_SIZE + n:P_HAND_SIZE + MAX_PLAYERS] = -1
+    for count in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        if count != n:
+            params[P_RED_2 + count - MIN_PLAYERS] = -1
+    return {"copies": rules.copies, "allowed": n in rules.allowed_players, "params": params}
+
+
 def check_players(rules: RulesArrays, n_players: int) -> None:
     """MV-1: refuse a player count the engines or the rules file do not allow (UsageError)."""
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:

@@ -203,6 +203,21 @@ def from_source(src: TomlSource) -> RulesArrays:
         params=params, source=src, start_coins_listed=coins_listed)
 
 
+def read_at(rules: RulesArrays, n_players: int) -> dict:
+    """The rules as a game of ``n_players`` players reads them (:func:`simcore.games.rules_read_at`):
+    the kernel's arrays (:meth:`RulesArrays.kernel_args`) and the event names, with the start coins
+    of a seat this count does not have set to -1 (MA-1: ``setup.start_coins`` [1, 0, 0] and
+    [1, 0, 0, 0] are the same coins at 3 players). How many seats a per-seat list names is left out:
+    it decides only whether the count may be played (:func:`check_seats`). Two rule sets equal here
+    play the same games at this count."""
+    params = rules.params.copy()
+    n = min(max(int(n_players), 0), MAX_PLAYERS)
+    params[P_START_COINS + n:P_START_COINS + MAX_PLAYERS] = -1
+    args = rules.kernel_args()
+    out = {f"arg{k}": a for k, a in enumerate(args[:-1])}
+    return {**out, "params": params, "event_names": tuple(rules.event_names)}
+
+
 def check_seats(rules: RulesArrays, n_players: int) -> None:
     """MA-1: a per-seat ``setup.start_coins`` list must name every seat of the game."""
     k = rules.start_coins_listed

@@ -393,6 +393,27 @@ def objective_card(rules: RulesArrays, index: int) -> dict:
     return {t: amounts[t] for t in listed + [t for t in RESOURCE_TYPES if t not in listed]}
 
 
+def read_at(rules: RulesArrays, n_players: int) -> dict:
+    """The rules as a game of ``n_players`` players reads them (:func:`simcore.games.rules_read_at`):
+    every array the kernel is given, with the per-count settings of another count (SG-1 midpoint,
+    goal, rent before / after: only ``[n_players]`` is read) and the start cards of a Censitaire seat
+    this count does not have set to -1, the Seigneur cards per year read as the kernel reads them
+    (0 = as many as there are players, SG-3), and ``players.allowed`` as whether it allows this
+    count. Two rule sets equal here play the same games at this count."""
+    params = rules.params.copy()
+    n = int(n_players)
+    for base in (P_MIDPOINT, P_GOAL, P_RENT_BEFORE, P_RENT_AFTER):
+        for count in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+            if count != n:
+                params[base + count - MIN_PLAYERS] = -1
+    params[P_START_CARDS + max(n - 1, 0):P_START_CARDS + MAX_CENSITAIRES] = -1
+    params[P_SC_PER_YEAR] = rules.seigneur_cards_per_year(n)
+    return {"resource_counts": rules.resource_counts, "objectives": rules.objectives,
+            "censitaire_counts": rules.censitaire_counts, "seigneur_counts": rules.seigneur_counts,
+            "allowed": n in rules.allowed_players, "params": params, "pay_order": int(rules.pay_order),
+            "card_effects": rules.card_effects}
+
+
 def check_players(rules: RulesArrays, n_players: int) -> None:
     """SG-1: refuse a player count the engines or the rules file do not allow (UsageError)."""
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
