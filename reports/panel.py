@@ -437,15 +437,17 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
                       .otherwise(pl.col("verdict")).alias("verdict"))
         .select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high", "unit", "smallest",
                 "verdict"))
+    drawn = effects.filter((pl.col("metric") == head) & ~unread)
+    if not drawn.height:        # (a sweep recorded before the refusal of a setting no cell reads)
+        drawn = effects.filter(pl.col("metric") == head)
     # the page leads with what moves what; how it is measured follows the sentences
     secs = [Section("findings", "What moves what, cell by cell",
                     "The paired change of each setting in every cell, worded by its size (how it "
                     "is measured: the next section).", sentences=lines),
             Section("method", "How these sentences are measured", sweep_method_words(effects, meta["game"])),
             Section("figure", "Effect per cell",
-                    figures=figs.add("effects", effects_figure(effects.filter((pl.col("metric") == head)
-                                                                              & ~unread)),
-                                     "Each parameter's effect on the headline metric in every cell.")),
+                    figures=figs.add("effects", effects_figure(drawn),
+                                     "Each parameter's effect on the headline metric in every cell (none where a cell's player count does not read the setting).")),
             Section("agreement", "Does every cell move the same way?",
                     f"One row per parameter and metric. Column '{of_n}': the cells that have the "
                     f"metric and measured its effect, out of the panel's {n} (a seat 4 only in the "
