@@ -447,7 +447,8 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
             Section("method", "How these sentences are measured", sweep_method_words(effects, meta["game"])),
             Section("figure", "Effect per cell",
                     figures=figs.add("effects", effects_figure(drawn),
-                                     "Each parameter's effect on the headline metric in every cell (none where a cell's player count does not read the setting).")),
+                                     "Each parameter's effect on the headline metric in every cell "
+                                     "(none where a cell's player count does not read the setting).")),
             Section("agreement", "Does every cell move the same way?",
                     f"One row per parameter and metric. Column '{of_n}': the cells that have the "
                     f"metric and measured its effect, out of the panel's {n} (a seat 4 only in the "
