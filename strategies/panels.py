@@ -224,12 +224,16 @@ def lookup(game: str, spec: str) -> Panel:
     return found[spec]
 
 
-def parse_players(text: str | int | None, option: str = "--players") -> list[int] | None:
-    """``4`` or ``3,4,5`` or ``3..5`` → player counts."""
+def parse_players(text, option: str = "--players") -> list[int] | None:
+    """``4`` or ``3,4,5`` or ``3..5`` → player counts; from Python also an int or a list of them
+    (``players=4``, ``players=[3, 4]``, as docs/sweep.md's API lines give them: review s61 #3, a
+    list was read as its text "[4]" and refused)."""
     if text is None:
         return None
     if isinstance(text, int):
         return [text]
+    if isinstance(text, (list, tuple)):
+        text = ",".join(str(x).strip() for x in text)
     s = str(text).strip()
     try:
         if ".." in s:

@@ -487,8 +487,7 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     if aggregate not in AGGREGATES:
         raise UsageError(f"--aggregate {aggregate}: must be one of {', '.join(AGGREGATES)}")
     if isinstance(panel, str):
-        panel = from_options(game, panel=panel,
-                             players=players if not isinstance(players, int) else [players])
+        panel = from_options(game, panel=panel, players=players)
         players = None
     if panel is not None and panel.game != registry.get(game).name:
         raise UsageError(f"--panel {panel.name}: a panel of {panel.game}, not of {game}")
