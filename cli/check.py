@@ -211,23 +211,38 @@ def _panel_baseline_command(panel_dir: Path) -> str:
     import json
     import shlex
 
+    from strategies.panels import Panel, panel_options
+
     try:
         meta = json.loads((panel_dir / "panel.json").read_text(encoding="utf-8"))
-        panel, game = meta["panel"], meta["game"]
-        source = Path(str(panel.get("source") or ""))
-        shipped = source.parent.parent.name == "configs" and source.name == "panels.toml"
-        name = panel["name"] if shipped or not source.is_file() else str(source)
-        # (not the panel's --games: a baseline plans its own, and a panel played for a report is
-        # often too small for a gate's tolerance)
-        words = ["balance", "baseline", "--panel", name, "--game", game, "--seed", f"{int(meta['seed'])}"]
+        panel, game = Panel.from_json(meta["panel"]), meta["game"]
+        # (--players/--lineup for a panel made of them: "--panel command-line" named a panel no
+        # command knows, review s61 #2; not the panel's --games: a baseline plans its own, and a
+        # panel played for a report is often too small for a gate's tolerance)
+        chosen = panel_options(panel)
+        if chosen is None:
+            raise ValueError("no options make this panel")
+        words = ["balance", "baseline", *chosen, "--game", game, "--seed", f"{int(meta['seed'])}"]
         rules = Path(str(meta.get("rules_name") or ""))
         if rules.name and not (rules.parent.parent.name == "configs" and rules.name == "rules.toml"):
             words += ["--rules", str(rules)]          # a rules file of the designer's
         for setting in meta.get("settings") or []:
             words += ["--set", str(setting)]
         return " ".join(shlex.quote(w) for w in words) + " --out DIR"
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, UsageError):
         return "balance baseline --panel NAME (or --lineup …) --out DIR"
+
+
+def _panel_kind(panel_dir: Path) -> str | None:
+    """The ``kind`` panel.json in ``panel_dir`` records ("panel": simulate --panel; "panel-baseline":
+    balance baseline --panel), None when unreadable."""
+    import json
+
+    try:
+        meta = json.loads((panel_dir / "panel.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta.get("kind") if isinstance(meta, dict) else None
 
 
 def _print_tolerances(path, cells: list[str] | None = None) -> None:
@@ -523,6 +538,14 @@ def register(app: typer.Typer) -> None:
             # named no way to a panel baseline
             from simcore.atomic import show
 
+            if _panel_kind(run) == "panel-baseline":
+                # a panel baseline already: its cells' runs are DIR/runs/cell-K (review s61 #2: "give
+                # one cell, e.g. DIR/cell-0", a path that does not exist)
+                cell = next((c for c in sorted((run / "runs").glob("cell-*")) if (c / "run.json").is_file()),
+                            run / "runs" / "cell-0")
+                raise UsageError(f"{show(run)}: a panel baseline (balance baseline --panel wrote it), not a "
+                                 f"run: balance check --baseline {show(run)} checks against it; or give "
+                                 f"one cell's run, e.g. {show(cell)}")
             cell = next((c for c in sorted(run.glob("cell-*")) if (c / "run.json").is_file()), run / "cell-0")
             raise UsageError(f"{show(run)}: a panel, not a run: a panel baseline is played by "
                              f"{_panel_baseline_command(run)} (one baseline per cell, its games planned "

@@ -286,6 +286,54 @@ def _cells_of(game: str, counts, lineups, where: str) -> Panel:
     return Panel(game, "command-line", tuple(cells), source="command line")
 
 
+def panel_options(panel: Panel) -> list[str] | None:
+    """The options that make ``panel`` again on a command line: ``--panel NAME`` (a panels file's
+    as ``FILE:NAME``; one restricted to some player counts, "wide@4p", as ``--panel wide --players
+    4``), or, for one made from ``--players`` and ``--lineup``, those (review s61 #2: a panel run's
+    baseline command said "--panel command-line", a panel no command knows). None when the cells
+    are not every count × every line-up of some ``--lineup`` texts (checked by making the panel
+    again from them)."""
+    if not panel.made_here:
+        name, _, at = panel.name.partition("@")
+        source = Path(panel.source) if panel.source else None
+        try:
+            shipped_here = source is None or source.resolve() == panels_path(panel.game).resolve()
+        except (OSError, KeyError, ValueError):
+            shipped_here = False
+        shipped_there = source is not None and source.parent.parent.name == "configs" \
+            and source.name == PANELS_TOML           # (the shipped file of another checkout)
+        typed = name if shipped_here or shipped_there or not source.is_file() else f"{source}:{name}"
+        return ["--panel", typed] + (["--players", at.removesuffix("p")] if at else [])
+    counts = list(dict.fromkeys(c.players for c in panel.cells))
+    if not panel.cells or len(panel.cells) % len(counts):
+        return None
+    width = len(panel.cells) // len(counts)
+    spec = registry.get(panel.game)
+    texts = []
+    for j in range(width):
+        at = [panel.cells[i * width + j] for i in range(len(counts))]
+        if all(len(set(c.lineup)) == 1 for c in at) and len({c.lineup[0] for c in at}) == 1:
+            texts.append(at[0].lineup[0])                    # one bot in every seat
+        elif len(at) == 1:
+            texts.append(at[0].strategies)                   # one bot per seat, at one count
+        else:                                                # one bot per role, at every count
+            by_role: dict[str, str] = {}
+            for c in at:
+                for role, bot in zip(spec.seat_roles(c.players), c.lineup):
+                    by_role.setdefault(role, bot)
+            texts.append(",".join(f"{r}={b}" for r, b in by_role.items()))
+    words = ["--players", ",".join(map(str, counts))]
+    for t in texts:
+        words += ["--lineup", t]
+    try:
+        again = from_options(panel.game, players=words[1], lineups=texts)
+    except (UsageError, ConfigError):
+        return None
+    if [(c.players, c.lineup) for c in again.cells] != [(c.players, c.lineup) for c in panel.cells]:
+        return None
+    return words
+
+
 def options_panel(game: str, *, panel: str | None, players: str | int | None, lineups=(),
                   strategies: str | None = None) -> tuple["Panel | None", int | None]:
     """What a command that plays a line-up or a panel was given: ``(panel, None)`` when
