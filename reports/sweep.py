@@ -2034,7 +2034,10 @@ def cell_target_table(cells: list[dict], game: str = "") -> pl.DataFrame:
 
                 k = (ci_digits(100 * m["low"], 100 * m["high"], 1) if share
                      else ci_digits(m["low"], m["high"], 2))
-                f = (lambda x, k=k: f"{100 * x:.{k}f}") if share else (lambda x, k=k: f"{x:.{k}f}")
+                # halves away from zero, as every other table of the page (review s61 #1: an
+                # exact 7.15% printed "7.1%" here, "7.2%" elsewhere)
+                sc = 100.0 if share else 1.0
+                f = lambda x, k=k, sc=sc: f"{_half_away(sc * x, k):.{k}f}"  # noqa: E731
                 name = _metric_name(m["metric"], game) if game else m["metric"]
                 key = f"{t['target']}: {name}" if len(c["targets"]) > 1 else name
                 cols.setdefault(key)
@@ -2156,7 +2159,7 @@ def turn_limit_text(limits: list[dict]) -> str:
     (each cell's over a panel), and whether it reaches the warning's threshold."""
     def one(t: dict) -> str:
         cell = f"{t['cell']}: " if len(limits) > 1 and t.get("cell") else ""
-        return f"{cell}{100 * t['share']:.1f}% of {t['total']:,} ({t['games']:,})"
+        return f"{cell}{_half_away(100 * t['share'], 1):.1f}% of {t['total']:,} ({t['games']:,})"
 
     warn = (f"; WARNING: {TURN_LIMIT_WARN:.0%} or more, the win shares describe unfinished games"
             if flagged(limits) else f" (below the {TURN_LIMIT_WARN:.0%} that warns)")
@@ -2280,8 +2283,9 @@ def _confirmation(result: dict, tune_dir: Path, game: str) -> list[tuple[dict, d
                             [sc * e for e in band] if band is not None else [])
             row = {"Cell": cell["label"]} if cell is not None else {}
             row |= {"Target": p["target"], "Metric": _metric_name(m["metric"], game),
-                   "Estimate": f"{sc * m['estimate']:.{d}f}{'%' if share else ''}",
-                   CONFIRM_INTERVAL: f"{sc * m['low']:.{d}f} to {sc * m['high']:.{d}f}"}
+                   "Estimate": f"{_half_away(sc * m['estimate'], d):.{d}f}{'%' if share else ''}",
+                   CONFIRM_INTERVAL: f"{_half_away(sc * m['low'], d):.{d}f} to "
+                                     f"{_half_away(sc * m['high'], d):.{d}f}"}
             place = None
             if band is not None:
                 lo, hi = band
@@ -2295,8 +2299,8 @@ def _confirmation(result: dict, tune_dir: Path, game: str) -> list[tuple[dict, d
                 row["Interval inside the band"] = _PLACE_WORDS[place]
                 e = m["estimate"]
                 row["Estimate: inside or outside the band"] = (
-                    f"{amount(f'{sc * (e - hi):.{d}f}', unit)} above" if e > hi else
-                    f"{amount(f'{sc * (lo - e):.{d}f}', unit)} below" if e < lo else "inside")
+                    f"{amount(f'{_half_away(sc * (e - hi), d):.{d}f}', unit)} above" if e > hi else
+                    f"{amount(f'{_half_away(sc * (lo - e), d):.{d}f}', unit)} below" if e < lo else "inside")
             rows.append((row, place))
         out.append((p, t or None, rows))
     return out

@@ -11,13 +11,14 @@ share is large (:data:`TURN_LIMIT_WARN`, :mod:`simcore.turn_limit`'s).
 * :func:`confirmation_turn_limits` — the same for every cell of a tune's confirmation.
 * :func:`turn_limit_warning` — the warning sentence, or '' below the threshold.
 
-May import :mod:`analysis.length` and :mod:`simcore.turn_limit` (the threshold, :data:`TURN_LIMIT_WARN`, and the end reason names).
+May import :mod:`analysis.length`, :mod:`simcore.numbers` (rounding) and :mod:`simcore.turn_limit` (the threshold, :data:`TURN_LIMIT_WARN`, and the end reason names).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from simcore.numbers import rounded
 from simcore.turn_limit import TURN_LIMIT_REASONS, TURN_LIMIT_WARN
 
 # The threshold and the end reason names are the toolkit's one definition (:mod:`simcore.turn_limit`:
@@ -52,7 +53,7 @@ def confirmation_turn_limits(tune_dir: str | Path, result: dict) -> list[dict]:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return f"{rounded(100 * x, 1):.1f}%"          # (halves as the tables round them)
 
 
 def flagged(limits: list[dict], threshold: float = TURN_LIMIT_WARN) -> list[dict]:

@@ -28,7 +28,7 @@ before any game, one every rule set meets or one the confirmation's games cannot
 (:func:`check_reachable`). A tolerance or an aim prints at the decimals it was typed with
 (:func:`pp_text`).
 
-May import numpy, the standard library, :mod:`simcore` (registry, errors), :mod:`analysis.stats`
+May import numpy, the standard library, :mod:`simcore` (registry, errors, numbers), :mod:`analysis.stats`
 and :mod:`analysis.sweep.metrics`.
 """
 
@@ -42,6 +42,7 @@ import numpy as np
 
 from simcore import games as registry
 from simcore.errors import UsageError
+from simcore.numbers import rounded
 
 from analysis import stats
 from analysis.stats import band_difference_range  # noqa: F401  (re-exported: tests import it here)
@@ -721,8 +722,8 @@ def edge_digits(values, edges, digits: int = 1, more: int = 2) -> int:
     vals = [float(v) for v in values if v is not None and np.isfinite(v)]
     eds = [float(e) for e in edges if e is not None and np.isfinite(e)]
 
-    def shown(x: float, d: int) -> float:
-        return float(f"{x:.{d}f}")
+    def shown(x: float, d: int) -> float:       # (as it is printed: :func:`signed`)
+        return rounded(x, d)
 
     for d in range(digits, digits + more + 1):
         if all(np.sign(shown(v, d) - shown(e, d)) == np.sign(round(v - e, 9)) for v in vals for e in eds):
@@ -761,8 +762,10 @@ def pp_text(share: float) -> str:
 
 
 def signed(x: float, d: int) -> str:
-    """``x`` with ``d`` decimals and a true minus sign ("−0.4", as the pages print it)."""
-    return f"{x:.{d}f}".replace("-", "\u2212")
+    """``x`` with ``d`` decimals and a true minus sign ("−0.4", as the pages print it), a half
+    rounded away from zero as every table rounds it (:func:`simcore.numbers.rounded`; review s61
+    #1: an exact 7.15% printed "7.1%" in the verdict, "7.2%" in the tables beside it)."""
+    return f"{rounded(x, d):.{d}f}".replace("-", "\u2212")
 
 
 def target_bits(j: Judgement, targets: tuple[Target, ...], fair: float | None) -> list[str]:
@@ -790,8 +793,8 @@ def target_bits(j: Judgement, targets: tuple[Target, ...], fair: float | None) -
         else:
             top = 100 * (fair + t.tol)
             shown = "; ".join(f"{r['metric'].removeprefix('strategy_win_share_')} "
-                              f"{100 * r['estimate']:.{(d := edge_digits([100 * r['estimate'], 100 * r['high']], [top]))}f}% "
-                              f"(up to {100 * r['high']:.{d}f})" for r in ms)
+                              f"{signed(100 * r['estimate'], d := edge_digits([100 * r['estimate'], 100 * r['high']], [top]))}% "
+                              f"(up to {signed(100 * r['high'], d)})" for r in ms)
             bits.append(f"no strategy above {100 * fair:.1f}% + {pp_text(t.tol)} pp: {said} ({shown})")
     return bits
 
