@@ -184,7 +184,8 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         if (runs[0] / "panel_sweep.json").is_file():
             if len(runs) > 1:
                 raise UsageError(f"{runs[0]} is a panel sweep directory: report it on its own")
-            return build_panel_sweep_report(runs[0], out, force, smallest=smallest, pdf=pdf, svg=svg)
+            return build_panel_sweep_report(runs[0], out, force, smallest=smallest, pdf=pdf, svg=svg,
+                                            answers=answers)
         targets = ()
         if target:                    # judged in every cell; a target the game cannot measure fails first
             from cli.skill import check_targets

@@ -395,10 +395,13 @@ def _rules_of(runs) -> list[str]:
 
 
 def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = False,
-                             smallest: dict | None = None, pdf: bool = False, svg: bool = False) -> Path:
+                             smallest: dict | None = None, pdf: bool = False, svg: bool = False,
+                             answers: list[str] | None = None) -> Path:
     """The page of a sweep over a panel; returns the path of report.html. ``smallest``: the
     smallest differences that matter, by kind, over the sweep's own and the game's: every effect
-    is worded by it and the tables are in reading order (large enough to matter first, by size)."""
+    is worded by it and the tables are in reading order (large enough to matter first, by size).
+    ``answers``, when given, gets the page's lead (the command line prints it, as it prints every
+    other page's: review s61 #4, the start-coins caution was on the page only)."""
     from analysis.stats import practical_order
     from analysis.sweep.panel_effects import (agreement, headline_metric, headline_sentences, panel_effects,
                                               read_panel_sweep)
@@ -411,6 +414,8 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     # values of some seats' start coins, played with heuristic bots (analysis.start_coins)
     lines += [caution] if (caution := dir_caution([path], "panel sweep")) else []
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cell{'s' if n != 1 else ''}"
+    if answers is not None:
+        answers += [f"{title}:"] + [f"  {x}" for x in lines]
     figs = FigureSet()
     # "cells": how many cells have the metric and measured it (a seat 4 only at 4 players or more):
     # the counts beside it add up to it, not to the panel's n (review G, panel #4)
