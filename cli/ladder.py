@@ -114,6 +114,9 @@ def ladder(
     set_threads(threads)
     counts = parse_players("4" if players is None else players)   # --players "" is refused
     by_count: dict[int, list[str]] = {}
+    # the option the panel came from, as a refusal names it (review s61 #6: "--panel: …" for a
+    # --lineup the user typed)
+    given = "--panel" if panel is not None else "--lineup"
     if panel is not None or lineup:
         if bots is not None:
             raise UsageError("--bots: give --bots or a panel (--panel, --lineup), not both: the "
@@ -150,12 +153,12 @@ def ladder(
     if by_count and spec.roles_alike and any(len(v) < 2 for v in by_count.values()):
         # a single bot has no one to be ranked against: the panel's line-ups must hold two
         one = next(p for p, v in by_count.items() if len(v) < 2)
-        raise UsageError(f"--panel: at {one} players its line-ups hold one bot ({by_count[one][0]}); "
+        raise UsageError(f"{given}: at {one} players its line-ups hold one bot ({by_count[one][0]}); "
                          "a ladder ranks bots against each other (give line-ups of two bots or more)")
     if not spec.roles_alike:
         for p in counts:      # both roles' bots, at every player count, before any game
             _check_roles(L, S, spec, game, by_count.get(p, names), p,
-                         "--panel" if by_count else "--bots", bool(by_count) and len(counts) > 1)
+                         given if by_count else "--bots", bool(by_count) and len(counts) > 1)
     # what is printed waits until --out is written: a closed or full stdout (`| head -1`,
     # `> /dev/full`) threw the finished matrix away (review s59 #2)
     console = _Later(Console())
