@@ -310,6 +310,7 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
     spec = registry.get(game)
     roles = not spec.roles_alike
     rows, labels = [], []
+    weights = _cell_weights(runs)
     for k, r in enumerate(runs):
         meta = read_meta(r)
         v = cell_summary(r)
@@ -330,7 +331,7 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
             if deals is not None and key in deals:
                 n_eff, lo, hi = deals[key]
             rows.append({"cell": k, "label": label, "players": v.n_players, "games": v.n_games,
-                         "effective_games": n_eff,
+                         "effective_games": n_eff, "weight": weights[k],
                          "run": str(r), "metric": key, "what": info.label,
                          "share": info.share, "unit": info.unit,     # (the length's: player turns)
                          "estimate": m, "low": lo, "high": hi,
@@ -354,6 +355,25 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
     if (warned := turn_limit_of_cells(runs, labels)):
         lead = [warned] + lead
     return PanelTable(game, cells, labels, " ".join(lead), share, roles, lead, calls, title)
+
+
+def _cell_weights(runs: list[Path]) -> list[float]:
+    """Each run's ``weight`` in a mean over the panel (panels.toml: "weighs a cell in a mean over
+    the panel"), from the panel.json of the panel directory every run is a cell of; 1 for each when
+    the runs are not the cells of one panel (runs gathered by hand: no panel weighs them)."""
+    import json
+
+    if len({r.parent for r in runs}) != 1:
+        return [1.0] * len(runs)
+    try:
+        meta = json.loads((runs[0].parent / PANEL_JSON).read_text(encoding="utf-8"))
+        names = [str(c) for c in meta["cells"]]
+        cells = meta["panel"]["cells"]
+        out = [float(cells[names.index(r.name)].get("weight", 1.0)) for r in runs]
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return [1.0] * len(runs)
+    # (a weight of 0 is a panel's to give, as long as they do not all are: strategies.panels)
+    return out if all(w >= 0 and np.isfinite(w) for w in out) and sum(out) > 0 else [1.0] * len(runs)
 
 
 def turn_limit_of_cells(runs, labels) -> str:
@@ -1045,17 +1065,36 @@ def _spread(s: pl.DataFrame) -> str:
 
 
 def _mean_gaps(seats: pl.DataFrame) -> pl.DataFrame:
-    """Every seat's mean gap from 1/P over the cells that have it (``metric``, ``d``), largest in
-    size first: the ranking :func:`picked_seat` picks from."""
-    return (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
-            .group_by("metric", maintain_order=True).agg(pl.col("d").mean())
+    """Every seat's mean gap from 1/P over the cells that have it (``metric``, ``d``), weighted
+    by the cells' ``weight`` (the panel's, :func:`_cell_weights`; review s61 #5: the mean ignored
+    them), largest in size first: the ranking :func:`picked_seat` picks from."""
+    w = pl.col("weight").fill_null(1.0) if "weight" in seats.columns else pl.lit(1.0)
+    d = pl.col("estimate") - pl.col("fair")
+    return (seats.with_columns(d.alias("d"), pl.when(d.is_not_null()).then(w).alias("_w"))
+            .group_by("metric", maintain_order=True)
+            # (the plain mean where the cells that have the seat all weigh 0)
+            .agg(pl.when(pl.col("_w").sum() > 0)
+                 .then((pl.col("d") * pl.col("_w")).sum() / pl.col("_w").sum())
+                 .otherwise(pl.col("d").mean()).alias("d"))
             .sort(pl.col("d").abs(), descending=True, maintain_order=True))
+
+
+def _weighting(s: pl.DataFrame) -> tuple[str, str]:
+    """How the finding's mean over the cells ``s`` (its seat's rows) is said: ("on average", "")
+    when the cells weigh alike, else ("on weighted average", " (the panel's weights: 3 for 3p
+    3×balanced, 1 for 4p 4×greedy)"), so that the mean printed is the one the numbers beside it
+    give."""
+    if "weight" not in s.columns or s["weight"].fill_null(1.0).n_unique() <= 1:
+        return "on average", ""
+    named = ", ".join(f"{w:g} for {c}" for w, c in zip(s["weight"].fill_null(1.0), s["label"]))
+    return "on weighted average", f" (the panel's weights: {named})"
 
 
 def picked_seat(seats: pl.DataFrame) -> tuple[str, float]:
     """The seat the finding is about (its metric, ``seat_win_share_<s>``) and its mean gap from 1/P:
-    the seat whose win share minus the cell's 1/P, averaged over the cells that have it, is largest
-    in size (``seats``: the seat rows of a panel's cells)."""
+    the seat whose win share minus the cell's 1/P, averaged over the cells that have it (weighted
+    as the panel weighs its cells: :func:`_mean_gaps`), is largest in size (``seats``: the seat
+    rows of a panel's cells)."""
     dev = _mean_gaps(seats)
     return dev["metric"][0], float(dev["d"][0])
 
@@ -1099,8 +1138,9 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
     ranked = _mean_gaps(adjusted)
     runner = (f"the next, Seat {ranked['metric'][1].rsplit('_', 1)[1]}: {_pp(float(ranked['d'][1]))}"
               if ranked.height > 1 else "")
+    avg, weighed = _weighting(s)           # (review s61 #5: a weighted panel's mean, said so)
     over = (f"the panel's {n} cells that have a seat {seat}" if n < cells["cell"].n_unique()
-            else f"the panel's {n} cells" if n > 1 else "the panel's one cell")
+            else f"the panel's {n} cells" if n > 1 else "the panel's one cell") + weighed
     why = (f"as the seat is picked from the data, the calls below are adjusted over every seat of "
            "every cell.")
     above = s.filter(pl.col("adj_low") > pl.col("fair"))
@@ -1116,25 +1156,26 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
         if noise.height:
             parts.append(where(noise, "within noise"))
         return (f"The finding: Seat {seat}{role} is furthest from a fair seat share ({_fair_text(s)}) on "
-                f"average over {over} ({_pp(mean_gap)}), but not on one side of it: "
+                f"{avg.removeprefix('on ')} over {over} ({_pp(mean_gap)}), but not on one side of it: "
                 f"{', '.join(parts[:-1])} and {parts[-1]} (clear on the adjusted intervals). Seat {seat} "
                 f"is the seat picked because its mean gap from 1/P (win share minus the cell's own 1/P, "
-                f"averaged over the cells), {_pp(mean_gap)}, is the largest in size of any seat's"
+                f"averaged over the cells{', weighted' if weighed else ''}), {_pp(mean_gap)}, is the "
+                f"largest in size of any seat's"
                 f"{f' ({runner})' if runner else ''}; {why}")
-    beside = f"; {runner} on average" if runner else ""
+    beside = f"; {runner} {avg}" if runner else ""
     if not (above if mean_gap > 0 else below).height:
         # clear on its side in no cell: a question, not a finding stated as fact (review N #4)
         return (f"The question: does Seat {seat}{role} win {side} than a fair seat share "
                 f"({_fair_text(s)})? Seat {seat} is the seat picked because its win share is furthest "
-                f"from 1/P on average over {over}: {_pp(mean_gap)} on average (its gap from 1/P: "
+                f"from 1/P {avg} over {over}: {_pp(mean_gap)} {avg} (its gap from 1/P: "
                 f"{gaps}{beside}); {why}")
     k = (above if mean_gap > 0 else below).height
     # clear on its side in some cells only: the statement says where (the designer review read
     # "The finding: Seat 1 wins more …" as a fact, two paragraphs above "holds in 1 of 3 cells")
     head = "The finding" if k == n else f"The finding, clear in {k} of the {n} cells"
     return (f"{head}: Seat {seat}{role} wins {side} than a fair seat share ({_fair_text(s)}). "
-            f"Seat {seat} is the seat picked because its win share is furthest from 1/P on average "
-            f"over {over}: {_pp(mean_gap)} on average (its gap from 1/P: {gaps}{beside}); {why}")
+            f"Seat {seat} is the seat picked because its win share is furthest from 1/P {avg} "
+            f"over {over}: {_pp(mean_gap)} {avg} (its gap from 1/P: {gaps}{beside}); {why}")
 
 
 def _pp(d: float, signed: bool = True, digits: int = 1) -> str:
