@@ -298,6 +298,22 @@ def spinner(console):
     return show
 
 
+def _time_left_column():
+    """Rich's time-left column, made when a bar is drawn (rich is imported only then)."""
+    from rich.progress import TimeRemainingColumn
+    from rich.text import Text
+
+    class TimeLeft(TimeRemainingColumn):
+        """Rich's time left, unknown ("-:--:--") while the task's ``idle`` field is set."""
+
+        def render(self, task):
+            if task.fields.get("idle"):
+                return Text("-:--:--", style="progress.remaining")
+            return super().render(task)
+
+    return TimeLeft()
+
+
 class SimulationBar:
     """The runner's progress callback as a rich bar (games done, games/s, time left) that appears
     only when the run is projected to last more than a second; ``note`` shows what an executor
@@ -309,6 +325,7 @@ class SimulationBar:
         self.bar = None
         self.task = None
         self._note = ""
+        self._idle = False
         self.log = LogLines(console, "simulating")
         self.first: tuple[int, float] | None = None     # (games, clock) at the first report
 
@@ -327,10 +344,14 @@ class SimulationBar:
     def __exit__(self, *exc) -> None:
         self.stop()
 
-    def note(self, text: str) -> None:
-        self._note = text
+    def note(self, text: str, idle: bool = False) -> None:
+        """Show ``text`` (a cluster's workers) after the bar; ``idle``: nothing plays now (every
+        worker is gone), so no rate and no time left are shown until a chunk comes again: they
+        stood frozen at the last chunk's for the whole wait (review s61 #4)."""
+        self._note, self._idle = text, idle
         if self.bar is not None:
-            self.bar.update(self.task, note=text)
+            self.bar.update(self.task, note=text, idle=idle,
+                            **({"rate": ""} if idle else {}))
 
     def update(self, done: int, total: int) -> None:
         now = time.perf_counter()
@@ -338,17 +359,24 @@ class SimulationBar:
         rate = self.rate(done, now)
         if self.bar is None and done < total and elapsed > 0 and done > 0:
             if elapsed / done * total > 1.0 and not self.console.quiet:
-                from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+                from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+                from rich.table import Column
 
+                # "450000/1500000 games" is never cut: in 80 columns with a cluster's note it read
+                # "450000/15000… games" (review s61 #5); the bar, the time and the note give way
+                whole = Column(min_width=2 * len(str(total)) + 1, no_wrap=True)
                 self.bar = live_bar(self.console, TextColumn("[bold]simulating"), BarColumn(),
-                                    MofNCompleteColumn(), TextColumn("games"),
+                                    MofNCompleteColumn(table_column=whole),
+                                    TextColumn("games", table_column=Column(min_width=5, no_wrap=True)),
                                     TextColumn("{task.fields[rate]}"),
-                                    TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
+                                    _time_left_column(), TextColumn("{task.fields[note]}"),
                                     transient=True)
                 self.bar.start()
-                self.task = self.bar.add_task("games", total=total, rate="", note=self._note)
+                self.task = self.bar.add_task("games", total=total, rate="", note=self._note,
+                                              idle=self._idle)
         if self.bar is not None:
-            self.bar.update(self.task, completed=done, rate=rate)
+            self.bar.update(self.task, completed=done, rate=rate, idle=False)
+        self._idle = False                      # a chunk came: something plays
         self.log(done, total, rate)
 
     def stop(self) -> None:

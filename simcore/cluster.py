@@ -16,7 +16,10 @@ and the run built there from the run's :class:`~simcore.runner.Recipe` has the c
 sha256 (a ``--rules`` file or ``--set`` settings travel with the recipe; the shipped rules are the
 worker's own). Each worker then compiles (or loads from its Numba cache) the kernel once and plays one
 game (warm-up); a worker that joins later does the same on its first chunk. A worker lost
-mid-run: Dask computes its chunks again elsewhere (same chunk, same stream: same content). An
+mid-run: Dask computes its chunks again elsewhere (same chunk, same stream: same content); a chunk
+whose workers died repeatedly (Dask's ``allowed-failures``), like every worker or the scheduler
+lost, is a :class:`ClusterLost` line (exit 1). run.json's ``executor.workers`` counts the workers
+whose chunks the run used (:meth:`Cluster.played`). An
 unreachable scheduler, one that stops answering, a worker without the package or with another
 version or other rules: one :class:`~simcore.errors.UsageError` line (exit 2), and the run
 directory is not published.
@@ -82,9 +85,10 @@ class WorkerMismatch(RuntimeError):
 
 
 class ClusterLost(OSError):
-    """Every worker of the cluster was lost mid-run and none joined in time: a problem of the
-    machines, not of the input, said in one line with exit code 1 (``balance check``: 4), as a full
-    disk is (docs/reliability.md). An OSError without an errno, so ``str()`` is the line."""
+    """Every worker of the cluster was lost mid-run and none joined in time, the scheduler was
+    lost, or a chunk's workers died repeatedly: a problem of the machines, not of the input, said
+    in one line with exit code 1 (``balance check``: 4), as a full disk is (docs/reliability.md).
+    An OSError without an errno, so ``str()`` is the line."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,14 +156,40 @@ def _prepare_here(token: str, blob: bytes, fingerprint: str, where: str) -> Prep
 
 def _leave_interrupts_to_the_command() -> bool:
     """In a worker process of a ``--workers`` run: ignore SIGINT (the command that started the
-    worker closes it). False where it cannot be set (not the process's main thread)."""
+    worker closes it) and write no Dask log line below CRITICAL (what goes wrong there reaches the
+    command as its chunk's error or a lost worker, said in one line; a worker still sending its
+    heartbeat while the command closes the scheduler printed "Failed to communicate with scheduler
+    during heartbeat" and CommClosedError tracebacks above it: review s61 #2). False where SIGINT
+    cannot be set (not the process's main thread)."""
+    import logging
     import signal
     import threading
 
+    _silence_dask_log(logging.CRITICAL)
     if threading.current_thread() is not threading.main_thread():
         return False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     return True
+
+
+def _silence_dask_log(level: int) -> list[tuple[Any, int]]:
+    """Set the level of the stream handlers of Dask's ``distributed`` logger (as Dask's own
+    ``silence_logs`` does) and of that logger; returns what to put back (:func:`_restore_log`)."""
+    import logging
+
+    log = logging.getLogger("distributed")
+    old: list[tuple[Any, int]] = [(log, log.level)]
+    for handler in log.handlers:
+        if isinstance(handler, logging.StreamHandler):
+            old.append((handler, handler.level))
+            handler.setLevel(level)
+    log.setLevel(level)
+    return old
+
+
+def _restore_log(old: list[tuple[Any, int]]) -> None:
+    for thing, level in old:
+        thing.setLevel(level)
 
 
 def _warm(token: str, blob: bytes, fingerprint: str, dask_worker=None) -> dict[str, Any]:
@@ -174,13 +204,15 @@ def _warm(token: str, blob: bytes, fingerprint: str, dask_worker=None) -> dict[s
 
 
 def _play(token: str, blob: bytes, fingerprint: str, first: int, n: int, seed: int,
-          plan: runner.PartPlan, threads: int | None) -> runner.Part:
-    """One chunk, as a Dask task: the same :func:`simcore.runner.play_part` as a local run."""
+          plan: runner.PartPlan, threads: int | None) -> tuple[str, runner.Part]:
+    """One chunk, as a Dask task: the same :func:`simcore.runner.play_part` as a local run.
+    Returns (this worker's address, the part): run.json counts the workers that played."""
     from simcore.options import numba_threads
 
-    prep = _prepare_here(token, blob, fingerprint, _task_worker())
+    where = _task_worker()
+    prep = _prepare_here(token, blob, fingerprint, where)
     with _play_lock, numba_threads(threads):
-        return runner.play_part(prep, first, n, seed, plan)
+        return where, runner.play_part(prep, first, n, seed, plan)
 
 
 def _fingerprint_here() -> str:
@@ -374,6 +406,17 @@ def _protocol_error(exc: BaseException) -> str:
     return _short(exc)
 
 
+class _DropSchedulerNoise:
+    """Drops the in-process scheduler's (``--workers``) "Task … marked as failed because N workers
+    died while trying to run it": the command says it in its own line (review s61 #3)."""
+
+    def filter(self, record) -> bool:
+        return not str(record.msg).startswith("Task %s marked as failed because %d workers died")
+
+
+_SCHEDULER_NOISE = _DropSchedulerNoise()
+
+
 class _DropClientNoise:
     """Drops the log records Dask's client writes for what the command says in its own line or
     absorbs: closed while it tries to reconnect to a scheduler that went away ("Failed to reconnect
@@ -399,9 +442,11 @@ _CLIENT_NOISE = _DropClientNoise()
 def _quiet_client_log() -> None:
     import logging
 
-    log = logging.getLogger("distributed.client")
-    if _CLIENT_NOISE not in log.filters:
-        log.addFilter(_CLIENT_NOISE)
+    for name, noise in (("distributed.client", _CLIENT_NOISE),
+                        ("distributed.scheduler", _SCHEDULER_NOISE)):
+        log = logging.getLogger(name)
+        if noise not in log.filters:
+            log.addFilter(noise)
 
 
 def _dask():
@@ -435,6 +480,9 @@ class Cluster:
         self.local_cluster = None
         self._warm: set[str] = set()
         self.worker_threads: dict[str, int] = {}      # worker address → its Numba threads (warm)
+        # a run's PartPlan (one per run directory) → (the plan, the workers that played its
+        # chunks); the plan is held so that its id is not reused while the entry stands
+        self._players: dict[int, tuple[runner.PartPlan, set[str]]] = {}
         self._fingerprint = ""
 
     # -- connecting ----------------------------------------------------------------------------
@@ -496,15 +544,25 @@ class Cluster:
         return self.client.scheduler.address if self.client is not None else (self.scheduler or "")
 
     def close(self) -> None:
-        """Close the client and the local cluster (the owner does, also after an error)."""
+        """Close the client and the local cluster (the owner does, also after an error or Ctrl-C;
+        LocalCluster.close closes its workers before its scheduler), with Dask's log silenced here
+        meanwhile, as it is in the local workers (:func:`_leave_interrupts_to_the_command`): what
+        a close mid-run makes Dask say (workers, the scheduler and the client losing each other)
+        is not the command's line (review s61 #2)."""
+        import logging
+
         client, cluster = self.client, self.local_cluster
         self.client = self.local_cluster = None
-        with contextlib.suppress(Exception):
-            if client is not None:
-                client.close(timeout=5)
-        with contextlib.suppress(Exception):
-            if cluster is not None:
-                cluster.close(timeout=10)
+        old = _silence_dask_log(logging.CRITICAL) if client is not None else []
+        try:
+            with contextlib.suppress(Exception):
+                if client is not None:
+                    client.close(timeout=5)
+            with contextlib.suppress(Exception):
+                if cluster is not None:
+                    cluster.close(timeout=10)
+        finally:
+            _restore_log(old)
 
     def __enter__(self) -> "Cluster":
         return self
@@ -581,8 +639,21 @@ class Cluster:
 
     # -- the executor --------------------------------------------------------------------------
 
-    def describe(self) -> dict[str, Any]:
-        out = {"kind": self.kind, "workers": self.alive() if self.client else self.workers,
+    def played(self, plan: runner.PartPlan, worker: str) -> None:
+        """Record that ``worker`` played a chunk of the run of ``plan`` (a part the run used)."""
+        self._players.setdefault(id(plan), (plan, set()))[1].add(worker)
+
+    def describe(self, plan: runner.PartPlan | None = None) -> dict[str, Any]:
+        """run.json's ``executor``: ``workers`` counts the workers that played the chunks of the
+        run of ``plan`` (a worker lost mid-run counts if a chunk of it was used; one left out
+        or joining after the last chunk does not: review s61 #1); without a plan, or before any
+        chunk, the workers the scheduler knows now."""
+        players = self._players.get(id(plan)) if plan is not None else None
+        if players is not None and players[1]:
+            workers = len(players[1])
+        else:
+            workers = self.alive() if self.client else self.workers
+        out = {"kind": self.kind, "workers": workers,
                "scheduler": "local" if self.workers is not None else self.scheduler}
         if self.threads is None and self.worker_threads:
             out["threads_per_worker"] = dict(sorted(self.worker_threads.items()))
@@ -733,7 +804,8 @@ class Cluster:
                         workers = len(now_usable)
                         usable = now_usable or usable
                     if workers is not None and progress is not None:
-                        progress.note(f"{workers} worker{'s' if workers != 1 else ''}")
+                        progress.note(f"{workers} worker{'s' if workers != 1 else ''}",
+                                      idle=workers == 0)
                     if workers == 0 and not batch:
                         no_worker_since = now if no_worker_since is None else no_worker_since
                     elif workers:
@@ -757,13 +829,17 @@ class Cluster:
                 for f, result in batch:
                     i = index_of.pop(f.key)
                     try:
-                        done[i] = _part_or_raise(f, result)
+                        where, done[i] = _part_or_raise(f, result)
                     except WorkerMismatch as exc:
                         leave_out(i, exc)
                         continue
                     except distributed.KilledWorker as exc:
-                        raise UsageError(f"games {spans[i][0]}-{sum(spans[i]) - 1}: their workers died "
-                                         f"repeatedly ({_short(exc)})") from None
+                        # the machines failed, not the input: exit 1 as a lost scheduler (review
+                        # s61 #3: it was a UsageError, exit 2)
+                        raise ClusterLost(f"games {spans[i][0]}-{sum(spans[i]) - 1}: their workers "
+                                          f"died repeatedly ({_short(exc)}); nothing was written "
+                                          "(a run is written whole: run the same command again; a "
+                                          "sweep or tune resumes where it stopped)") from None
                     except (distributed.client.FutureCancelledError, OSError) as exc:
                         if (getattr(exc, "reason", "") == "scheduler-connection-lost"
                                 or client.status != "running"):
@@ -773,6 +849,7 @@ class Cluster:
                         raise UsageError(f"Dask scheduler {self.address}: {_short(exc)}; "
                                          "nothing was written") from None
                     futures.pop(i, None)
+                    self.played(plan, where)
                 while next_write in done:
                     sink(done.pop(next_write))
                     next_write += 1

@@ -531,7 +531,7 @@ class LocalExecutor:
     def __init__(self, threads: int | None = None) -> None:
         self.threads = threads
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self, plan: "PartPlan | None" = None) -> dict[str, Any]:
         return {"kind": self.kind}
 
     def warm(self, prep: PreparedRun, show=None) -> None:
@@ -874,8 +874,8 @@ def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | N
     """Play ``games`` games of ``prep`` and publish the run directory; return a :class:`RunResult`.
 
     ``progress(games_done, games)`` is called after every chunk, in game order (an object with
-    ``update(done, total)`` is called that way, and its ``note(text)``, if any, receives what an
-    executor has to say, e.g. a cluster's live workers); ``show_compile(message)`` while Numba
+    ``update(done, total)`` is called that way, and its ``note(text, idle)``, if any, receives what an
+    executor has to say, e.g. a cluster's live workers, ``idle`` when none is left to play); ``show_compile(message)`` while Numba
     compiles (:class:`compile_notice`). The runner prints and draws nothing. ``executor`` says where the
     chunks are played: here (default, :class:`LocalExecutor`: the kernel plays chunk k + 1 while
     chunk k is written) or on a Dask cluster (:class:`simcore.cluster.Cluster`, opened by the
@@ -1362,7 +1362,7 @@ class RunBuild:
             # a --scheduler run: each worker's own count, when they agree (Cluster.threads_used)
             "threads": self.threads if self.threads is not None or not hasattr(self.executor, "threads_used")
             else self.executor.threads_used(),
-            "executor": self.executor.describe(),
+            "executor": self.executor.describe(self.plan),    # (a cluster: who played it)
             "chunk_size": self.chunk_size,
             "raw_players": self.raw,
             "statistics": {"file": accumulate.STATS_FILE, "version": accumulate.VERSION},
