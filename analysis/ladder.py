@@ -49,7 +49,7 @@ from simcore.games import DEFAULT_GAME
 from simcore.games import get as get_spec
 from analysis import stats
 from analysis.skill_words import ci_digits, percent
-from simcore.numbers import rounded, share_digits
+from simcore.numbers import rounded, share_digits, verdict_digits
 
 
 @dataclass(frozen=True)
@@ -783,19 +783,23 @@ def _head_to_head(cells: list[Cell], best: str, other: str, players: int, alpha:
                       _cell_digits(a), _cell_digits(b))
 
 
-def _pp(x: float) -> str:
+def _pp(x: float, digits: int = 1) -> str:
     """A difference in percentage points, signed, the minus typographic: "+1.2", "−0.4"; a half
     rounded away from zero (:func:`simcore.numbers.rounded`), as the shares beside it."""
-    return f"{rounded(100 * x, 1):+.1f}".replace("-", "−")
+    return f"{rounded(100 * x, digits):+.{digits}f}".replace("-", "−")
 
 
 def _h2h_item(h: HeadToHead, smallest: float = stats.DEFAULT_SMALLEST_SHARE) -> str:
     """"22.5% against collector's 22.9%, a difference of −1.6 to +0.8 pp: none as large as 1 pp
     either way": the two shares as the table prints them, the interval of their difference (not its
     estimate, which may print 0.1 pp off the printed shares' difference) and its size against the
-    smallest difference that matters (1 pp), read on that interval (:func:`analysis.stats.practical`)."""
+    smallest difference that matters (1 pp), read on that interval (:func:`analysis.stats.practical`).
+    The ends print at :func:`simcore.numbers.verdict_digits`: one decimal, more while an end would
+    print as 0 or as ± 1 pp without being it (review s61 fix 266 #1: −0.96 pp printed "−1.0" beside
+    "none as large as 1 pp")."""
     that = f"{100 * smallest:g} pp"
-    span = f"{_pp(h.low)} to {_pp(h.high)} pp"
+    d = verdict_digits(h.low, h.high, smallest)
+    span = f"{_pp(h.low, d)} to {_pp(h.high, d)} pp"
     text = (f"{_pct(h.mine, h.mine_digits)} against {h.other}'s {_pct(h.theirs, h.theirs_digits)}, "
             f"a difference of {span}")
     verdict = stats.practical(h.mine - h.theirs, h.low, h.high, smallest,

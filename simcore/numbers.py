@@ -69,11 +69,13 @@ def verdict_digits(low: float, high: float, smallest: float, scale: float = 100.
     was read from ("−0.3 to 0.0 pp, clear but small" beside "−0.1 to 0.0 pp, within noise" reads as
     a contradiction; at two decimals, −0.32 to −0.02 against −0.14 to +0.01, it does not).
     ``scale`` is what the printed numbers are multiplied by (100 for shares in pp). Here, below
-    every layer, so that the analysis's sentences and the reports' apply the one rule."""
+    every layer, so that the analysis's sentences and the reports' apply the one rule. An end is
+    read as it prints (:func:`rounded`, halves away from zero): −0.95 pp prints "−1.0", though
+    Python's ``round`` gives −0.9 (review s61 fix 266 #1)."""
     marks = (0.0, scale * smallest, -scale * smallest)
     ends = [scale * x for x in (low, high) if x is not None and math.isfinite(x)]
     d = digits
-    while d < most and any(round(x, d) == m and abs(x - m) > 1e-12 for x in ends for m in marks):
+    while d < most and any(rounded(x, d) == m and abs(x - m) > 1e-12 for x in ends for m in marks):
         d += 1
     return d
 
