@@ -40,7 +40,7 @@ from reports.text import (_seat_numbers_named, bends, panel_games, panel_plan, s
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
-    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair_digits, seat_digits, seat_gap, seat_share, gap_beside, PAGE_DIGITS, PAGE_DIGITS_WORDS,
+    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair, seats_fair_digits, seat_gap, seat_share, gap_beside, PAGE_DIGITS, PAGE_DIGITS_WORDS,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     smallest_amounts,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
@@ -396,10 +396,11 @@ def _seat_caption(t: dict) -> str:
     # (each seat's share and gap as its headline and the verdict words print them: one formatter,
     # reports.text.seat_gap, review s61 #2: the caption's "+0.45 pp" beside the headline's "by at
     # most 0.4 pp"; each gap the printed share minus the printed fair share: review s55 #1)
-    d = max(seat_digits(best), seat_digits(worst))
+    # (the fair share as the verdict words print it, one way in the caption: reports.text.seats_fair,
+    # review s61 fix 266 #2: "against a fair 25.00%" beside "the fair 25.0%")
     return (f"{best['seat_label']} wins most ({seat_share(best)}, {seat_gap(best)}) and "
             f"{worst['seat_label']} least ({seat_share(worst)}, {seat_gap(worst)}) against a fair "
-            f"{pct(best['fair_share'], d)}%{joint}{verdict}.")
+            f"{seats_fair(s)}%{joint}{verdict}.")
 
 
 def _score_caption(t: dict, unit: str) -> str:
@@ -939,9 +940,14 @@ def side_by_side_sentences(side: list[tuple[str, RunSet, dict]]) -> list[str]:
         verdict = (seat_gap_words(s) if "verdict" in s.columns else
                    ("the seats do not win equally often" if st["seats_differ"] else
                     "no evidence that the seats differ") + f" ({pvalue(st['p_value'])})")
+        # (each gap as the seat's headline and the verdict words print it, the fair share as they
+        # do: reports.text.seat_gap, seats_fair; review s61 fix 266 #2: "Seat 4 −0.8 pp" beside
+        # "Seat 4 (−0.75 pp)" in one sentence)
+        gap = seat_gap if "win_share" in s.columns else (lambda r: pp(r["diff"]))
+        fair = seats_fair(s) if "win_share" in s.columns else pct(best["fair_share"])
         out.append(f"{rs.n_players} players ({label}, {rs.n_games:,} games): {best['seat_label']} "
-                   f"{pp(best['diff'])} and {worst['seat_label']} {pp(worst['diff'])} against a fair "
-                   f"{pct(best['fair_share'])}%; {verdict}.")
+                   f"{gap(best)} and {worst['seat_label']} {gap(worst)} against a fair "
+                   f"{fair}%; {verdict}.")
         if "length" in t:
             r = t["length"].row(0, named=True)
             out[-1] = out[-1][:-1] + f"; games last {num(r['mean_turns'], 1)} {length_unit(rs.game)} on average."

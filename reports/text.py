@@ -808,6 +808,24 @@ def seat_share(r: dict) -> str:
     return seat_vs_fair(r, seat_digits(r))[0].split(" (")[0]
 
 
+def seats_fair(seats: pl.DataFrame) -> str:
+    """The fair share as every sentence over several seats of a page prints it ("25.00", without
+    the %): Figure 1's caption ("against a fair …"), the verdict words after the seat lines and in
+    the caption ("clearly off the fair …", :func:`seat_gap_words`), the side-by-side sentence.
+    At one decimal where that is the fair share exactly (25.0%, 20.0%, 12.5%: a seat's "24.25%,
+    −0.75 pp" adds up to it as to 25.00%), else at the most decimals any seat's headline prints it
+    with (:func:`seat_digits`), so that each seat's printed share and gap named beside it add up
+    to it (review s61 fix 266 #2: "against a fair 25.00%: … clearly off the fair 25.0%" in one
+    caption, and at 3 players "against a fair 33.33%; … the fair 33.3% by at most 0.45 pp" beside
+    33.78%). A seat's own line prints it beside its share at that share's decimals
+    (:func:`seat_vs_fair`: "24.25% (23.74–24.76) against a fair 25.00%")."""
+    rows = list(seats.iter_rows(named=True))
+    fair = 100 * rows[0]["fair_share"]
+    shown = [r for r in rows if r.get("win_share") is not None and r.get("fair_share") is not None]
+    d = 1 if abs(rounded(fair, 1) - fair) < 1e-9 else max((seat_digits(r) for r in shown), default=1)
+    return pct(rows[0]["fair_share"], d)
+
+
 def seat_gap(r: dict) -> str:
     """A seat's gap from the fair share in pp as every sentence of a page prints it ("−0.75 pp"):
     the gap its headline prints beside its share (:func:`seat_vs_fair` at :func:`seat_digits`; one
@@ -909,7 +927,7 @@ def seat_gap_words(seats: pl.DataFrame) -> str:
     else by how much at most the seats' win shares differ from it, under that difference; else the
     largest gap's verdict."""
     step, small, large, top = _gap_parts(seats)
-    fair = pct(seats["fair_share"][0])
+    fair = seats_fair(seats)             # (as Figure 1's caption prints it: review s61 fix 266 #2)
     holm = f"Holm over the {seats.height} seats"
     # (each seat's gap as its headline and Figure 1's caption print it: review s61 #2)
     if large.height:
