@@ -412,7 +412,8 @@ def _score_caption(t: dict, unit: str) -> str:
     of each other (104.52 to 105.18, 95% intervals overlapping)" of Seats 1 and 2, whose paired
     difference was +0.66 coins, p ≈ 0.001; overlapping intervals are not a test). Without the
     player rows (a run read from its statistics alone) no difference is tested, and none is
-    claimed."""
+    claimed. A seat is named once: where the seat just below the top is the bottom one, "ahead of
+    Seat 3, which ends with the fewest (…)" (review s61 fix 266 #3)."""
     s = t["seats"]
     roles = t.get("role_seats")
     if roles is not None and "seat_label" in roles.columns and roles["role"].n_unique() > 1:
@@ -435,7 +436,8 @@ def _score_caption(t: dict, unit: str) -> str:
     label = dict(zip(s["seat"].to_list(), s["seat_label"].to_list()))
     first = sp.row(0, named=True)
     how = (f" Differences are paired {first['unit']} by {first['unit']}, with Holm's correction over the "
-           f"{sp.height} pairs of seats.")
+           f"{sp.height} pairs of seats." if sp.height > 1 else
+           f" The difference is paired {first['unit']} by {first['unit']}.")     # (2 seats: one pair)
     if not sp["significant"].any():
         return (f"Every seat ends with about as many {unit} on average ({num(worst['mean_score'])} to "
                 f"{num(best['mean_score'])}): no two seats differ clearly.{how}")
@@ -465,9 +467,23 @@ def _score_caption(t: dict, unit: str) -> str:
     text += within(top)
     below = max((o for o in mean if o != b and o not in top), key=lambda o: mean[o])
     r = pairs[(b, below)]
+    low = near(w)
+    if below == w:
+        # the seat just below the top is the bottom one (2 or 3 seats): named once (review s61 fix
+        # 266 #3: "ahead of Seat 4 (…) by …; Seat 4 ends with the fewest (…)"); a seat within noise
+        # of it is one of the top's (every other seat is), or ties it
+        text += (f", ahead of {label[w]}, which ends with the fewest ({num(mean[w])}), by "
+                 f"{amount(num(r['diff']), unit)}: {size(r)}")
+        both = [o for o in low if o in top]
+        rest = [o for o in low if o not in top]
+        if both:
+            text += (f"; {_seat_numbers_named([label[o] for o in both])} "
+                     f"{'is' if len(both) == 1 else 'are'} within noise of both")
+        if rest:
+            text += f"; {_seat_numbers_named([label[o] for o in rest])} within noise of the fewest ({values(rest)})"
+        return f"{text}.{how}"
     text += (f", ahead of {label[below]} ({num(mean[below])}) by {amount(num(r['diff']), unit)}: "
              f"{size(r)}")
-    low = near(w)
     return (f"{text}; {worst['seat_label']} ends with the fewest ({num(worst['mean_score'])})"
             f"{within(low)}.{how}")
 
