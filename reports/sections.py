@@ -465,6 +465,10 @@ def _score_caption(t: dict, unit: str) -> str:
     if w in top:               # every seat within noise of the top (some other pair differs)
         return f"{text}, every other seat within noise of it ({values(top)}).{how}"
     text += within(top)
+    # who is ahead: after "Seat 3 within noise of it (…)" a bare ", ahead of Seat 1 (…) by 0.66
+    # coins" read as Seat 3's lead (104.77 − 104.52 = 0.25); the top seat is named again there
+    # (review s61, the lead's look at fix 260's caption)
+    ahead = f"; {best['seat_label']} is ahead of" if top else ", ahead of"
     below = max((o for o in mean if o != b and o not in top), key=lambda o: mean[o])
     r = pairs[(b, below)]
     low = near(w)
@@ -472,7 +476,7 @@ def _score_caption(t: dict, unit: str) -> str:
         # the seat just below the top is the bottom one (2 or 3 seats): named once (review s61 fix
         # 266 #3: "ahead of Seat 4 (…) by …; Seat 4 ends with the fewest (…)"); a seat within noise
         # of it is one of the top's (every other seat is), or ties it
-        text += (f", ahead of {label[w]}, which ends with the fewest ({num(mean[w])}), by "
+        text += (f"{ahead} {label[w]}, which ends with the fewest ({num(mean[w])}), by "
                  f"{amount(num(r['diff']), unit)}: {size(r)}")
         both = [o for o in low if o in top]
         rest = [o for o in low if o not in top]
@@ -482,7 +486,7 @@ def _score_caption(t: dict, unit: str) -> str:
         if rest:
             text += f"; {_seat_numbers_named([label[o] for o in rest])} within noise of the fewest ({values(rest)})"
         return f"{text}.{how}"
-    text += (f", ahead of {label[below]} ({num(mean[below])}) by {amount(num(r['diff']), unit)}: "
+    text += (f"{ahead} {label[below]} ({num(mean[below])}) by {amount(num(r['diff']), unit)}: "
              f"{size(r)}")
     return (f"{text}; {worst['seat_label']} ends with the fewest ({num(worst['mean_score'])})"
             f"{within(low)}.{how}")

@@ -35,7 +35,7 @@ def test_the_bottom_seat_just_below_the_top_and_a_seat_within_noise_of_both():
     caption = _score_caption(_table([105.0, 102.5, 100.0], {(0, 2)}), "coins")
     assert caption.count("Seat 3") == 1, caption
     assert caption.startswith("Seat 1 ends with the most coins on average (105.00), Seat 2 within noise of "
-                              "it (102.50), ahead of Seat 3, which ends with the fewest (100.00), by 5.00 "
+                              "it (102.50); Seat 1 is ahead of Seat 3, which ends with the fewest (100.00), by 5.00 "
                               "coins: clear and large enough to matter (at least 2 coins); Seat 2 is "
                               "within noise of both."), caption
 
@@ -53,3 +53,12 @@ def test_two_seats_have_one_pair_and_no_correction_over_it():
     caption = _score_caption(_table([105.0, 100.0], {(0, 1)}), "coins")
     assert caption.endswith(" The difference is paired deal by deal."), caption
     assert "1 pairs" not in caption and "Holm" not in caption, caption
+
+
+def test_the_lead_after_a_seat_within_noise_of_the_top_is_the_top_seats():
+    # review s61: "Seat 2 … (105.18), Seat 3 within noise of it (104.77), ahead of Seat 1 (104.52) by
+    # 0.66 coins" read as Seat 3 ahead of Seat 1 by 0.66 (it is 0.25 ahead): the top seat is named
+    means = [104.52, 105.18, 104.77, 103.54]
+    caption = _score_caption(_table(means, {(0, 1), (0, 3), (1, 3), (2, 3)}), "coins")
+    assert "Seat 3 within noise of it (104.77); Seat 2 is ahead of Seat 1 (104.52) by 0.66 coins" in caption, caption
+    assert "(104.77), ahead of" not in caption, caption
