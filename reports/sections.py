@@ -1412,7 +1412,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         for n in s.figures:
             if n not in figs.captions:
                 figs.captions[n] = s.sentences[0] if s.sentences else s.intro.split(". ")[0].rstrip(".") + "."
-    figs.methods = page_methods(t, cmps, questions, secs)
+    figs.methods = page_methods(t, cmps, questions, secs, game=rs.game)
     secs.append(glossary_section(secs, figs))
     return secs, figs
 
@@ -1420,7 +1420,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
 _FACTOR = re.compile(r"times (?:less often|as often)")     # a rare share's factor (reports.text.factor_words)
 
 
-def page_methods(t: dict, cmps: list, questions=None, secs: list[Section] | None = None) -> str:
+def page_methods(t: dict, cmps: list, questions=None, secs: list[Section] | None = None,
+                 game: str | None = None) -> str:
     """The page's closing Methods line, naming the methods its numbers use and only those (review
     s61 fix 260 #2: "Newcombe for differences of proportions" on a before/after whose seat changes
     are paired intervals on per-game differences; the played ablation's methods named only in its
@@ -1431,7 +1432,9 @@ def page_methods(t: dict, cmps: list, questions=None, secs: list[Section] | None
     interval for a seat's win share, Newcombe's for another share, Welch's for a mean, a normal
     interval from the half-widths for a slope); the exact conditional interval of a rare share's
     factor where a sentence gives one (:func:`reports.text.factor_words`); Holm's correction; and
-    the played questions' own intervals (their run.json's ``intervals``)."""
+    the played questions' own intervals (their run.json's ``intervals``). A game with no bots to
+    deal to (``game``: Fief's combat, dice only) is paired on the same random streams, not deals
+    (review Q #6, as :func:`compare_intro` says it)."""
     parts = ["Wilson intervals for proportions", "Student t for means"]
     if t.get("score_pairs") is not None:
         unit = str(t["score_pairs"]["unit"][0]) if t["score_pairs"].height else "game"
@@ -1451,8 +1454,10 @@ def page_methods(t: dict, cmps: list, questions=None, secs: list[Section] | None
         normal |= own.filter(~pl.col("kind").is_in(["proportion", "mean"])).height > 0
     changes = []
     if paired:
+        spec = spec_for(game) if game is not None else None
+        same = "random streams" if spec is not None and spec.strategies is None else "deals"
         changes.append("paired t intervals on the per-game differences for the changes compared game "
-                       "by game (the same deals in both runs)")
+                       f"by game (the same {same} in both runs)")
     if wald:
         changes.append("the tie-aware Wald interval for a seat's win share compared run against run")
     if newcombe:

@@ -33,3 +33,20 @@ def is_the_gap(value: float, reference: float, gap: str) -> None:
     two as printed (review s61 fix 258 #2: one gap, one printed value wherever it is printed)."""
     d = decimals(gap)
     assert abs(as_float(gap) - (value - reference)) <= 0.5 * 10.0 ** -d + 1e-9, (value, reference, gap)
+
+
+
+def share_cells(text: str, share: float, low: float, high: float) -> list[int]:
+    """Where ``text`` prints a share cell "X% (L–H)" of ``share`` with its interval ``low``–``high``
+    (fractions): the end offset of each such cell, each number within half a unit of its own last
+    printed digit, whatever decimals the page's rounding rule chose (session 61: ladder cells print
+    rare shares at two decimals, "0.83% (0.02–4.87)")."""
+    import re
+    return [m.end() for m in re.finditer(rf"({NUM})% \(({NUM})–({NUM})\)", text)
+            if all(abs(as_float(t) - 100 * v) <= 0.5 * 10.0 ** -decimals(t) + 1e-9
+                   for t, v in zip(m.groups(), (share, low, high)))]
+
+
+def shows_share(text: str, share: float, low: float, high: float) -> bool:
+    """Whether ``text`` prints that share cell whole (nothing cut with "…"): :func:`share_cells`."""
+    return bool(share_cells(text, share, low, high))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 import polars as pl
 
+from printed_numbers import shows_share
+
 from in_process import balance
 
 
@@ -23,9 +25,7 @@ def test_a_piped_ladder_prints_every_interval_whole(tmp_path):
     m = pl.read_csv(out)
     assert m.height == 20
     for r in m.iter_rows(named=True):
-        cell = (f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–"
-                f"{100 * r['ci_high']:.1f})")
-        assert cell in rows[r["bot"]], (cell, rows[r["bot"]])
+        assert shows_share(rows[r["bot"]], r["win_share"], r["ci_low"], r["ci_high"]), (r, rows[r["bot"]])
     # the family-wise error in words that say it (review Z #3: "these calls are wrong, together,
     # with probability at most 5%" read as all of them wrong at once)
     flat = " ".join(text.split())

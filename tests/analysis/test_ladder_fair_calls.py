@@ -13,6 +13,7 @@ import pytest
 from scipy.stats import t as student
 
 from analysis import ladder as L
+from printed_numbers import share_cells
 
 pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
 
@@ -108,9 +109,10 @@ def test_the_written_table_carries_the_printed_calls():
     assert {"above", "below"} <= set(table["call"])
     out = console.export_text()
     for r in table.iter_rows(named=True):      # the same calls as the printed marks
-        cell = f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
-        mark = {"above": " ▲", "below": " ▼", "": ""}[r["call"]]
-        assert cell + mark in out and (mark or cell + " ▲" not in out and cell + " ▼" not in out), (cell, r["call"])
+        ends = share_cells(out, r["win_share"], r["ci_low"], r["ci_high"])
+        marks = {out[e:e + 2] if out[e:e + 2] in (" ▲", " ▼") else "" for e in ends}
+        want = {"above": " ▲", "below": " ▼", "": ""}[r["call"]]
+        assert ends and marks == {want}, (r, marks)
 
 
 def test_a_shared_roles_calls_are_paired_t_tests_against_the_column_bots_own_share():
