@@ -13,9 +13,9 @@ lead rows each averaging 0.5% and 0.0%: 0.25%)."""
 
 from __future__ import annotations
 
-import numpy as np
 
 from analysis import ladder as L
+from ladder_cells import rotated_cell
 from analysis.stats import wilson
 
 P = 4
@@ -23,12 +23,8 @@ DEALS = 100       # 400 games a cell: 100 deals × 4 rotations, as the repro
 
 
 def _rotated(bot: str, opp: str, wins: int, seed: int) -> L.Cell:
-    """A rotated cell of ``wins`` in DEALS × P games (as :func:`analysis.ladder.duel` builds it)."""
-    w = np.zeros(DEALS * P)
-    w[np.random.default_rng(seed).choice(w.size, wins, replace=False)] = 1.0
-    w = w.reshape(DEALS, P)
-    mean, se, lo, hi = L.deal_interval(w)
-    return L.Cell(bot, opp, w.size, mean, se, lo, hi, 1 / P, per_deal=w.mean(axis=1))
+    """A rotated cell of ``wins`` in DEALS × P games (:func:`ladder_cells.rotated_cell`)."""
+    return rotated_cell(bot, opp, wins, seed, DEALS, P)
 
 
 def test_head_to_head_shares_round_halves_away_from_zero_as_the_table():

@@ -10,21 +10,17 @@ Made-up cells: two rotated cells of 4,000 deals × 4 games (16,000 games each), 
 
 from __future__ import annotations
 
-import numpy as np
 
 from analysis import ladder as L
+from ladder_cells import rotated_cell
 
 P = 4
 DEALS = 4000
 
 
 def _rotated(bot: str, opp: str, wins: int, seed: int) -> L.Cell:
-    """A rotated cell of ``wins`` in DEALS × P games (as :func:`analysis.ladder.duel` builds it)."""
-    w = np.zeros(DEALS * P)
-    w[np.random.default_rng(seed).choice(w.size, wins, replace=False)] = 1.0
-    w = w.reshape(DEALS, P)
-    mean, se, lo, hi = L.deal_interval(w)
-    return L.Cell(bot, opp, w.size, mean, se, lo, hi, 1 / P, per_deal=w.mean(axis=1))
+    """A rotated cell of ``wins`` in DEALS × P games (:func:`ladder_cells.rotated_cell`)."""
+    return rotated_cell(bot, opp, wins, seed, DEALS, P)
 
 
 def test_an_end_under_one_pp_never_prints_as_one_pp_beside_none_as_large():
