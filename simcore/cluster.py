@@ -503,8 +503,10 @@ class Cluster:
             # the workers this command started leave Ctrl-C to it: a terminal's Ctrl-C reaches the
             # whole process group, and each worker printed its KeyboardInterrupt traceback (~67
             # lines, review s48 safety #3) before the command's own one line; the command closes
-            # them itself (a --scheduler's workers are the user's, and keep their Ctrl-C)
-            self.client.run(_leave_interrupts_to_the_command)
+            # them itself (a --scheduler's workers are the user's, and keep their Ctrl-C). A
+            # worker setup callback, not one ``client.run``: a worker its nanny restarts mid-run
+            # runs it too (it printed heartbeat tracebacks and its own KeyboardInterrupt before)
+            self.client.register_worker_callbacks(setup=_leave_interrupts_to_the_command)
         else:
             probe_scheduler(self.scheduler, CONNECT_TIMEOUT_S)
             try:
