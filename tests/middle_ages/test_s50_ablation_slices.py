@@ -63,6 +63,7 @@ def test_the_table_is_the_one_every_games_differences_give(tables):
     assert np.allclose(t["fires"].to_numpy(), np.array(fires)[[i // 4 for i in idx]])
 
 
+@pytest.mark.slow   # ~7 s of CPU (make test's budget, docs/testing.md): make test-slow and CI run it
 def test_memory_does_not_grow_with_the_games(monkeypatch):
     """Peak memory (tracemalloc: numpy's arrays are traced) of 2,000 and of 10,000 games, slices
     of 2,000 (1 and 5 slices): the same but for noise. Kept whole, 8,000 more games' differences
