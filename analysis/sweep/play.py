@@ -53,6 +53,7 @@ from analysis.sweep.grammar import (PLAYERS, Vary, Variant, check_seats_of, grid
                                     parse_varies)
 from analysis.sweep.joint import JOINT_FILE, metric_scales
 from analysis.sweep.store import SWEEP_JSON, VARIANTS, read_sweep  # noqa: F401  (API)
+from analysis.sweep.store import shape_problem
 
 FORMAT = 1
 # what must match for a directory to be resumed (the rest: times, status)
@@ -359,8 +360,10 @@ def keep_recorded_rows(plan, out: str | Path, kind: str = "sweep") -> None:
         return
     try:
         before = json.loads((Path(out) / f"{kind}.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         return
+    if shape_problem(before, f"{kind}.json"):
+        return                          # (prepare_out says what is wrong with it)
     recorded = before.get("player_rows", True) is not False
     mine = plan.to_json()
     if recorded != plans[0].player_rows and _same_plan(
@@ -398,7 +401,15 @@ def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep", in
     if old.is_file():
         try:
             before = json.loads(old.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError, OSError):
+        except (json.JSONDecodeError, UnicodeDecodeError, OSError, RecursionError):
+            before = {}
+        problem = shape_problem(before, name) if before != {} else None
+        if problem:
+            # edited by hand into another shape (review s62 rv267 #7: a traceback, resumed or not)
+            if not force:
+                raise UsageError(f"--out {out}: its {name} is not as balance writes it ({problem}): "
+                                 f"give a new --out, or --force to play the {kind} anew (the "
+                                 "directory is replaced whole only when the new one is complete)")
             before = {}
         if _same_plan(before, plan_json):
             marker = read_marker(out)
