@@ -40,7 +40,7 @@ from reports.text import (_seat_numbers_named, bends, panel_games, panel_plan, s
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
-    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair, seats_fair_digits, seat_gap, seat_share, gap_beside, PAGE_DIGITS, PAGE_DIGITS_WORDS,
+    metric_label, metric_unit, metric_value, num, num_and_ci, num_ci, outcome_headlines, pct, pct_ci, pp, seat_vs_fair, seats_fair, seat_digits, seat_gap, seat_share, gap_beside, PAGE_DIGITS, PAGE_DIGITS_WORDS,
     one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     smallest_amounts,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
@@ -91,13 +91,16 @@ def smallest_pp(df: pl.DataFrame) -> str:
 
 def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
     s = t["seats"]
-    d = seats_fair_digits(s)
+    # each row's share and gap as the seat's headline, Figure 1 and its caption print them (the
+    # seat's own decimals, where the printed share minus the fair share is the printed gap:
+    # reports.text.seat_digits, seat_vs_fair), not at the decimals the table's most demanding
+    # seat needs: session 62, "18.950% (17.293–20.726)" and "−6.050 pp" here beside the
+    # headline's "18.95% (17.29–20.73)" and "−6.05 pp" for one seat
+    shown = [seat_vs_fair(r, seat_digits(r)) for r in s.iter_rows(named=True)]
     return pl.DataFrame({
         "Seat": s["seat_label"], "Games": s["games"],
-        # (each row's share and gap at the decimals where the printed share minus the fair share
-        # is the printed gap: reports.text.seat_vs_fair)
-        "Win share (95% interval, unadjusted)": [seat_vs_fair(r, d)[0] for r in s.iter_rows(named=True)],
-        "vs fair share (pp)": [seat_vs_fair(r, d)[2] for r in s.iter_rows(named=True)],
+        "Win share (95% interval, unadjusted)": [x[0] for x in shown],
+        "vs fair share (pp)": [x[2] for x in shown],
         **({f"Verdict (Holm over the seats; {smallest_pp(s)} matters)": [verdict_words(v) for v in s["verdict"]]} if "verdict" in s.columns
            else {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
                                               for x in s["significant"]]}),
@@ -389,7 +392,7 @@ def _seat_caption(t: dict) -> str:
         verdict = ("the seats do not win equally often" if st["seats_differ"] else
                    "no evidence that the seats differ") + f" ({pvalue(st['p_value'])})"
     if best["seat"] == worst["seat"]:
-        return f"{best['seat_label']} wins {pct(best['win_share'])}% against a fair {pct(best['fair_share'])}%."
+        return f"{best['seat_label']} wins {seat_share(best)} against a fair {seats_fair(s)}%."
     # one sentence with one colon: the verdict's own colon (seat_gap_words: "the seats do not win
     # equally often: Seat 1 (+21.8 pp) ... are clear of ...") follows a semicolon, not a second colon
     joint = "; " if ": " in verdict else ": "
@@ -933,11 +936,12 @@ def side_by_side_rows(side: list[tuple[str, RunSet, dict]], unit: str = "points"
                              "Win share (95% interval, unadjusted)": [], "Fair share": [], "vs fair share (pp)": [],
                              "Significant (Holm over the seats)": [], f"Mean final score ({unit})": []}
     for label, rs, t in side:
-        # each seat's share, the fair share and the gap at the decimals where they add up, as the
-        # seat table prints them (reports.text.seat_vs_fair; review s55 #1)
-        d = seats_fair_digits(t["seats"])
+        # each seat's share and gap at the decimals where they add up, as the seat table prints
+        # them (reports.text.seat_vs_fair; review s55 #1)
+        fair = seats_fair(t["seats"])       # (one value, as the page lead prints it: session 62)
         for r in t["seats"].iter_rows(named=True):
-            share, fair, gap = seat_vs_fair(r, d)
+            # (each seat's share and gap as the side-by-side sentence prints its gap: seat_gap)
+            share, _, gap = seat_vs_fair(r, seat_digits(r))
             cols["Configuration"].append(label)
             cols["Players"].append(rs.n_players)
             cols["Games"].append(rs.n_games)

@@ -136,29 +136,17 @@ def fair_gap_digits(share: float, fair: float, diff: float, most: int = 3,
 
 def seat_vs_fair(r: dict, d: int | None = None) -> tuple[str, str, str]:
     """(share with its interval, fair share, gap in pp) of a seat row as one sentence prints them,
-    at the decimals that agree (:func:`fair_gap_digits`; ``d``: the seats' common ones,
-    :func:`seats_fair_digits`); the gap is the printed share minus the printed fair share
-    (:func:`simcore.numbers.fair_gap`), so that the three add up at any ``d`` (review s55 #1)."""
+    at the decimals that agree (:func:`fair_gap_digits`; ``d``: the page's for the seat,
+    :func:`seat_digits`); the gap is the printed share minus the printed fair share
+    (:func:`simcore.numbers.fair_gap`), so that the three add up at any ``d`` (review s55 #1). A
+    page prints the fair share beside it as :func:`seats_fair` does, one value for the page (session
+    62); the second value is the fair share at the share's decimals, the one the gap agrees with."""
     d = fair_gap_digits(r["win_share"], r["fair_share"], r["diff"], low=r.get("ci_low"),
                         high=r.get("ci_high")) if d is None else d
     share = pct_ci(r["win_share"], r["ci_low"], r["ci_high"], d)
     shown = share.split("%")[0]
     k = len(shown.split(".")[1]) if "." in shown else 0      # (pct_ci may add decimals to its interval)
     return share, pct(r["fair_share"], k), fair_gap_pp(r["win_share"], r["fair_share"], k)
-
-
-def seats_fair_digits(seats: pl.DataFrame | list[dict], most: int = 3) -> int:
-    """The decimals every seat of a table prints its share, the fair share and its gap with (one
-    precision for a column or a list of sentences): the fewest at which every seat's agree
-    (:func:`fair_gap_digits`; not the most any seat needs alone: a seat that agrees at one decimal
-    need not at two, 35.535% against a fair 33.33% printing "35.54%" and "+2.20 pp"), else
-    ``most``."""
-    rows = list(seats.iter_rows(named=True)) if isinstance(seats, pl.DataFrame) else list(seats)
-    for d in range(1, most + 1):
-        if all(_fair_gap_agrees(r["win_share"], r["fair_share"], r["diff"], d, r.get("ci_low"), r.get("ci_high"))
-               for r in rows):
-            return d
-    return most
 
 
 def gap_beside(share_text: str, share: float, fair: float) -> str:
@@ -817,13 +805,24 @@ def seats_fair(seats: pl.DataFrame) -> str:
     with (:func:`seat_digits`), so that each seat's printed share and gap named beside it add up
     to it (review s61 fix 266 #2: "against a fair 25.00%: … clearly off the fair 25.0%" in one
     caption, and at 3 players "against a fair 33.33%; … the fair 33.3% by at most 0.45 pp" beside
-    33.78%). A seat's own line prints it beside its share at that share's decimals
-    (:func:`seat_vs_fair`: "24.25% (23.74–24.76) against a fair 25.00%")."""
+    33.78%). Each seat's own line prints it so too, beside a share at that share's decimals
+    ("24.25% (23.74–24.76) against a fair 25.0%": a fair share is exact, and "25.00%" there beside
+    "25.0%" in the next sentence printed one value two ways, session 62), and so do the flow's "(a
+    fair share is …)", the strongest strategy's line, Figure 1's legend and the side-by-side
+    table."""
     rows = list(seats.iter_rows(named=True))
     fair = 100 * rows[0]["fair_share"]
     shown = [r for r in rows if r.get("win_share") is not None and r.get("fair_share") is not None]
     d = 1 if abs(rounded(fair, 1) - fair) < 1e-9 else max((seat_digits(r) for r in shown), default=1)
     return pct(rows[0]["fair_share"], d)
+
+
+def _page_fair(seats: pl.DataFrame) -> str:
+    """The fair share of a seats table as the page lead prints it (:func:`seats_fair`), or at one
+    decimal for a table without the seats' shares (made by hand)."""
+    if {"win_share", "fair_share"} <= set(seats.columns):
+        return seats_fair(seats)
+    return pct(seats["fair_share"][0])
 
 
 def seat_gap(r: dict) -> str:
@@ -1006,15 +1005,19 @@ def seat_headlines(t: dict) -> list[str]:
         order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
         size = _seat_size_words(seats)
         # (each seat a sentence of its own: its own decimals, 1 unless its numbers disagree there,
-        # as the verdict words below and Figure 1's caption print them: review s61 #2)
+        # as the verdict words below and Figure 1's caption print them: review s61 #2; the fair
+        # share as the page lead prints it, exact, not at the seat's decimals: session 62, "24.25%
+        # against a fair 25.00%" above "clear of the fair 25.0%")
+        fair = seats_fair(seats)
         for k, r in zip(order, seats[order].iter_rows(named=True)):
-            share, fair, gap = seat_vs_fair(r, seat_digits(r))
+            share, _, gap = seat_vs_fair(r, seat_digits(r))
             out.append(f"{r['seat_label']} wins {share} against a fair {fair}%: "
                        f"{gap}, {verdict_words(r['verdict'])} "
                        f"({_seat_verdict_note(r, seats.height, small, size[int(k)])}).")
     elif "verdict" not in seats.columns:
+        fair = seats_fair(seats)
         for r in seats.iter_rows(named=True):
-            share, fair, gap = seat_vs_fair(r)
+            share, _, gap = seat_vs_fair(r)
             out.append(f"{r['seat_label']} wins {share} against a fair {fair}%: "
                        f"{gap}, {seat_verdict(r['significant'])} (unadjusted).")
     st = t["seat_tests"].row(0, named=True)
@@ -1236,6 +1239,8 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
         else:
             verdict = f"{seat_verdict(r['significant'])} (unadjusted)"
         share, fair, gap = strategy_vs_fair(r)
+        if "seats" in t:        # 1/P, as the seat lines print it (seats_fair, session 62)
+            fair = _page_fair(t["seats"])
         out.append(f"The strongest strategy is {r['strategy']}: it wins {share} "
                    f"against a fair {fair}%, {gap}, "
                    f"{verdict}{note}.")
@@ -1341,7 +1346,8 @@ def flow_headlines(t: dict, rs: RunSet | None = None, by_rank: bool = True) -> l
         if shown:
             parts = [f"the sole leader at the end of turn {x} wins {_p(o[f'leader_wins_turn_{x}'])} of the time"
                      for x in shown]
-            fair = f" (a fair share is {pct(t['seats']['fair_share'][0])}%)" if "seats" in t else ""
+            # (the fair share as the seat lines print it: seats_fair, session 62)
+            fair = f" (a fair share is {_page_fair(t['seats'])}%)" if "seats" in t else ""
             sentence = "; ".join(parts) + fair + "."
             out.append(sentence[0].upper() + sentence[1:])
         if by_rank and "flow" in t:
@@ -1386,6 +1392,14 @@ def length_unit(game: str | None) -> str:
     return unit_of(game)
 
 
+def _end_share(r: dict) -> str:
+    """An end reason's share of the games (a row of table ``end_reasons``) as the End reasons table
+    prints it (:func:`pct_ci`, without the interval); :func:`pct_some` without its interval."""
+    if r.get("ci_low") is None or r.get("ci_high") is None:
+        return pct_some(r["share"])
+    return pct_ci(r["share"], r["ci_low"], r["ci_high"]).split("%")[0]
+
+
 def length_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     """Mean game length and quantiles; the most common end reason (tables ``length``, ``end_reasons``).
     In a game whose turns are each one player's (:func:`player_turns`), the length is said in
@@ -1406,7 +1420,9 @@ def length_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         top = er.row(0, named=True)
         # the labels as named (a role's name keeps its capital: "Seigneur goal")
         others = list(er.iter_rows(named=True))[1:]
-        rest = [f"{r['label']} {pct_some(r['share'])}%" for r in others if r["share"] > 0]
+        # each share as the End reasons table prints it, at the decimals its interval needs
+        # (session 62: "Seigneur goal 0.1%" here beside the table's "0.11% (0.07–0.16)")
+        rest = [f"{r['label']} {_end_share(r)}%" for r in others if r["share"] > 0]
         # an end no game reached is said so, not "0.0%" as a rare one read (review s46 #10)
         never = [r["label"] for r in others if r["share"] <= 0]
         nor = ("none by " + (", ".join(never[:-1]) + " or " + never[-1] if len(never) > 1 else never[0])

@@ -194,6 +194,7 @@ SAME_WORKER = {
     "tests/reports/test_report.py": "middle_ages_report",
     "tests/reports/test_report_game_words.py": "middle_ages_report",
     "tests/reports/test_report_flow_by_turn.py": "middle_ages_report",
+    "tests/reports/test_s62_fair_share_one_value.py": "middle_ages_report",
     "tests/middle_ages/test_event_ablation.py": "middle_ages_report",
     "tests/reports/test_s46_rare_ends.py": "harsh_lord_run",
     "tests/reports/test_s46_length_figure.py": "harsh_lord_run",

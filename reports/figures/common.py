@@ -30,7 +30,7 @@ import polars as pl  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
 
-from reports.text import pct, pct_ci  # noqa: E402
+from reports.text import pct, pct_ci, seat_share, seats_fair  # noqa: E402
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -189,9 +189,16 @@ def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
     ax.bar(x, p, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.65,
            yerr=error_bars(seats["ci_low"], p, seats["ci_high"]), capsize=5, ecolor="black")
     fair = seats["fair_share"][0]
-    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1.5, label=f"Fair share ({pct(fair, 0)}%)")
-    for xi, pi in zip(x, p):
-        ax.annotate(f"{pct(pi)}%", (xi, pi), xytext=(0, 12), textcoords="offset points", ha="center")
+    # the fair share and each seat's share as the page's sentences and seats table print them
+    # (reports.text.seats_fair, seat_share; session 62: "Fair share (25%)" and a bar's "19.0%"
+    # beside "a fair 25.0%" and the headline's "18.95%")
+    # (a table made by hand, without the gaps, at one decimal)
+    full = {"diff", "fair_share"} <= set(seats.columns)
+    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1.5,
+               label=f"Fair share ({seats_fair(seats) if full else pct(fair)}%)")
+    for xi, r in zip(x, seats.iter_rows(named=True)):
+        ax.annotate(seat_share(r) if full else f"{pct(r['win_share'])}%", (xi, r["win_share"]),
+                    xytext=(0, 12), textcoords="offset points", ha="center")
     ax.set_xticks(x, names)
     ax.set_xlabel("Seat (order of the first turn)" + (" and its bot" if bots else ""))
     ax.set_ylabel("Win share (shared wins split)")
@@ -698,7 +705,7 @@ def side_by_side(configs: list[tuple[str, dict]]) -> Figure | None:
         ax.bar(x, d, width=width * 0.92, color=OKABE_ITO[i % 8],
                yerr=error_bars(100 * s["diff_low"].to_numpy(), d, 100 * s["diff_high"].to_numpy()),
                capsize=3, ecolor="black",
-               label=f"{label}: {int(t['seats']['games'][0]):,} games, fair {pct(s['fair_share'][0])}%")
+               label=f"{label}: {int(t['seats']['games'][0]):,} games, fair {seats_fair(s)}%")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(np.arange(seats), [f"Seat {i + 1}" for i in range(seats)])
     ax.set_ylabel("Win share − fair share (pp)")

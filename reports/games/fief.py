@@ -611,6 +611,7 @@ def lead_headlines(t: dict, rs) -> list[str]:
     50%, balance and chi-square below say nothing about a combat (review K #2). [] for a run
     without them."""
     from analysis.stats import wilson
+    from reports.text import pct, pct_ci
 
     metas = [m for m in rs.metas if m.get("matchup") and m.get("results")]
     if not metas or len(metas) != len(rs.metas):
@@ -619,9 +620,20 @@ def lead_headlines(t: dict, rs) -> list[str]:
     games = sum(int(x["results"]["games"]) for x in metas)
 
     def share(key: str) -> str:
+        # (as every share of the page prints, pct_ci: "0.2% (0.2–0.3)" for 41 of 20,000 combats
+        # beside the end reasons' "Defender holds 0.21%", session 62)
         k = sum(int(x["results"][key]["count"]) for x in metas)
         lo, hi = wilson(k, games)
-        return f"{100 * k / games:.1f}% ({100 * float(lo):.1f}–{100 * float(hi):.1f})"
+        return pct_ci(k / games, float(lo), float(hi))
+
+    def side(role: str, x: float) -> str:
+        """A side's win share as the Roles table prints it (its row's pct_ci), else at one decimal."""
+        roles = t.get("roles")
+        if roles is not None and {"role", "win_share", "ci_low", "ci_high"} <= set(roles.columns):
+            for r in roles.iter_rows(named=True):
+                if r["role"] == role and abs(r["win_share"] - x) < 1e-9:
+                    return pct_ci(r["win_share"], r["ci_low"], r["ci_high"]).split("%")[0]
+        return pct(x)
 
     count = lambda key: sum(int(x["results"][key]["count"]) for x in metas)  # noqa: E731
     side_share = (count("p_attacker_wins") + 0.5 * count("p_both_wiped")) / games
@@ -659,10 +671,11 @@ def lead_headlines(t: dict, rs) -> list[str]:
             f"{share('p_attacker_wins')} of combats, the defender holds in {share('p_defender_holds')}, "
             f"both armies are wiped out in {share('p_both_wiped')}; a combat lasts {rounds:.2f} rounds "
             f"on average. ({below} count half of each mutual wipe-out as a win for each side, so the "
-            f"attacker's reads {100 * side_share:.1f}%, and the \"shared win\" below is a mutual "
+            f"attacker's reads {side('attacker', side_share)}%, and the \"shared win\" below is a mutual "
             f"wipe-out: a combat's two sides have no fair share to be measured against{seats}; the "
-            f"defender's win share, {100 * held_share:.1f}%, is not how often it holds "
-            f"({100 * held:.1f}%): read the odds here, `balance fief-odds` gives them exactly.)"
+            f"defender's win share, {side('defender', held_share)}%, is not how often it holds "
+            f"({share('p_defender_holds').split('%')[0]}%): read the odds here, `balance fief-odds` "
+            "gives them exactly.)"
             + gave_up]
 
 

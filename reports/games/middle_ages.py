@@ -29,7 +29,7 @@ from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import (ablation_seat, ablation_seat_bots, best_and_worst, difference_pp, fair_gap_digits, metric_digits, metric_value, num, num_ci, pct, pp,
                           pp_ci, pvalue, room_for_a_swing, row_pct_ci, shares_and_gap, signed, size_range,
-                          verdict_digits, verdict_words)
+                          seat_share, seats_fair, verdict_digits, verdict_words)
 from simcore import numbers
 
 SECTIONS_AFTER = "seats"
@@ -570,8 +570,10 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
     own = es.filter(pl.col("seat") == weakest["seat"])
     if own.height and not (own["event"][0] == top["event"] and own["seat"][0] == top["seat"]):
         r = own.row(0, named=True)
-        out.append(f"For {weakest['seat_label']}, the seat that wins least ({pct(weakest['win_share'])}% "
-                   f"against a fair {pct(weakest['fair_share'])}%), the largest of its clear swings "
+        # (its share and the fair share as its seat line prints them: seat_share, seats_fair;
+        # session 62)
+        out.append(f"For {weakest['seat_label']}, the seat that wins least ({seat_share(weakest)} "
+                   f"against a fair {seats_fair(seats)}%), the largest of its clear swings "
                    f"({_verdict_of(r)}) goes with {r['event_name']}: "
                    f"{_swing_words(r, family_note(t, r, smallest))}.")
     return out
@@ -632,18 +634,20 @@ def lead_headlines(t: dict, rs: RunSet) -> list[str]:
 def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
     es = card_swings(t, smallest)
     rows = list(es.iter_rows(named=True))
-    d = max((swing_digits(r) for r in rows), default=1)      # one precision for the table's columns
 
     def missing(r):
         return any(r[k] is None or r[k] != r[k] for k in ("win_share_with", "win_share_without"))
 
-    # each row's two shares and change at one precision, the change their printed difference
-    shown = [None if missing(r) else _swing_shares(r, d) for r in rows]
+    # each row's two shares and change at one precision, the change their printed difference: the
+    # row's own, as the card sentences above print that row (:func:`_swing_words`), not the most
+    # any row of the table needs (session 62: "Seat 4 wins 27.8% (26.7–29.1) … +3.8 pp" in the
+    # headline beside "27.84% (26.65–29.06) … +3.81 pp" in its row)
+    shown = [None if missing(r) else _swing_shares(r, swing_digits(r)) for r in rows]
     return pl.DataFrame({
         "Event": es["event_name"], "Seat": es["seat_label"],
         "Win share when it fires": ["" if s is None else s[0] for s in shown],
         "Win share when it does not": ["" if s is None else s[1] for s in shown],
-        "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r, digits=d if s is None else s[3]))
+        "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r, digits=None if s is None else s[3]))
                                                   for r, s in zip(rows, shown)],
         **({f"All {int(es['family_size'][0])} at once (pp, the verdict's range)":
             [_nb(family_range(r, smallest)) for r in es.iter_rows(named=True)]}

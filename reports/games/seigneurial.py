@@ -52,7 +52,7 @@ from analysis.games.seigneurial import (adjusted_objectives, distinct_cards, not
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (ablation_seat, ablation_seat_bots, difference_pp, gap_beside, num, pct, pct_some, pp, pp_ci, row_pct_ci, signed, turns,
+from reports.text import (ablation_seat, ablation_seat_bots, difference_pp, gap_beside, num, pct, pct_ci, pct_some, pp, pp_ci, row_pct_ci, signed, turns,
                           verdict_words)
 from simcore import numbers
 from simcore.games.seigneurial.spec import SG6_SAME_TURN
@@ -97,6 +97,19 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _average_censitaire(t: dict, share: float) -> str:
+    """The average Censitaire's win share (without the %) as the lead and the Roles table print it
+    ("an average of 33.20% (33.16–33.22) per Censitaire seat": :func:`reports.text.pct_ci`'s
+    decimals), where table ``roles`` holds that share; else at one decimal. Session 62: the
+    Objective cards' sentences said "against 33.2% for the average Censitaire" of the same 0.33197."""
+    roles = t.get("roles")
+    if roles is not None and {"per_seat", "per_seat_low", "per_seat_high"} <= set(roles.columns):
+        for r in roles.iter_rows(named=True):
+            if r["role"] == "censitaire" and r["per_seat"] is not None and abs(r["per_seat"] - share) < 1e-12:
+                return pct_ci(share, r["per_seat_low"], r["per_seat_high"]).split("%")[0]
+    return pct(share)
+
+
 def objective_headlines(t: dict, rs=None) -> list[str]:
     """The easiest and the hardest distinct Objective card, each against the average Censitaire
     (Holm over the distinct cards), and the cards that cannot be told apart from it."""
@@ -107,7 +120,7 @@ def objective_headlines(t: dict, rs=None) -> list[str]:
     o = adjusted_objectives(cards, _smallest(rs), _units(rs)).filter(pl.col("dealt") >= MIN_DEALT)
     if o.height < 2:
         return []
-    avg = pct(o["censitaire_share"][0])
+    avg = _average_censitaire(t, float(o["censitaire_share"][0]))
     holm = f"Holm over the {family} distinct cards"
     out = []
     for i, what in ((0, "easiest"), (o.height - 1, "hardest")):
