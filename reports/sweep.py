@@ -1835,6 +1835,14 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     lead += [c] if (c := dir_caution([sweep_dir], "sweep")) else []
     if answers is not None and lead:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]
+    if answers is not None and s.missing:
+        # the page says it in its notes; the terminal's answers read as a whole sweep's without it
+        # (review s62 rv267 #1: "Fairest value …: 2" of a sweep stopped after 2 of its 9 values)
+        more = " …" if len(s.missing) > 3 else ""
+        answers.insert(0, f"Not finished: {len(sw['variants']) - len(s.missing)} of "
+                          f"{len(sw['variants'])} variants played ({', '.join(s.missing[:3])}{more} not "
+                          "yet): what follows reads only the values played; run the same balance "
+                          "sweep command again to resume.")
     return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, lead=lead, svg=svg,
                     files=files)
 
