@@ -246,6 +246,21 @@ def skill(
 
         cli.INTERRUPT_SAID.append(True)     # (the command line's generic line is not added)
         raise
+    except OSError as exc:
+        # a disk that filled while the games' parts or the page were written (review s62 rv267
+        # #6: a bare "No space left on device"): the option, the path, and what is kept, as after
+        # an interruption at the same stage
+        import errno
+
+        from simcore.atomic import no_space, show
+
+        if not no_space(exc):
+            raise
+        kept = len(list((out / "cells").glob("*.parquet"))) if out.is_dir() else 0
+        total = len(cells) * len(bs) * 2
+        after = interrupted_line(final, kept, total, staged, stage).removeprefix("skill: ")
+        raise OSError(errno.ENOSPC, f"--out {show(final)}: the disk ran out of space (free some "
+                                    f"space or write somewhere else); {after}") from None
 
 
 class _Later:

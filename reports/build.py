@@ -435,6 +435,15 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             done += 1
         say("Publishing the report", done, total)
         target = publish_dir(tmp, target)     # (beside, when something appeared there meanwhile)
+    except Exception as exc:
+        # a disk that filled while the page was written (review s62 rv267 #6: a bare "No space
+        # left on device", no option, no path): the one line naming them; the page's temporary
+        # directory is removed below, the target is as it was
+        from simcore.atomic import no_space, out_of_space
+
+        if no_space(exc):
+            raise out_of_space(target, "--out") from None
+        raise
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -1350,8 +1350,12 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             # the glossary of every word the page shows (its text, without the markup)
             + terms_html([html.unescape(re.sub(r"<[^>]+>", " ", body))]) + "</body></html>")
     tmp = d / "report.html.tmp"
-    tmp.write_text(page, encoding="utf-8")
-    tmp.replace(d / "report.html")
+    try:
+        tmp.write_text(page, encoding="utf-8")
+        tmp.replace(d / "report.html")
+    except BaseException:       # (a full disk: not left behind, 118 kB on it; review s62 rv267 #6)
+        tmp.unlink(missing_ok=True)
+        raise
     return d / "report.html"
 
 
