@@ -471,7 +471,27 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         _SIGNAL["signum"], _SIGNAL["again"] = None, False
 
 
+def not_utf8(argv) -> str | None:
+    """The one line for a command-line argument that is not UTF-8 text (a path or value holding
+    bytes the system could not decode, kept by Python as surrogates), or None. Every file the
+    toolkit writes names its paths in UTF-8 (run.json, Parquet metadata): such a path failed deep
+    in pyarrow or a reader with a traceback (review s62 rv267 #9)."""
+    for i, arg in enumerate(argv or ()):
+        try:
+            str(arg).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = str(arg)[exc.start:exc.end].encode("utf-8", "surrogateescape")
+            option = argv[i - 1] if i and str(argv[i - 1]).startswith("-") else None
+            shown = str(arg).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            return (f"{option + ' ' if option else ''}{shown}: holds a byte that is not UTF-8 text "
+                    f"(0x{bad[0]:02x}); give paths and values in UTF-8 (rename the file or folder)")
+    return None
+
+
 def _dispatch(argv, prog, target) -> int:
+    if (line := not_utf8(argv)) is not None:
+        print(f"error: {line}", file=sys.stderr)
+        return 2
     try:
         command = typer.main.get_command(target or _app_for(argv))
         _plain_options(command)
