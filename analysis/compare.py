@@ -758,11 +758,13 @@ def factor_interval(x1: int, n1: float, x2: int, n2: float,
 
 
 def paired_factor_interval(old: float, new: float, se_diff: float, n: int,
-                           level: float = stats.LEVEL) -> tuple[float, float] | None:
+                           level: float = stats.LEVEL, se_old: float | None = None,
+                           se_new: float | None = None) -> tuple[float, float] | None:
     """The ``level`` interval of the factor R = new / old by which a rare share moved between two
     rule sets played on the same ``n`` units (deals: paired mode of ``balance check``), from the
-    two shares (fractions, means over the units) and the standard error of their mean paired
-    difference (sample standard deviation / √n, in the same fraction).
+    two shares (fractions, means over the units), the standard error of their mean paired
+    difference and, where the units are not single games, each side's own standard error
+    (``se_old``, ``se_new``; each the units' sample standard deviation / √n, in the same fraction).
 
     For units that are each one game's 0 or 1 the paired counts are x_old = n·old and x_new = n·new
     games won, and b + c = Σ dᵢ² = n·((n − 1)·se_diff² + d²) the games won under one rule set only
@@ -773,16 +775,31 @@ def paired_factor_interval(old: float, new: float, se_diff: float, n: int,
     1)(x_new + 1)), the interval covers R in 91.5-99 % of samples from 3 expected wins on a side
     up, 94.6-95.7 % from 20 (paired binomial simulations, n = 2,000-128,000 deals, shares
     0.3-0.5 %, factors 0.25-4, in tests/check/test_s61_paired_factor.py), where the plain delta
-    method covered 79 % at 7 expected wins. Units that are means (a deal of rotated seats, a tie
-    counting 1/k) are read as the same counts (Σ dᵢ² standing for b + c). None when a side never
-    won, or the error is not known."""
-    if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (old, new, se_diff)):
+    method covered 79 % at 7 expected wins.
+
+    Units that are means (a deal of k rotated games, a tie split) are counted in wins of
+    their own size w = (Σ oldᵢ² + Σ newᵢ²) / (Σ oldᵢ + Σ newᵢ), read off the sides' errors (1 for
+    0/1 games, 1/k for a deal of k games with one won, less for a split tie): x = n·share / w and
+    b + c = Σ dᵢ² / w², so one win added is one game, not one deal (session 62: counted in deals,
+    the adjustment was k games, and on deals of 2-5 games with ties split the interval covered
+    99.6-100 % at factor 1 up to 20 expected wins, up to 2.1 times as wide as it needs; now
+    93.0-100 % from 3 expected wins up, 94.7-97.7 % from 20: 2,000 simulated checks a cell,
+    benchmarks/paired_factor_coverage.py, docs/ci.md; tests/check/test_s62_rotated_factor.py).
+    Without the sides' errors w = 1. None when a side never won, or an error is not known."""
+    errors = (se_diff,) + tuple(e for e in (se_old, se_new) if e is not None)
+    if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (old, new) + errors):
         return None
-    if not (old > 0 and new > 0 and n >= 2 and se_diff >= 0):
+    if not (old > 0 and new > 0 and n >= 2 and min(errors) >= 0):
         return None
-    x_old, x_new = old * n, new * n
-    d = new - old
-    disc = n * ((n - 1) * se_diff * se_diff + d * d)
+    # Σ uᵢ² of n units with mean m and standard error se (sample sd / √n): n·((n − 1)·se² + m²)
+    def squares(m: float, se: float) -> float:
+        return n * ((n - 1) * se * se + m * m)
+
+    size = 1.0
+    if se_old is not None and se_new is not None:
+        size = (squares(old, se_old) + squares(new, se_new)) / (n * (old + new))
+    x_old, x_new = old * n / size, new * n / size
+    disc = squares(new - old, se_diff) / (size * size)
     z = stats.z_quantile(level)
     log_r = math.log((x_new + 1.0) / (x_old + 1.0))
     half = z * math.sqrt((disc + 2.0) / ((x_old + 1.0) * (x_new + 1.0)))

@@ -3,8 +3,8 @@ interval (:func:`analysis.compare.paired_factor_interval`): the truth is built h
 alone, game by game, and the interval is read the way ``balance check --against-rules`` reads it
 (:class:`analysis.check.measure.PairedMeasure` over the units, one
 :meth:`analysis.check.decision.SequentialTest.look`, then
-:func:`analysis.check.presentation._factor_of`). Used by benchmarks/paired_factor_coverage.py
-(the table of docs/ci.md).
+:func:`analysis.check.presentation._factor_of`). Used by tests/check/test_s62_rotated_factor.py
+and benchmarks/paired_factor_coverage.py (the table of docs/ci.md).
 
 A unit is a deal of ``k`` games (k = the player count, the seats rotated once over the deal); its
 value is the mean over those games of one side's win share, a tie split (1/2, 1/3). The same deal is

@@ -543,8 +543,8 @@ def _factor_of(res: CheckResult, r: MetricResult) -> tuple[float, float, float] 
     baseline's independent (:func:`analysis.compare.factor_interval`, exact conditional), or in
     paired mode the two rule sets on the same deals (:func:`analysis.compare.
     paired_factor_interval`: the delta method on the log factor from the paired counts, adjusted
-    by one; review s61 #1: paired mode never said 0.41% → 1.06% on the same deals); None when not
-    known."""
+    by one win, a win's size read from the units: one game of a rotated deal, session 62; review
+    s61 #1: paired mode never said 0.41% → 1.06% on the same deals); None when not known."""
     from analysis.compare import factor_interval, paired_factor_interval
 
     if not (r.base_n > 0 and r.n > 0):
@@ -554,7 +554,9 @@ def _factor_of(res: CheckResult, r: MetricResult) -> tuple[float, float, float] 
         if r.pair_se is None:
             return None
         k = r.kind.scale
-        ends = paired_factor_interval(r.base / k, r.value / k, r.pair_se / k, r.n)
+        # each side's own error gives the size of a win in units (a deal of k games: 1/k; s62)
+        ends = paired_factor_interval(r.base / k, r.value / k, r.pair_se / k, r.n,
+                                      se_old=r.base_se / k, se_new=r.se / k)
         return None if ends is None else (r.value / r.base, *ends)
     x1, x2 = round(x1), round(x2)
     if x1 <= 0 or x2 <= 0:
