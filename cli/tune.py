@@ -125,7 +125,11 @@ def tune(
     from strategies.common import strategy_files
     from simcore.atomic import input_paths
 
-    # a bad --out fails before any game; so does one that is, holds or lies in what the tune reads
+    # a bad --out fails before any game; so does one that is, holds or lies in what the tune reads,
+    # and one on a disk too full for the confirmation
+    from analysis.tune.search import check_confirmation_space
+
+    check_confirmation_space(plan, out)
     prepare_out(plan.to_json(), out, force, kind="tune",
                 inputs=input_paths(rules, panel, strategy_files(strategies)))
     from cli.progress import live_bar

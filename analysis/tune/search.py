@@ -73,6 +73,7 @@ import tomllib
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable
 
 import numpy as np
@@ -1593,6 +1594,28 @@ def same_as_start(plan: TunePlan, values: dict, prep, base) -> bool:
     rules = {k: x for k, x in values.items() if k != PLAYER_COUNT}
     return is_start_rules({"rules_text": plan.rules_text, "settings": list(plan.settings)},
                           {"values": rules}, players=prep.n_players)
+
+
+def check_confirmation_space(plan: TunePlan, out: str | Path) -> None:
+    """Refuse (one line, exit 2, before any game) a tune whose first confirmation could not be
+    written under ``out``: the best candidate's run and the start rules' beside it, of
+    ``plan.confirm_games`` games each (with rows up to the runner's row limit, as they are
+    played), for every cell of a panel. A full disk was found only after the whole search (review
+    s62 rv267 #5: 19 s of search, then "the run needs about 1.5 MB", again on every rerun). A
+    rejected candidate's confirmation (at most :data:`MAX_CONFIRMATIONS`) needs more; that is left
+    to the writing, which says so in one line."""
+    cells = list(plan.panel.cells) if plan.multi else [None]
+    runs = []
+    for cell in cells:
+        prep = start_prep(plan, SimpleNamespace(n_players=cell.players if cell is not None
+                                                else plan.n_players), cell)
+        runs += [(prep, plan.confirm_games)] * 2
+    try:
+        runner.check_disk_space(runs, out, None, option="--out")
+    except UsageError as exc:
+        raise UsageError(str(exc).replace("the run needs", "the tune's confirmation (the best "
+                                          "candidate's games and the start rules' beside them) needs")
+                         .replace("play fewer games", "give fewer --confirm-games")) from None
 
 
 def start_prep(plan: TunePlan, prep, cell: Cell | None = None):
