@@ -132,6 +132,30 @@ def _move_words(r: dict) -> str:
     return f"{verb} {r['parameter']} from {r['from']} to {r['to']}{at}"
 
 
+def _counts_text(counts) -> str:
+    """"3 players", "3 and 4 players": the player counts of comparisons that do not read their
+    setting, lowest first."""
+    at = sorted({int(c) for c in counts if c is not None})
+    if not at:
+        return "their player count"
+    return (str(at[0]) if len(at) == 1 else ", ".join(map(str, at[:-1])) + f" and {at[-1]}") + " players"
+
+
+def not_read(d: pl.DataFrame) -> bool:
+    """Whether the rows of one comparison (or of several) measured nothing: their player count
+    does not read the setting at the two values compared (column ``read`` False for every row,
+    :func:`analysis.sweep.metrics.reads_comparison`), so both variants played the same games.
+    False for rows without the column (a sweep read before it had one)."""
+    return "read" in d.columns and d.height > 0 and not d["read"].any()
+
+
+def read_rows(d: pl.DataFrame) -> pl.DataFrame:
+    """``d`` without the rows of a comparison its player count does not read (:func:`not_read`):
+    they are counted nowhere and drawn nowhere (session 62 #1, as a panel sweep leaves out a cell
+    that does not read the setting)."""
+    return d.filter(pl.col("read")) if "read" in d.columns and d.height else d
+
+
 def effect_sentence(r: dict, twins: list[dict] = ()) -> str:
     """One paired effect in words: "raising income.palais.base from 3 to 5 moves seat 3's win
     share by +0.4 pp (+0.1 to +0.7): clear but small"; ``twins``: the effects that are the same
@@ -322,7 +346,9 @@ def sweep_sentences(effects: pl.DataFrame, per_comparison: int = 4,
     over every metric and comparison: :func:`analysis.sweep.metrics.sensitivity`). With
     ``slice_effects`` (a grid's same comparisons at the other values of the other parameters),
     each parameter's sentences are followed by one that names where a verdict differs
-    (:func:`slice_sentence`)."""
+    (:func:`slice_sentence`). A comparison whose player count does not read the setting (column
+    ``read`` False: ``track.goal.4`` at 3 players) says so in one sentence: "… changes no game: not
+    read at 3 players"."""
     out = []
     if effects.height == 0:
         return out
@@ -348,7 +374,13 @@ def sweep_sentences(effects: pl.DataFrame, per_comparison: int = 4,
             twins.setdefault(t["same_as"], []).append(t)
         own = d.filter(pl.col("same_as").is_null())
         clear = own.filter((pl.col("low") > 0) | (pl.col("high") < 0))
-        if clear.height == 0:
+        if not_read(d):
+            # its player count does not read the setting: the same games at both values, so
+            # nothing was measured (session 62 #1: "moves no headline metric beyond its noise")
+            out.append(f"{_move_words(d.row(0, named=True))} changes no game: not read at "
+                       f"{_counts_text(d['players'].to_list())} (the rules played are the same at "
+                       "both values)")
+        elif clear.height == 0:
             out.append(f"{_move_words(d.row(0, named=True))} moves no headline metric beyond its noise "
                        "(every interval includes 0, adjusted over the page)")
         else:
@@ -380,7 +412,8 @@ def rounded(x: pl.Expr, decimals: int = 2) -> pl.Expr:
 def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
     """The page's table of every effect: per comparison, every metric's paired change with its
     simultaneous interval (shares in pp, every other metric in its own unit) and its words; a metric
-    that is the same number as another, or its mirror, says which."""
+    that is the same number as another, or its mirror, says which; a comparison whose player count
+    does not read the setting says "not read at 3 players: the same games at both values"."""
     if effects.height == 0:
         return pl.DataFrame()
     d = effects
@@ -395,6 +428,10 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
         d = d.with_columns(pl.lit("").alias("at"))
     labels = dict(zip(d["metric"], d["label"]))
     share = pl.col("share")
+    # a comparison its player count does not read measured nothing: said in its verdict, as a
+    # panel sweep's table says it of a cell (session 62 #1: "within noise" beside 0 (0 to 0))
+    unread = (~pl.col("read")) if "read" in d.columns else pl.lit(False)
+    players = pl.col("players") if "players" in d.columns else pl.lit(None, pl.Int64)
     # two decimals, or up to two more where an end would print as 0 or as ± the smallest
     # difference that matters on the wrong side of its verdict (review M #11: "−0.4 to 0, clear
     # but small" for a high end of −0.001 pp)
@@ -404,7 +441,8 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
                         for r, k in zip(d.iter_rows(named=True), places)], pl.Float64)
           for c in ("delta", "low", "high")],
         pl.when(share).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"),
-        pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String).alias("verdict"),
+        pl.when(unread).then(pl.format("not read at {} players: the same games at both values", players))
+        .otherwise(pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String)).alias("verdict"),
         pl.struct("same_as", "mirror", "follows", "follows_mirror", "follows_clear", "follows_interval",
                   "verdict", "follows_verdict", "follows_rivals", "from", "to").map_elements(
             lambda x: follows_cell(x) if x["follows"] is not None else
@@ -1111,7 +1149,8 @@ def value_sentences(value_effects: pl.DataFrame, references: dict, curves: pl.Da
     that level off (:func:`level_sentence`, as many at most). Every step's interval is the pair
     family's (:attr:`analysis.sweep.metrics.Sensitivity.value_effects`); the first-vs-last effect
     beside a turn is ``effects``' (the page's first-vs-last family, review M #2), or, without
-    them, the value-by-value family's row, said to be that."""
+    them, the value-by-value family's row, said to be that. A parameter whose values are compared
+    at a player count that does not read it gets none of these (:func:`not_read_sentences`)."""
     from analysis.sweep.metrics import against_reference, levels_off, turns
 
     out = []
@@ -1119,8 +1158,8 @@ def value_sentences(value_effects: pl.DataFrame, references: dict, curves: pl.Da
         return out
     for name in dict.fromkeys(value_effects["parameter"].to_list()):
         ref = references.get(name)
-        if ref is None:
-            continue
+        if ref is None or not_read(value_effects.filter(pl.col("parameter") == name)):
+            continue                # (its values played the same games: not_read_sentences)
         against = against_reference(value_effects, name, ref[0])
         head = fairest_sentence(name, ref, curves, against) or role_values_sentence(name, ref, against)
         if head:
@@ -1233,19 +1272,37 @@ def slice_sentence(effects: pl.DataFrame, slice_effects: pl.DataFrame, cap: int 
     base rules' value)"), the metric with the larger verdict named per slice, at most ``cap``
     slices, then "… and N more"; or that every verdict is the same there. The slices' intervals
     are their own family's (:attr:`analysis.sweep.metrics.Sensitivity.slice_effects`). "" when
-    the parameter has no other slice."""
+    the parameter has no other slice.
+
+    A slice whose player count does not read the setting (column ``read`` False, :func:`not_read`)
+    played the same games at both values: it is in none of these counts, and named after them
+    ("not read at 3 players (players = 3: the same games at both values)"). Where the sentences'
+    own comparison is such a one, a slice that reads the setting is not set against it (an effect
+    "against 0.0 pp, within noise, at players = 3" compared it with a count that measured
+    nothing): its own clear effects are said (:func:`_own_slice_words`; session 62 #1)."""
     if slice_effects.height == 0 or effects.height == 0:
         return ""
     p = effects["parameter"][0]
     several = effects.select("from", "to").unique().height > 1
+    unread = slice_effects.filter(~pl.col("read")) if "read" in slice_effects.columns else slice_effects.clear()
+    slice_effects = read_rows(slice_effects)
+    skipped = list(dict.fromkeys(unread["at"].to_list()))
+    note = (f"not read at {_counts_text(unread['players'].to_list())} ({'; '.join(skipped[:cap])}"
+            f"{f'; … and {len(skipped) - cap} more' if len(skipped) > cap else ''}: the same games at "
+            "both values)") if skipped else ""
+    change = "each change" if several else "the same change"
+    if slice_effects.height == 0:
+        return (f"at the other values of the other parameters {change} of {p} is not read: {note}"
+                if note else "")
+    if not_read(effects):
+        return _own_slice_words(slice_effects, several, cap) + (f"; {note}" if note else "")
     diff = _verdict_differences(effects, slice_effects)
     where = list(dict.fromkeys(slice_effects["at"].to_list()))
     if diff.height == 0:
         others = "; ".join(where[:cap]) + (f"; … and {len(where) - cap} more" if len(where) > cap else "")
-        change = "each change" if several else "the same change"
         return (f"{change} of {p} gets the same verdict on every headline metric at the other "
                 f"values of the other parameters ({others}) as where these sentences hold them "
-                f"(the table \"{SLICES_TABLE}\")")
+                f"(the table \"{SLICES_TABLE}\")" + (f"; {note}" if note else ""))
     parts = []
     slices_differing = list(dict.fromkeys(diff["at"].to_list()))
     for at in slices_differing[:cap]:
@@ -1261,6 +1318,42 @@ def slice_sentence(effects: pl.DataFrame, slice_effects: pl.DataFrame, cap: int 
                      f"{verdict_words(r['verdict'])}, against {_amount(anchored)}, "
                      f"{verdict_words(r['a_verdict'])}, at {r['a_at']}{extra}")
     rest = len(slices_differing) - cap
+    tail = (f"; … and {rest} more slice{'s' if rest != 1 else ''} (the table \"{SLICES_TABLE}\")"
+            if rest > 0 else f" (the table \"{SLICES_TABLE}\")")
+    return "; ".join(parts) + tail + (f"; {note}" if note else "")
+
+
+def _own_slice_words(slice_effects: pl.DataFrame, several: bool, cap: int = 3) -> str:
+    """The slices that read a setting, where the sentences' own comparison does not (its count does
+    not read it, :func:`slice_sentence`): per slice its clear headline effect of the largest
+    verdict, then by size ("at players = 4 the same change moves the Seigneur's win share by −3.4
+    pp (−4.6 to −2.2): clear and large enough to matter, and 4 other clear effects there"), or that
+    it moves none beyond its noise; at most ``cap`` slices, then "… and N more"."""
+    rank = {v: k for k, v in enumerate(stats.VERDICT_ORDER)}
+    d = slice_effects
+    if "same_as" in d.columns:
+        d = d.filter(pl.col("same_as").is_null())
+    d = d.with_columns(
+        pl.col("verdict").replace_strict(rank, default=len(rank), return_dtype=pl.Int64).alias("_top"),
+        (pl.col("delta").abs() / pl.col("smallest")).alias("_size"))
+    parts = []
+    where = list(dict.fromkeys(d["at"].to_list()))
+    for at in where[:cap]:
+        rows = d.filter(pl.col("at") == at)
+        clear = rows.filter((pl.col("low") > 0) | (pl.col("high") < 0)).sort(
+            ["_top", "_size"], descending=[False, True], maintain_order=True)
+        r = rows.row(0, named=True)
+        change = f"{_move_words({**r, 'at': ''})}" if several else "the same change"
+        if clear.height == 0:
+            parts.append(f"at {at} {change} moves no headline metric beyond its noise")
+            continue
+        r = clear.row(0, named=True)
+        more = clear.height - 1
+        extra = ("" if not more else ", and 1 other clear effect there" if more == 1
+                 else f", and {more} other clear effects there")
+        parts.append(f"at {at} {change} moves {r['label']} by {_amount(r)}: "
+                     f"{verdict_words(r['verdict'])}{extra}")
+    rest = len(where) - cap
     tail = (f"; … and {rest} more slice{'s' if rest != 1 else ''} (the table \"{SLICES_TABLE}\")"
             if rest > 0 else f" (the table \"{SLICES_TABLE}\")")
     return "; ".join(parts) + tail
@@ -1574,7 +1667,9 @@ def idle_sentences(s, measured: str = "", sweep_dir=None, most: int = 4) -> list
     from simcore.rundir import RAW_LIMIT
 
     out = []
-    frames = [f for f in (s.effects, s.value_effects) if f is not None and f.height]
+    # a comparison its player count does not read says nothing of the setting: not_read_sentences
+    frames = [read_rows(f) for f in (s.effects, s.value_effects) if f is not None and f.height]
+    frames = [f for f in frames if f.height]
     if not frames:
         return out
     done = {v["id"] for v in s.sweep.get("variants") or []} - set(s.missing)
@@ -1609,6 +1704,38 @@ def idle_sentences(s, measured: str = "", sweep_dir=None, most: int = 4) -> list
                           + ", ".join(c.column for c in rec.changes[most:]) + ")" if more else "")
                        + f". So this setting acts on what these games record but the page does not "
                          f"measure{at}.")
+    return out
+
+
+def not_read_sentences(s) -> list[str]:
+    """A sentence per varied setting whose sentences' comparisons (the others held where the page
+    holds them) are at a player count that does not read it (:func:`not_read`: ``track.goal.4`` with
+    ``players`` = 3): every value tried plays the same games there, so the page measures nothing of
+    it at that count, and it names where the grid compares it at a count that reads it (the
+    slices that read it, :attr:`analysis.sweep.metrics.Sensitivity.slice_effects`), or that the
+    sweep compares it at none (session 62 #1: the page's lead said the Seigneur's share "does not
+    change by more than the 1 pp that matters" across every value of the goal of 4 players, at 3
+    players)."""
+    out = []
+    if s.effects is None or s.effects.height == 0:
+        return out
+    for name in dict.fromkeys(s.effects["parameter"].to_list()):
+        d = s.effects.filter(pl.col("parameter") == name)
+        if not not_read(d):
+            continue
+        at = d["at"][0]
+        held = f" with {at}" if at else ""
+        sl = (read_rows(s.slice_effects.filter(pl.col("parameter") == name))
+              if s.slice_effects is not None and s.slice_effects.height else pl.DataFrame())
+        where = list(dict.fromkeys(sl["at"].to_list())) if sl.height else []
+        tail = (f"where a count reads it ({'; '.join(where[:3])}"
+                f"{f'; … and {len(where) - 3} more' if len(where) > 3 else ''}), its effects are in "
+                f"the table \"{SLICES_TABLE}\"" if where else
+                "this sweep compares its values at no count that reads it (sweep it with --players "
+                "at a count that reads it)")
+        out.append(f"{name}{held}: not read at {_counts_text(d['players'].to_list())}, so every "
+                   f"value tried plays the same games there and nothing of it is measured at that "
+                   f"count; {tail}.")
     return out
 
 
@@ -1728,21 +1855,28 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                     "side's share is one minus the other's) is named in the other's sentence. At most "
                     "4 win shares and 2 other metrics per comparison; the rest are counted, and the "
                     f"table '{EFFECTS_TABLE}' has them all. " + family)]
-    if s.effects.height:
+    # a comparison its player count does not read measured nothing: no bar (session 62 #1)
+    drawn = read_rows(s.effects)
+    if drawn.height:
         held = "; ".join(f"{o} = {value_text(v)} ({why})" for o, (v, why) in anchors(sw).items()) \
             if len(sw["varies"]) > 1 else ""
         held = f", each with the other parameters held at {held}" if held else ""
-        repeats = tornado_caption_notes(s.effects)
+        unread = s.effects.filter(~pl.col("read")) if "read" in s.effects.columns else s.effects.clear()
+        left = list(dict.fromkeys(unread["parameter"].to_list()))
+        left = (f" No bar for {', '.join(named.get(x, x) for x in left)}: not read at "
+                f"{_counts_text(unread['players'].to_list())}, where the others are held."
+                if left else "")
+        repeats = tornado_caption_notes(drawn)
         turning, turned = turning_points(s, True, named)
-        names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit, turning=turning,
+        names = figs.add("tornado_shares", FS.tornado(drawn, True, s.score_unit, turning=turning,
                                                       names=named),
-                         with_seats(f"{share_bars_words(s.effects)}: the paired change from each "
-                                    f"setting's first to last value, in pp{held}.{repeats}{turned}",
+                         with_seats(f"{share_bars_words(drawn)}: the paired change from each "
+                                    f"setting's first to last value, in pp{held}.{repeats}{turned}{left}",
                                     named))
         turning, turned = turning_points(s, False, named)
-        names += figs.add("tornado_other", FS.tornado(s.effects, False, s.score_unit, turning=turning,
+        names += figs.add("tornado_other", FS.tornado(drawn, False, s.score_unit, turning=turning,
                                                       names=named),
-                          with_seats(f"Every other headline metric, one panel per unit{held}.{turned}",
+                          with_seats(f"Every other headline metric, one panel per unit{held}.{turned}{left}",
                                      named))
         secs.append(Section("tornado", "Which parameters move which metric most", figures=names))
     fair = None
@@ -1752,10 +1886,13 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         fair = 1.0 / n_seats if n_seats else None
     for i, v in enumerate(sw["varies"]):
         shown = named.get(v["name"], v["name"])
+        mine = s.effects.filter(pl.col("parameter") == v["name"]) if s.effects.height else s.effects
+        flat = (f" Not read at {_counts_text(mine['players'].to_list())}: every value played the same "
+                "games." if not_read(mine) else "")
         secs.append(Section(f"p{i}", shown, figures=figs.add(
             f"curve_{i}", FS.curves(s.curves, v["name"], fair, s.score_unit, label=shown),
             f"Every headline metric against {shown}"
-            + (f" (with {at})." if (at := condition_text(sw, v["name"])) else "."))))
+            + (f" (with {at})." if (at := condition_text(sw, v["name"])) else ".") + flat)))
     if s.effects.height:
         secs.append(Section("effects", EFFECTS_TABLE,
                             "Every comparison's paired change of every metric, with the page's "
@@ -1829,6 +1966,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     same = len({t for _, t in _measured_texts(sweep_dir, sw)}) <= 1
     lead += [with_seats(x, named) for x in idle_sentences(s, _measured_on(sweep_dir, sw) if same else "",
                                                           sweep_dir)]
+    # a setting held at a player count that does not read it: measured nowhere there (session 62 #1)
+    lead += [with_seats(x, named) for x in not_read_sentences(s)]
     lead += [with_seats(x, named) for x in which_value_sentences(s, Path(sweep_dir))]
     # values that give some seats other start coins, played with heuristic bots: which value is
     # fairest measures the bots' openings as much as the coins (analysis.start_coins)
@@ -1969,8 +2108,10 @@ def sweep_files(s, sweep_dir: Path) -> tuple[dict[str, str], list[str]]:
             "same paired interval without the family's adjustment, never wider; for the seat "
             "imbalance and a role's split gap, simultaneous over only the seats they are built "
             "from), the smallest difference that matters, "
-            "the verdict in the page's words and whether it repeats another metric. Shares and their "
-            "changes are fractions (0.01 = 1 pp).")
+            "the verdict in the page's words, whether the player count compared at reads the "
+            "setting (read: false where both variants played the same games, at the count in "
+            "'players', empty for a comparison of player counts) and whether it repeats another "
+            "metric. Shares and their changes are fractions (0.01 = 1 pp).")
     return files, listing
 
 

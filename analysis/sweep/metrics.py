@@ -32,7 +32,11 @@ variants is that of the mean of per-game differences, narrower than two independ
 :func:`sensitivity` builds, per parameter, the curve of every metric against the parameter's value
 (the other parameters at their base rules' value when the grid holds it, else at their first value:
 :func:`anchors`; each effect row says where, column ``at``) and the effect of moving it from its
-first to its last value — what ``balance report SWEEP_DIR`` shows. The effects on a page are adjusted as one family
+first to its last value — what ``balance report SWEEP_DIR`` shows. Every comparison says whether
+it measured anything (columns ``read`` and ``players``, :func:`reads_comparison`): two variants of a
+player count that does not read the setting (``track.goal.4`` at 3 players, in a sweep that also
+varies ``players``) play the same games, and the page says "not read at 3 players" and counts them
+nowhere, as a panel sweep does for its cells. The effects on a page are adjusted as one family
 (:func:`parameter_effects`: simultaneous intervals over the metrics, Bonferroni over the
 parameters), and each is worded by :func:`analysis.stats.practical` against the metric's smallest
 difference that matters. In a grid the same comparisons are also made at every other combination of
@@ -64,7 +68,8 @@ statistics are the exact ones (players.parquet keeps win shares as float32, wher
 within 3e-8 relative).
 
 May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registry, rundir, errors; accumulate, lazily, for its file name),
-:mod:`analysis.stats`, :mod:`analysis.load`, :mod:`analysis.roles` (a role's split, lazily) and
+:mod:`analysis.stats`, :mod:`analysis.load`, :mod:`analysis.roles` (a role's split, lazily),
+:mod:`analysis.rules_diff` (whether a player count reads a setting, lazily) and
 :mod:`analysis.sweep.store`.
 """
 
@@ -1125,7 +1130,10 @@ class Sensitivity:
     metric against value), ``effects`` (per parameter and metric, first value → last value, the
     others at their :func:`anchors`) and, in a grid, ``slice_effects`` (the same comparisons at
     every other combination of the others' values, :func:`other_slices`: a second family, column
-    ``at`` names the slice)."""
+    ``at`` names the slice). Every row of ``effects``, ``slice_effects`` and ``value_effects``
+    has ``read`` (False: the comparison's player count does not read the setting at its two
+    values, so both variants played the same games) and ``players`` (that count; None for a
+    comparison of player counts): :func:`reads_comparison`."""
 
     sweep: dict
     variants: pl.DataFrame
@@ -1304,6 +1312,31 @@ def read_joint(sweep_dir: str | Path, sweep: dict):
     return joint
 
 
+def reads_comparison(sweep: dict, name: str, x, y, a_players: int, b_players: int,
+                     known: dict | None = None) -> tuple[bool, int | None]:
+    """Whether a comparison of a sweep measured anything, and at which player count: ``(read,
+    players)``. Two variants of one player count whose rules read alike there at ``x`` and ``y``
+    (:func:`analysis.rules_diff.reads_setting`: ``track.goal.4`` at 3 players) played the same
+    games: ``read`` False, and the page says "not read at 3 players" and leaves the comparison out
+    of its counts, as a panel sweep does for its cells (:mod:`analysis.sweep.panel_effects`; review
+    s61 #1, session 62 #1: a sweep of ``players=3..4`` × ``track.goal.4`` said the goal "moves no
+    headline metric beyond its noise" at 3 players). A comparison of ``players`` (or between two
+    counts) is read, at no one count (``players`` None). ``known``: the answers so far, by
+    (name, x, y, count), since each decision loads the rules at both values."""
+    from analysis.rules_diff import reads_setting
+
+    if name == "players" or a_players != b_players:
+        return True, None
+    key = (name, _text(x), _text(y), int(a_players))
+    if known is None or key not in known:
+        read = reads_setting(sweep.get("game"), sweep.get("rules_text"), sweep.get("settings") or (),
+                             int(a_players), name, [x, y])
+        if known is None:
+            return read, int(a_players)
+        known[key] = read
+    return known[key], int(a_players)
+
+
 def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
                 source: str | None = None) -> Sensitivity:
     """Read a (possibly unfinished) sweep directory into its sensitivity tables.
@@ -1363,6 +1396,13 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
         if len(cache) > 4:
             cache.clear()
     variants = pl.DataFrame(rows)
+    known: dict = {}
+
+    def reads(name, a: VariantData, b: VariantData, x, y) -> dict:
+        """The columns ``read`` and ``players`` of a comparison's rows (:func:`reads_comparison`)."""
+        read, n = reads_comparison(sweep, name, x, y, a.n_players, b.n_players, known)
+        return {"read": read, "players": n}
+
     curve_rows, effect_rows = [], []
     n_effects = sum(len(measured(_compared(name, [c for c in chain if c["id"] in done])))
                     for name, chain in slices(sweep).items())
@@ -1382,12 +1422,13 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
         for first, last in measured(_compared(name, chain)):
             a, b = get(first["id"]), get(last["id"])
             x, y = first["values"][name], last["values"][name]
+            reading = reads(name, a, b, x, y)
             for r in parameter_effects(a, b, level=family_level, overrides=overrides):
                 effect_rows.append({
                     "parameter": name, "from": _text(x), "to": _text(y), "at": at,
                     "numeric": _is_number(x) and _is_number(y),
                     "rising": _is_number(x) and _is_number(y) and y > x,
-                    **r, "games": a.n_games})
+                    **r, "games": a.n_games, **reading})
         cache.clear()
     # The same comparisons at the other slices of a grid: a second family (Bonferroni over its
     # comparisons), so the anchored family and its words stay as they were.
@@ -1401,12 +1442,13 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
             for first, last in measured(_compared(name, chain)):
                 a, b = get(first["id"]), get(last["id"])
                 x, y = first["values"][name], last["values"][name]
+                reading = reads(name, a, b, x, y)
                 for r in parameter_effects(a, b, level=extra_level, overrides=overrides):
                     slice_rows.append({
                         "parameter": name, "from": _text(x), "to": _text(y), "at": held_text(held),
                         "numeric": _is_number(x) and _is_number(y),
                         "rising": _is_number(x) and _is_number(y) and y > x,
-                        **r, "games": a.n_games})
+                        **r, "games": a.n_games, **reading})
                 if len(cache) > 4:
                     cache.clear()
     # Every two values of a parameter's anchored chain (3 values or more): first → last alone
@@ -1442,12 +1484,13 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
                                if r["parameter"] == name and r["from"] == _text(x) and r["to"] == _text(y)]
                 continue
             a, b = get(first["id"]), get(last["id"])
+            reading = reads(name, a, b, x, y)
             for r in parameter_effects(a, b, level=pair_level, overrides=overrides):
                 value_rows.append({
                     "parameter": name, "from": _text(x), "to": _text(y), "at": at,
                     "numeric": numeric, "rising": numeric and y > x,
                     **r, **where, "family": VALUE_BY_VALUE, "family_size": n_pairs,
-                    "games": a.n_games})
+                    "games": a.n_games, **reading})
         cache.clear()
     missing = [v["id"] for v in sweep["variants"] if v["id"] not in done]
     # every row's type read (infer_schema_length=None): a column such as follows, follows_rivals

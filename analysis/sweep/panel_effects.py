@@ -3,9 +3,9 @@ whether a parameter moves every cell the same way (cells whose 95% interval is a
 holds 0), the spread of the effects, and a sentence per parameter. Reading only: the reports use it.
 
 May import polars, the standard library, :mod:`simcore.errors`, :mod:`simcore.numbers` (a change's
-sign and decimals, as every page prints them), :mod:`simcore.config` (a compared value read back),
-:mod:`analysis.stats` (the wording by size), :mod:`analysis.rules_diff` (whether a cell's player
-count reads a setting) and :mod:`analysis.sweep` (metrics, store).
+sign and decimals, as every page prints them),
+:mod:`analysis.stats` (the wording by size) and :mod:`analysis.sweep` (metrics, store; whether a
+cell's player count reads a setting: :func:`analysis.sweep.metrics.reads_comparison`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def panel_effects(path: str | Path, overrides: dict | None = None) -> pl.DataFra
     effect's wording by size (``verdict``, :func:`analysis.stats.practical` on the cell's
     simultaneous interval: "clear and large enough to matter", "clear, may matter", "clear but
     small", "not shown") and whether the cell's player count reads the compared setting (``read``:
-    False for ``track.goal.4`` in a 3-player cell, whose games are the same at both values)."""
+    False for ``track.goal.4`` in a 3-player cell, whose games are the same at both values; decided
+    for every sweep, a cell's as a single one's, by
+    :func:`analysis.sweep.metrics.reads_comparison`)."""
     from analysis.sweep.metrics import sensitivity
 
     path = Path(path)
@@ -46,37 +48,15 @@ def panel_effects(path: str | Path, overrides: dict | None = None) -> pl.DataFra
     for k, (c, d) in enumerate(zip(meta["panel"]["cells"], meta["cells"])):
         e = sensitivity(path / d, overrides).effects
         if e.height:
+            # "read": a cell that does not read the setting played the same games at both values:
+            # it measured nothing, and the counts of cells leave it out (review s61 #1:
+            # track.goal.4 in a 3-player cell was counted "unchanged")
             frames.append(e.with_columns(pl.lit(k).alias("cell"), pl.lit(c["label"]).alias("cell_label"),
                                          pl.lit(c["players"]).alias("players"),
-                                         pl.Series("read", _reads(meta, c["players"], e), pl.Boolean)))
+                                         (pl.col("read") if "read" in e.columns else pl.lit(True)).alias("read")))
     if not frames:
         raise UsageError(f"{path}: no cell of this panel sweep has two finished variants of a parameter")
     return pl.concat(frames, how="diagonal_relaxed")
-
-
-def _reads(meta: dict, players, effects: pl.DataFrame) -> list[bool]:
-    """Per effect row of one cell, whether the cell's player count reads the compared setting at
-    its two values (:func:`analysis.rules_diff.reads_setting`; a player count compared is always
-    read). A cell that does not read it played the same games at both values: it measured nothing,
-    and the counts of cells leave it out (review s61 #1: ``track.goal.4`` in a 3-player cell was
-    counted "unchanged")."""
-    from simcore.config import parse_value
-
-    from analysis.rules_diff import reads_setting
-
-    known: dict[tuple, bool] = {}
-    out = []
-    for p, f, t in effects.select("parameter", "from", "to").iter_rows():
-        if (p, f, t) not in known:
-            try:
-                values = [parse_value(str(x), "--vary") for x in (f, t)]
-            except UsageError:
-                values = []
-            known[(p, f, t)] = (p == "players" or not values
-                                or reads_setting(meta.get("game"), meta.get("rules_text"),
-                                                 meta.get("settings") or (), players, p, values))
-        out.append(known[(p, f, t)])
-    return out
 
 
 def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:

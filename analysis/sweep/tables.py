@@ -129,8 +129,10 @@ def effect_rows(s) -> pl.DataFrame:
     ``unit`` ("fraction" for shares), ``change`` (to − from, game by game), ``low``/``high`` (the
     family's adjusted interval), ``low_unadjusted``/``high_unadjusted`` (the metric's own 95%),
     ``smallest`` (the smallest difference that matters), ``verdict`` (the page's code:
-    :func:`analysis.stats.practical`), ``same_as``/``mirror`` (a metric that repeats another),
-    ``games``."""
+    :func:`analysis.stats.practical`), ``read`` (False: the comparison's player count, ``players``,
+    does not read the setting, so both variants played the same games:
+    :func:`analysis.sweep.metrics.reads_comparison`; ``players`` empty for a comparison of player
+    counts), ``same_as``/``mirror`` (a metric that repeats another), ``games``."""
     parts = []
     keys = ["parameter", "from", "to", "at"]
     refs = {name: str(ref) for name, (ref, _) in (s.references or {}).items()}
@@ -161,7 +163,8 @@ def effect_rows(s) -> pl.DataFrame:
                 "unit": "fraction" if r["share"] else r["unit"], "change": r["delta"],
                 "low": r["low"], "high": r["high"], "low_unadjusted": r.get("low_unadjusted"),
                 "high_unadjusted": r.get("high_unadjusted"), "smallest": r.get("smallest"),
-                "verdict": r.get("verdict"), "same_as": r.get("same_as"),
+                "verdict": r.get("verdict"), "read": r.get("read", True), "players": r.get("players"),
+                "same_as": r.get("same_as"),
                 "mirror": bool(r.get("mirror")) if r.get("same_as") is not None else None,
                 "games": r.get("games")})
     if not parts:
@@ -245,13 +248,30 @@ def flat_from(s, name: str, metric: str, values: list[str], distance_sign: dict 
     return None
 
 
+def held_unread(s, name: str) -> bool:
+    """Whether sweep ``s`` compares parameter ``name``'s values, the others held where its page
+    holds them, only at a player count that does not read it (every first-vs-last row of it has
+    ``read`` False: :func:`analysis.sweep.metrics.reads_comparison`)."""
+    e = s.effects
+    if e is None or e.height == 0 or "read" not in e.columns:
+        return False
+    d = e.filter(pl.col("parameter") == name)
+    return d.height > 0 and not d["read"].any()
+
+
 def which_values(s, name: str, sweep_dir: str | Path | None = None) -> list[dict]:
     """Every "which value" answer for parameter ``name``: :func:`which_value` on the page's first
     metric (the seat imbalance, or the first role's win share), then, in a game with a role of
     several seats, one on each role's split gap (:func:`analysis.sweep.metrics.split_metrics`:
-    the value whose seats of that role split its wins most evenly)."""
+    the value whose seats of that role split its wins most evenly). No answer for a parameter whose
+    values the page compares at a player count that does not read it (:func:`held_unread`): every
+    value played the same games there, so no value is fairer nor any response flat (session 62 #1:
+    "Across every value tried (8 to 12) the Seigneur's win share does not change by more than the
+    1 pp that matters", of track.goal.4 at 3 players)."""
     from analysis.sweep.metrics import SPLIT
 
+    if held_unread(s, name):
+        return []
     out = [w] if (w := which_value(s, name, sweep_dir)) is not None else []
     if s.curves.height:
         ms = s.curves.filter((pl.col("parameter") == name) & pl.col("metric").str.starts_with(SPLIT))
@@ -470,4 +490,4 @@ def _even_share(s, name: str, metric: str, sweep_dir, split: bool = False) -> fl
 
 
 __all__ = ["FIRST_VS_LAST", "VALUE_BY_VALUE", "OTHER_SLICES", "values_rows", "effect_rows",
-           "which_value", "which_values", "flat_from", "edge_of", "sides_answer"]
+           "held_unread", "which_value", "which_values", "flat_from", "edge_of", "sides_answer"]
