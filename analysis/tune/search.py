@@ -50,7 +50,9 @@ the games of the trials an earlier run played). result.json ``cautions``: what t
 (:func:`bot_cautions`: start coins tuned with heuristic bots). Per-seat settings are named
 by seat in the verdict (:meth:`TunePlan.seat_label`; the seat from the game's spec, so Seigneurial's
 ``resources.start_cards[2]`` is seat 4's), and a per-seat entry no played cell seats is refused
-before any game (:func:`analysis.sweep.grammar.check_seats_of`). result.json ``edges``: the ranges
+before any game (:func:`analysis.sweep.grammar.check_seats_of`), and so is a setting no played player
+count reads (:func:`analysis.sweep.play.check_read`, as a sweep refuses it: ``track.goal.4`` at 3
+players; every candidate would play the same games). result.json ``edges``: the ranges
 the advice suggests beyond a setting at the edge of its range, put through the game's loader
 (:func:`edge_checks`); result.json is strict JSON (no NaN: :func:`_finite_json`).
 
@@ -94,8 +96,8 @@ from analysis import stats
 from analysis.sweep.grammar import PLAYERS as PLAYER_COUNT, Vary, check_seats_of, parse_varies
 from analysis.sweep.joint import JointSums
 from analysis.sweep.metrics import by_deal, from_tables, joint_mean_cov, load_variant, load_variant_sums
-from analysis.sweep.play import (PLAN_KEYS, base_rules, begin_out, finish_out, plan_value, play_with_sums,
-                                 prepare_out)
+from analysis.sweep.play import (PLAN_KEYS, base_rules, begin_out, check_read, finish_out, plan_value,
+                                 play_with_sums, prepare_out)
 from analysis.tune.advice import (base_value, is_start_rules, panel_outcome, search_path, seat_of,
                                   seat_response, seat_response_from_moments)
 from analysis.tune.ends import flagged, qualified_verdict, turn_limit, turn_limit_warning
@@ -526,6 +528,9 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
               else next((v.values for v in parsed if v.is_players), None)
               or (players or spec.default_players,))
     check_seats_of(spec, parsed, base, counts, src.data)
+    # a setting no played count reads: every candidate would play the same games (session 62 #2)
+    check_read(game, [_compared_values(v) for v in parsed], base, counts, src.text,
+               panel=panel is not None and len(panel) > 1)
     cseed = confirm_seed_for(seed) if confirm_seed is None else check_seed(confirm_seed, "--confirm-seed")
     if cseed == seed:
         raise UsageError(f"--confirm-seed {cseed}: must differ from the search seed")
@@ -581,6 +586,21 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
                [(int(n), len(set(plan.strategy_names))) for n in counts])
     plan.warnings = tuple(check_reachable(tgs, lineups, confirm_games, game))
     return plan
+
+
+def _compared_values(v: Vary) -> Vary:
+    """``v`` with the values :func:`analysis.sweep.play.check_read` compares to tell whether a
+    player count reads it: the listed values, or a range's first and last value (a range of a tune may hold
+    100,000 values, and a count that does not read a setting reads none of them: a game's
+    ``read_at`` leaves out a whole entry, ``track.goal.4`` at 3 players, not some of its values)."""
+    from dataclasses import replace
+
+    if v.is_players or v.kind == "list":
+        return v
+    ends = (v.values[0], v.values[-1]) if v.values else (v.lo, v.hi)
+    # a range of one value (``track.start_square=0..0``, a setting held while another is tuned)
+    # compares nothing: it is not refused (check_read reads fewer than two values as read)
+    return replace(v, values=ends[:1] if ends[0] == ends[-1] else ends)
 
 
 def _fails_unvaried(plan: "TunePlan", corner: dict, exc: UsageError) -> bool:
