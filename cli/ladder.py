@@ -276,11 +276,12 @@ def _ladders(console, L, spec, bots_by_count: dict, n, seed, game, rules, sets, 
     table, who is strongest (:func:`analysis.ladder.ranking_sentence`; ``random_bots``: the bots
     that play at random, set apart as opponents). Returns one table per count."""
     from cli.progress import Steps
+    from simcore.runner import compile_shown
 
     counts = list(bots_by_count)
     todo = [(p, a, b) for p in counts for a, b in L.pairs(bots_by_count[p])]
     played: dict[int, dict] = {p: {} for p in counts}
-    with Steps("ladder") as steps:
+    with Steps("ladder") as steps, compile_shown(steps.compiling):
         for k, (p, a, b) in enumerate(todo):
             steps(f"{p} players: {a} against {p - 1} × {b} ({n:,} games)", k, len(todo))
             c = L.duel(a, b, n, players=p, seed=seed, game=game, rules=rules, settings=sets)
@@ -412,6 +413,7 @@ def _role_ladders(console, L, S, spec, bots_by_count: dict, n, seed, game, rules
     terminal) before any is printed, as the ladder of a game whose seats are alike. Returns one
     table per count."""
     from cli.progress import Steps
+    from simcore.runner import compile_shown
 
     counts = list(bots_by_count)
     lead = L.seat_roles(game, counts[0])[0]
@@ -420,7 +422,7 @@ def _role_ladders(console, L, S, spec, bots_by_count: dict, n, seed, game, rules
                                 lead_bot=lead_bot) for p in counts}
     total = sum(steps_of.values())
     played = {}
-    with Steps("ladder") as steps:
+    with Steps("ladder") as steps, compile_shown(steps.compiling):
         before = 0
         for p in counts:
             def progress(text, done, _total, p=p, before=before):

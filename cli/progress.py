@@ -2,8 +2,10 @@
 
 :class:`Steps` is the progress display of ``balance report``, ``balance ladder`` and ``balance
 check``: a transient line on stderr saying which step runs ("step 3 of 8: Writing figure
-scores"), the time spent and, once a step has finished, an estimate of the time left from the
-average time per step so far (:func:`time_left`). It is called as ``steps(text)`` (a new phase
+scores"), the command's time spent and, once a step has finished, an estimate of the time left
+from the average time per step (:func:`time_left`) of the steps of the same kind: those of the
+current run of counted steps, timed from its first (a report's figures, not the played questions
+and the analysis before them, which are long and uncounted: review 270 #1). It is called as ``steps(text)`` (a new phase
 without a count, e.g. a played question) or ``steps(text, done, total)``. Nothing is shown when
 stderr is not a terminal, unless forced (``BALANCE_PROGRESS=1``), so scripts and CI logs stay clean;
 there a long command instead writes a plain line at most every minute (:class:`LogLines`: games or
@@ -184,11 +186,14 @@ class Steps:
         self.start = time.perf_counter()
         self.live = None
         self.done, self.total, self.text = 0, 0, what
+        # (clock, steps done) at the first step of the current run of counted steps (render)
+        self.since: tuple[float, int] | None = None
         self.lines: list[str] = []          # every step shown, for tests and --verbose logs
         self.log = LogLines(self.console, what, "step")
         # what a line says when it is written: the step's own (render), or a caller's that knows
         # more (balance skill's PartClock: the time left from its timed parts)
         self.source = None
+        self.compile: tuple[str, float] | None = None      # (message, clock) while Numba compiles
         self._stop = None
         self._ticker = None
         import threading
@@ -237,14 +242,66 @@ class Steps:
         """The line as it reads now (the caller's ``source`` where it has one)."""
         if self.source is not None:
             try:
-                return self.source()
+                return self.source() + self.compiling_said()
             except Exception:       # (a caller's line read between its updates: the step's own)
                 pass
         return self.render()
 
+    def compiling(self, message: str):
+        """A ``show(message)`` for the runner's compile notice (:class:`simcore.runner.compile_shown`
+        around the command's steps): the step's line says "compiling …" with its seconds
+        (:func:`compiling_line`) until the returned function is called, as ``simulate``'s spinner
+        does (review 270 #3: a report's played questions and a skill part compiled kernels for
+        75 s and 44 s with nothing said). Called from the thread that compiles."""
+        import threading
+
+        with self._lock:
+            self.compile = (message, time.perf_counter())
+        self._show(self.render())
+        done = threading.Event()
+        ticker = None
+        if self.live is not None:           # the seconds counted on a terminal
+            def tick() -> None:
+                while not done.wait(SPIN_TICK_S):
+                    self._show(self.render())
+
+            ticker = threading.Thread(target=tick, name="balance-compile-step", daemon=True)
+            ticker.start()
+
+        def stop() -> None:
+            done.set()
+            if ticker is not None:
+                ticker.join()
+            with self._lock:
+                self.compile = None
+            self._show(self.render())
+        return stop
+
+    def compiling_said(self) -> str:
+        """"; compiling the Médiévallons kernel (…)… (34 s)" while a kernel compiles, else ''."""
+        held = self.compile
+        if held is None:
+            return ""
+        message, start = held
+        return "; " + compiling_line(message[:1].lower() + message[1:], time.perf_counter() - start)
+
+    def _show(self, line: str) -> None:
+        """``line`` as the step's line now (kept in :attr:`lines`; on a terminal, shown)."""
+        self.lines.append(line)
+        if self.live is not None:
+            self.live.update(line)
+
     def __call__(self, text: str, done: int | None = None, total: int | None = None) -> None:
         if done is not None and total:
+            if self.since is None or total != self.total or done < self.done:
+                # the first step of a counted run: the estimate's clock starts here (review 270
+                # #1: the played questions and the analysis before a report's figures, uncounted
+                # and long, were spread over its quick figure steps: "about 5 min left", done 8 s
+                # later)
+                self.since = (time.perf_counter(), done)
             self.done, self.total = done, total
+        else:
+            self.since = None           # an uncounted phase: the next counted step starts again
         self.text = text
         line = self.render()
         self.lines.append(line)
@@ -265,9 +322,13 @@ class Steps:
         if self.total:
             parts.append(f"step {min(self.done + 1, self.total)} of {self.total}: ")
         parts.append(f"{self.text}… ({elapsed:.0f} s")
-        left = time_left(elapsed, self.done, self.total) if self.total else ""
+        left = ""
+        if self.total and self.since is not None:
+            # from the steps of this run only (since its first): none before one of them ended
+            start, first = self.since
+            left = time_left(time.perf_counter() - start, self.done - first, self.total - first)
         parts.append(f", {left})" if left else ")")
-        return "".join(parts)
+        return "".join(parts) + self.compiling_said()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,10 +342,21 @@ class Steps:
 NOTICES: dict = {"made": False, "shown": []}
 
 
+#: Seconds between two updates of the compile spinner's time spent.
+SPIN_TICK_S = 1.0
+
+
+def compiling_line(message: str, seconds: float) -> str:
+    """The compile notice with its time spent, as every long step shows it: "Compiling the
+    Middle-Ages kernel …… (12 s)" (review 270 #2: 76-124 s of a bare spinner)."""
+    return f"{message}… ({seconds:.0f} s)"
+
+
 def spinner(console):
-    """A ``show(message)`` for the runner's compile notice: a spinner on ``console`` until the
-    returned function is called; nothing on a quiet console. Each message is kept in
-    :data:`NOTICES`."""
+    """A ``show(message)`` for the runner's compile notice: a spinner on ``console``, counting its
+    seconds (:func:`compiling_line`, updated every :data:`SPIN_TICK_S`), until the returned
+    function is called; nothing on a quiet console. Each message is kept in :data:`NOTICES`
+    (``status``: the line the spinner shows now)."""
     shown: list[str] = []
     NOTICES.update(made=True, shown=shown)
 
@@ -292,9 +364,27 @@ def spinner(console):
         shown.append(message)
         if console.quiet:
             return None
-        status = console.status(message)
+        import threading
+
+        start = time.perf_counter()
+        NOTICES["status"] = compiling_line(message, 0)
+        status = console.status(NOTICES["status"])
         status.start()
-        return status.stop
+        done = threading.Event()
+
+        def tick() -> None:
+            while not done.wait(SPIN_TICK_S):
+                NOTICES["status"] = compiling_line(message, time.perf_counter() - start)
+                status.update(NOTICES["status"])
+
+        ticker = threading.Thread(target=tick, name="balance-compile-spinner", daemon=True)
+        ticker.start()
+
+        def stop() -> None:
+            done.set()
+            ticker.join()
+            status.stop()
+        return stop
     return show
 
 
@@ -597,7 +687,8 @@ def times_said(meta: dict, command_s: float | None, compiled: bool | None = None
 
     When getting the kernels ready (run.json's ``compile_or_load_s``) took more than
     :data:`SETUP_SAID_S`, that time too, as ``compiled`` says it was spent (:func:`compiled_here`):
-    "compiling the kernels took 56 s, first run only: cached afterwards" (True), "loading the
+    "compiling the kernels took 56 s, once per kind of line-up and player count: cached
+    afterwards" (True; how often as the game's spec says, :meth:`simcore.contract.GameSpec.compiled_words`), "loading the
     kernels from the cache took 2.4 s" (False), "compiling or loading the kernels took 3.1 s"
     (None: not known); on a cluster, whose time also holds starting it and its workers' own
     compile or load, "starting the cluster and its kernels took 8.0 s"."""
@@ -617,7 +708,11 @@ def times_said(meta: dict, command_s: float | None, compiled: bool | None = None
         elif compiled is None:
             said += f"; compiling or loading the kernels took {took}"
         else:
-            said += (f"; compiling the kernels took {took}, first run only: cached afterwards"
+            # how often, as the game's kernels really compile (review 270 #2: "first run only"
+            # at every new line-up or player count that compiled)
+            spec = _spec_of(meta.get("game"))
+            often = spec.compiled_words() if spec is not None else "first run only"
+            said += (f"; compiling the kernels took {took}, {often}: cached afterwards"
                      if compiled else f"; loading the kernels from the cache took {took}")
     return said
 

@@ -11,14 +11,17 @@ command replaced ``balance medievallons-questions``); Seigneurial: the card abla
 when the game's report hook words one (``printed_summary``: Médiévallons; seats from 1, percentages
 with intervals, verdicts as the page gives them, at most 100 columns), else the columns the
 questions module's ``PRINTED`` names, under its ``TITLES``; ``balance report RUN --questions DIR``
-reads the directory. A game without played questions, a missing run, an output path that is one of
+reads the directory, and the command ends with that command for the run ("next: …"). A kernel the
+questions compile is said with its seconds, as ``simulate`` says it (:func:`cli.progress.spinner`
+through :class:`simcore.runner.compile_shown`). A game without played questions, a missing run, an output path that is one of
 the inputs or a non-empty ``--out`` without ``--force`` is one line and exit code 2 before any
 game is played.
 
 May import typer and, lazily inside the command, :mod:`simcore` (registry, rundir, runner),
 :mod:`analysis.events` (the event ablation's order and per-drawn columns), the game's questions module,
 :mod:`reports.games` and :mod:`reports.questions` (the printed summary's words), :mod:`reports.text`
-(a seat named with its bot), and rich.
+(a seat named with its bot), :mod:`cli.progress` (the compile spinner), :func:`cli.simulate.report_hint`
+(the next command) and rich.
 """
 
 from __future__ import annotations
@@ -82,8 +85,15 @@ def register(app: typer.Typer) -> None:
             say(replaced)
         check_run_directory(run)      # the run's files, before any game (review s50 questions #4)
         said = {"option": "--games"} if "option" in inspect.signature(play).parameters else {}
-        path = play(run, n, out, force=force, threads=runner.set_threads(threads), progress=say, **said,
-                    smallest=small or None)
+        from rich.console import Console
+
+        from cli.progress import spinner
+
+        # a kernel the questions compile is said, with its seconds, as simulate says it (review
+        # 270 #3); nothing with --quiet
+        with runner.compile_shown(None if quiet else spinner(Console(stderr=True))):
+            path = play(run, n, out, force=force, threads=runner.set_threads(threads), progress=say,
+                        **said, smallest=small or None)
         if quiet:
             typer.echo(str(path))
             return
@@ -101,6 +111,10 @@ def register(app: typer.Typer) -> None:
         if "event_ablation" in written.tables:
             _print_event_cards(written.tables["event_ablation"], written.meta)
         typer.echo(f"tables written to {path}")
+        from cli.simulate import report_hint
+
+        # the report with these answers (review 270 #4: nothing said what to run next)
+        typer.echo(f"next: {report_hint(run, questions=path)}")
 
 
 def other_bots_line(meta: dict) -> str | None:

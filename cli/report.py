@@ -398,7 +398,10 @@ def register(app: typer.Typer) -> None:
         from cli.progress import Steps
 
         answers: list[str] = []
-        with Steps("report") as steps:
+        from simcore.runner import compile_shown
+
+        # a kernel the played questions compile is said on the step's line (review 270 #3)
+        with Steps("report") as steps, compile_shown(steps.compiling):
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
                                questions_games=n_questions, progress=steps, side_by_side=side_by_side,
                                cells=cells, smallest=small, play_questions=play_questions,

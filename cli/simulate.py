@@ -184,6 +184,8 @@ def simulate(
 
         # results on stdout (progress and the compile spinner stay on stderr)
         print_summary(Console(), result)
+        # what to run next, as a panel, sweep or tune says it (review 270 #4)
+        typer.echo(f"next: {report_hint(result.path)}")
     if log:
         import sys
 
@@ -300,14 +302,36 @@ def _share_said(w: float) -> str:
     return f"{rounded(x, d):.{d}f}%"
 
 
-def report_hint(out: Path) -> str:
-    """The ``balance report`` command for ``out``, into a directory beside it (``<out>-report``):
-    a command that runs as printed (a placeholder such as REPORT_DIR, copied, made a directory of
-    that name)."""
+def report_hint(out: Path, *, questions: Path | None = None, skill: Path | None = None) -> str:
+    """The ``balance report`` command for the run (or panel, sweep, tune) ``out``, into a directory
+    beside it (``<out>-report``): a command that runs as printed (a placeholder such as REPORT_DIR,
+    copied, made a directory of that name); with the section of a ``balance questions``
+    (``questions``) or ``balance skill`` (``skill``) directory played for it."""
     import shlex
 
     q = shlex.quote
-    return f"balance report {q(str(out))} --out {q(str(out) + '-report')}"
+    said = f"balance report {q(str(out))}"
+    if questions is not None:
+        said += f" --questions {q(str(questions))}"
+    if skill is not None:
+        said += f" --skill {q(str(skill))}"
+    return said + f" --out {q(str(out) + '-report')}"
+
+
+def skill_hint(out: Path, game: str, cell, rules: Path | None, settings) -> str:
+    """What to run after ``balance skill``: a run of its rules and its (first) line-up, beside
+    ``out`` (``<out>-run``), then its report with the skill section (review 270 #4: nothing was
+    said; ``balance report --skill`` takes a run of the same rules and line-up)."""
+    import shlex
+
+    q = shlex.quote
+    run = Path(str(out) + "-run")
+    said = f"simulate --game {q(game)} --players {cell.players} --strategies {q(cell.strategies)}"
+    if rules is not None:
+        said += f" --rules {q(str(rules))}"
+    for s in settings:
+        said += f" --set {q(s.text)}"
+    return f"{said} --out {q(str(run))} && {report_hint(run, skill=out)}"
 
 
 def game_option_parameters() -> list[inspect.Parameter]:

@@ -43,8 +43,12 @@ the seats played with different coins, compared at budget 0 where the line-up's 
 get the caution of :func:`analysis.start_coins.skill_caution` after the comparison (``skill.json``
 records each rules' ``start_coins`` by player count and the line-ups' ``strategy_kinds`` for it).
 
-May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis`, :mod:`reports` and
-:mod:`cli.progress`.
+Its closing line is followed by what to run next: a run of its rules and first line-up and that
+run's report with the skill section (:func:`cli.simulate.skill_hint`); a kernel a part compiles is
+said on the part's progress line (:meth:`cli.progress.Steps.compiling`).
+
+May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis`, :mod:`reports`,
+:mod:`cli.progress` and :func:`cli.simulate.skill_hint`.
 """
 
 from __future__ import annotations
@@ -215,7 +219,11 @@ def skill(
     # interrupted before it is published showed a whole answer its directory did not hold.
     stage = "games"
     try:
-        with Steps("skill", Console(stderr=True, quiet=quiet)) as steps:
+        from simcore.runner import compile_shown
+
+        # a kernel a part compiles is said on the part's line (review 270 #3: 44 s unsaid)
+        with Steps("skill", Console(stderr=True, quiet=quiet)) as steps, \
+                compile_shown(None if quiet else steps.compiling):
             table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
                                         threads=threads, progress=PartClock(steps), rules=rules,
                                         settings=sets, question=question, plan=plan)
@@ -236,6 +244,10 @@ def skill(
         typer.echo(f"skill: {final}  (report.html, figures/budget.png"
                    + (", against.csv" if "against.csv" in written else "")
                    + (", target.csv" if "target.csv" in written else "") + ")")
+        if not quiet:       # a run of the same rules and line-up, and its report with this section
+            from cli.simulate import skill_hint
+
+            typer.echo(f"next: {skill_hint(final, spec.name, cells[0], rules, sets)}")
     except (Interrupted, KeyboardInterrupt):
         import sys
 

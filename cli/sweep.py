@@ -221,7 +221,12 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
         if 0 < len(kept) < n and not (together and restart):
             console.print(f"resuming {out}: {len(kept)} of {counted(n, 'variant')} kept; playing "
                           f"the other {n - len(kept)}")
-    with console.status("Compiling the kernel (first run only; cached afterwards)"):
+    from cli.progress import spinner
+    from simcore.runner import compile_notice
+
+    # said while, and only while, Numba compiles, with its seconds, as simulate says it (review
+    # 270 #2: "Compiling the kernel (first run only …)" was shown over every load from the cache)
+    with compile_notice(plan.preps[0].compile_message, spinner(console)):
         plan.preps[0].warmup()
     if quiet:
         return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,

@@ -73,7 +73,7 @@ def player_run(spec: GameSpec, *, players: int, names: list[str], rules: Any, en
         rules_name=str(src.name), rules_text=src.text, rules_sha256=src.sha256,
         meta={**head, **(meta or {})}, summary_columns=summary_columns,
         extra_summaries=dict(extra_summaries or {}),
-        compile_message=f"Compiling the {spec.title} kernel (first run only; cached afterwards)")
+        compile_message=spec.compile_message())
 
 
 def record_arrays(records: list, players: dict[str, Any], games: dict[str, Any]) -> Arrays:

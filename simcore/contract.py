@@ -341,6 +341,11 @@ class GameSpec:
     # a `balance skill` game's CPU time relative to Middle-Ages' at the same games and players (a
     # rough figure: the printed cost of a tune's follow-up skill commands, cli/tune.py)
     search_cost: float = 1.0
+    # what the kernel's compiled variants differ by (which entry point a run calls, each compiled
+    # once and then loaded from Numba's cache), for the compile notice and the closing line
+    # (:meth:`compiled_words`): "kind of line-up and player count" (Middle-Ages, Médiévallons: the
+    # bots' kinds choose the entry point, 4 players have their own); "" a single kernel
+    compiled_per: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     # the smallest difference that matters to a designer, by metric kind: "score" (in score_unit,
     # also margins and swings) and "length" (turns); win shares use 1 percentage point
@@ -499,6 +504,17 @@ class GameSpec:
         """The win share of a seat if the game were balanced: 1/P when every seat is alike;
         ``None`` for asymmetric roles (there is no single fair figure)."""
         return 1.0 / n_players if self.roles_alike else None
+
+    def compiled_words(self) -> str:
+        """How often the kernel compiles, for the compile notice and the closing line: "once per
+        kind of line-up and player count" (:attr:`compiled_per`), else "first run only" (review
+        270 #2: "first run only" was said at every new line-up or player count that compiled)."""
+        return f"once per {self.compiled_per}" if self.compiled_per else "first run only"
+
+    def compile_message(self, what: str = "kernel") -> str:
+        """The compile notice: "Compiling the Middle-Ages kernel (once per kind of line-up and
+        player count; cached afterwards)"."""
+        return f"Compiling the {self.title} {what} ({self.compiled_words()}; cached afterwards)"
 
     def check_players(self, n_players: int) -> None:
         lo, hi = self.players

@@ -138,6 +138,30 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
     return prep
 
 
+#: The ``show`` of :func:`compile_shown` blocks, innermost last: what a :class:`compile_notice`
+#: calls when its caller gives none.
+_SHOWN: list = []
+
+
+class compile_shown:
+    """A block in which every :class:`compile_notice` given no ``show`` of its own calls ``show``:
+    a command whose runs are prepared and played deep in the analysis (``balance report
+    --play-questions``, ``balance questions``, ``balance skill``: :func:`prepare` and
+    :func:`collect` called without one) says "compiling …" as ``simulate`` does, while and only
+    while Numba compiles (review 270 #3: 75 s of a report's first questions and 44 s of a skill
+    part compiled kernels with nothing said). ``show`` None: nothing changes."""
+
+    def __init__(self, show) -> None:
+        self.show = show
+
+    def __enter__(self) -> "compile_shown":
+        _SHOWN.append(self.show)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _SHOWN.remove(self.show)
+
+
 class compile_notice:
     """While Numba really compiles (its ``numba:compile`` event, not a load from the on-disk cache),
     ``show(message)`` is called once and what it returns (a function without arguments) is called
@@ -145,9 +169,12 @@ class compile_notice:
     at all happens when every function comes from the cache or ``show`` is None. Compilation may
     start in any thread (the kernel's blocks), so ``show`` is called from the event listener.
     ``compiled`` says afterwards whether anything was compiled. While it compiles, the cyclic
-    garbage collector is eased (:class:`simcore.numba_cache.eased_collector`)."""
+    garbage collector is eased (:class:`simcore.numba_cache.eased_collector`). ``show`` None: the
+    innermost :class:`compile_shown` block's, if any."""
 
     def __init__(self, message: str, show=None, also=None) -> None:
+        if show is None and _SHOWN:
+            show = _SHOWN[-1]
         self.message, self.show, self.also = message, show, also
         self.stop = None
         self.compiled = False

@@ -68,5 +68,7 @@ SPEC = GameSpec(
     report_hooks="reports.games.medievallons",
     type_names=dict(zip(CARD_TYPES, CARD_NAMES)),
     # a turn is one player's (MV-3): the reports say "player turns" and the rounds they make
+    # the kernel's compiled variants (docs/middle_ages_engine.md, "Compiled variants")
+    compiled_per="kind of line-up and player count",
     extra={"card_names": dict(zip(CARD_TYPES, CARD_NAMES)), "player_turns": True},
 )

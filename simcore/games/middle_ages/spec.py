@@ -69,5 +69,7 @@ SPEC = GameSpec(
     report_hooks="reports.games.middle_ages",
     analysis_hooks="analysis.questions.middle_ages",   # `balance questions`: the event ablation
     type_names=_DOMAIN_NAMES,
+    # the kernel's compiled variants (docs/middle_ages_engine.md, "Compiled variants")
+    compiled_per="kind of line-up, player count and --debug",
     extra={"tile_names": _DOMAIN_NAMES},
 )

@@ -120,6 +120,8 @@ SPEC = GameSpec(
     # (SG-1, track.goal.N); a Censitaire's, its resources toward its Objective card (SG-2), any card
     # of the deck (which one a seat holds is dealt)
     score_goals={"seigneur": ("track.goal.{players}",), "censitaire": ("objectives.cards",)},
+    # the kernel's compiled variants (docs/middle_ages_engine.md, "Compiled variants")
+    compiled_per="kind of line-up",
     extra={"end_reasons": dict(enumerate(END_REASONS)), "end_sides": END_SIDES,
            "resource_types": dict(zip(RESOURCE_TYPES, RESOURCE_NAMES))},
 )
