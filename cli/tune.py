@@ -193,7 +193,9 @@ def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=No
     proposals that repeated settings already played (review L #8), said when there were any.
     The commands play the line-up or panel given (``strategies``: --strategies as typed) at the
     player counts the confirmation played, whatever ``players`` was (review s46 #2), and the
-    cautions of result.json come before them (start coins tuned with heuristic bots: s46 #10)."""
+    cautions of result.json come before them (start coins tuned with heuristic bots: s46 #10).
+    A tune that rotated the seats gets no skill commands, and one line saying why (review s62 #1:
+    balance skill plays fixed seats, so its check would read other games than the tune's)."""
     from analysis.tune.advice import adopt_advice, cautions, confirmed_outcome
     from analysis.tune.targets import parse_target
 
@@ -220,6 +222,14 @@ def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=No
         return lines + adopt_advice(result, tune_dir=out)
     counts = [int(c["players"]) for c in result["confirm"].get("cells") or []] or \
         [int(result["confirm"]["players"])]
+    if _rotated(out):
+        # review s62 #1: balance skill plays the line-up in fixed seats (it has no rotation), so
+        # the check it would run reads other games than the rotated ones the tune confirmed (the
+        # reviewer's: seats 27/25/47/0.5% against 24-26% rotated) and reads "not met" for any rules
+        return lines + cautions(result, out) + [
+            "no balance skill check printed: this tune rotated the line-up over the seats and "
+            "balance skill plays it in fixed seats, so its seat shares would answer another "
+            "question than the tune's"]
     n = follow_up_games(game, target, counts)
     # the player counts the tune confirmed on, always written out (review s46 #2): balance skill
     # reads a missing --players as 4, which kept 4 players of a panel, or played 4 players with a
@@ -389,6 +399,18 @@ def _skill_args(game: str, out: Path, vary, players, strategies, panel, lineup) 
     if players and not any(str(v).split("=", 1)[0].strip() == "players" for v in vary):
         args.append(f"--players {q(str(players))}")
     return args
+
+
+def _rotated(out: Path) -> bool:
+    """Whether the tune in ``out`` rotated the strategies over the seats (tune.json
+    ``rotate_seats``; a missing or unreadable file reads as fixed seats)."""
+    import json
+
+    try:
+        tune = json.loads((Path(out) / "tune.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(tune, dict) and bool(tune.get("rotate_seats"))
 
 
 def _tied(out: Path, result: dict) -> str:
