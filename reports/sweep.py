@@ -1571,12 +1571,14 @@ def _smallest_words(effects: pl.DataFrame) -> str:
 
 
 def strategies_text(sw: dict, spec) -> str:
-    """The sweep's bots as its page heads them: those given, the game's default, or none."""
+    """The sweep's bots as its page heads them: those given, the game's default, or none; rotated
+    over the seats when sweep.json says so (review s62 #2: the page never said it)."""
+    rot = " (rotated over the seats: each deal played once in every rotation)" if sw.get("rotate_seats") else ""
     if sw.get("strategies"):
-        return str(sw["strategies"])
+        return str(sw["strategies"]) + rot
     if spec is not None and spec.strategies is None:
         return "none (the game has no bots)"
-    return f"the default ({spec.default_strategy if spec else '?'})"
+    return f"the default ({spec.default_strategy if spec else '?'})" + rot
 
 
 def _played_count(sweep_dir, spec) -> int | None:
@@ -1772,8 +1774,11 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     spec = registry.specs().get(sw["game"])
     over_players = varies_players(sw)
     players = sw.get("players") or (None if over_players else _played_count(sweep_dir, spec))
-    at_players = f" at {players} players" if players else ""
-    title = f"{_title(sw['game'])}{f', {players} players' if players else ''}: what each setting changes"
+    # a rotated line-up said where the players are named: the title (the terminal lead's first
+    # line) and the first section's sentence (review s62 #2)
+    rotated = ", seats rotated" if sw.get("rotate_seats") else ""
+    at_players = (f" at {players} players" if players else "") + (" (seats rotated)" if rotated else "")
+    title = f"{_title(sw['game'])}{f', {players} players' if players else ''}{rotated}: what each setting changes"
     figs = FigureSet()
     meta = _meta([
         ("game", _title(sw["game"])), *([("players", str(players))] if players else []),
