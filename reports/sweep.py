@@ -2836,16 +2836,8 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     # the target's verdict once, above the rows that decide it (review fx04 #1)
     said = "; ".join(f"target {v}" for v in confirm_verdicts(result, tune_dir, game)) if conf_rows else ""
     conf_tables = [(f"Confirmation{whose}" + (f" — {said}" if said else ""), conf)] if conf_rows else []
-    if len(attempts) > 1:        # a candidate that missed on fresh games was set aside
-        conf_tables.append((f"Every confirmation attempt (the verdict is the last of {len(attempts)}; "
-                            "a candidate that missed was set aside and the search went on)",
-                            pl.DataFrame([{"Attempt": i + 1, "Trial": a["trial"],
-                                           "Seed": short_seed(a["seed"]).removeprefix("seed "),
-                                           "Objective": objective_text(a["objective"]),
-                                           "95% interval": f"{objective_text(a['low'])} to "
-                                                           f"{objective_text(a['high'])}",
-                                           "Met": "yes" if a["met"] else "no"}
-                                          for i, a in enumerate(attempts)])))
+    if len(attempts) > 1:        # a candidate not confirmed on fresh games was set aside
+        conf_tables.append(attempts_table(attempts))
     secs.append(Section("verdict", "Verdict", "The best candidate of the search, played again on fresh "
                         f"games ({family or '95% intervals'}). Each row is one metric's own: 'Interval inside "
                         "the band' says yes, partly (it straddles an edge of the band) or no (wholly "
@@ -3467,6 +3459,38 @@ def _trial_cells(cols: list[str], game: str) -> list[pl.Expr]:
     mirrors = mirror_columns(cols)
     return [trial_cell(pl.col(c), c, pl.col(mirrors[c]) if c in mirrors else None).alias(_metric_name(c, game))
             for c in cols]
+
+
+def attempts_table(attempts: list[dict]) -> tuple[str, pl.DataFrame]:
+    """The tune page's "Every confirmation attempt" table and its title (review s62 #3): each
+    attempt's outcome in the verdict's three words (met, unclear: its games cannot tell, missed;
+    an attempt recorded before the outcome was kept reads "not met") and the level its interval was
+    read at; the title says how the attempts hold together (each at 1 − 0.05/5, Bonferroni, so a
+    met on the k-th holds at 95%), or that they were read at 95% each (a tune of an earlier
+    version: its confirmation attempts together hold at less)."""
+    from analysis.tune.targets import MAX_CONFIRMATIONS, level_text
+
+    levels = [a.get("level") for a in attempts]
+    rows = []
+    for i, a in enumerate(attempts):
+        said = a.get("outcome") or ("met" if a.get("met") else "not met")
+        rows.append({"Attempt": i + 1, "Trial": a["trial"],
+                     "Seed": short_seed(a["seed"]).removeprefix("seed "),
+                     "Objective": objective_text(a["objective"]),
+                     "Interval": f"{objective_text(a['low'])} to {objective_text(a['high'])}",
+                     "Level": level_text(a["level"]) if a.get("level") else "95%",
+                     "Outcome": said})
+    if all(levels) and len(set(levels)) == 1 and levels[0] > 0.95:
+        how = (f"each read at {level_text(levels[0])}, 1 − 0.05/{MAX_CONFIRMATIONS} (Bonferroni over "
+               f"the {MAX_CONFIRMATIONS} attempts the search may make), so the verdict holds at 95% "
+               "whichever attempt gives it")
+    else:
+        how = ("read at the level beside each (a tune begun before attempts were read at "
+               f"1 − 0.05/{MAX_CONFIRMATIONS}: attempts at 95% each hold together at less than 95%)")
+    title = (f"Every confirmation attempt (the verdict is the last of {len(attempts)}; a candidate "
+             "not shown to meet the target on fresh games, unclear or missed, was set aside and the "
+             f"search went on; {how})")
+    return title, pl.DataFrame(rows)
 
 
 def old_panel_intervals(tune: dict) -> bool:

@@ -15,7 +15,11 @@ left: :func:`_exhausted`) or, by default, at the first full-budget candidate who
 targets are met within 0.8 of their tolerance on the search's games (a margin: the best of many
 candidates judged on the same games looks a little better on them than it is). That candidate is
 then confirmed on fresh games; if the confirmation misses the target, the candidate is set aside
-(``rejected.json``) and the search goes on (at most five confirmations).
+(``rejected.json``) and the search goes on (at most five confirmations). So that "met" on the k-th
+attempt holds at 95% with the attempts before it, each attempt is read at 1 − 0.05/5 = 99%
+(Bonferroni over the five the search may make; a tune that does not stop when met makes one, at
+95%: :func:`analysis.tune.targets.confirmation_level`); an attempt reads met, unclear or missed, and the verdict says which
+attempt it was (review s62 #3).
 
 The study lives in SQLite (``--storage``, default ``DIR/study.db``): the same command on the same
 directory resumes an interrupted tune (a trial cut short is forgotten and played again under its own
@@ -102,6 +106,7 @@ from analysis.tune.advice import (base_value, is_start_rules, panel_outcome, sea
                                   seat_response, seat_response_from_moments)
 from analysis.tune.ends import flagged, qualified_verdict, turn_limit, turn_limit_warning
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
+from analysis.tune.targets import (MAX_CONFIRMATIONS, confirmation_level)
 from analysis.tune.targets import (Target, cell_outcome, check_lineup, check_reachable, evaluate, parse_targets, race,
                                    race_bounds, race_cells, sentence, tightened)
 
@@ -111,7 +116,6 @@ IMPORTANCE_CSV = "importance.csv"
 BEST_RULES = "best_rules.toml"
 CONFIRM = "confirmations"
 CONFIRMATIONS = "rejected.json"
-MAX_CONFIRMATIONS = 5
 SEARCH_MARGIN = 0.8              # the search stops at targets met within 0.8 x their tolerance
 RESULT_JSON = "result.json"
 STUDY = "tune"
@@ -1116,6 +1120,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         confirm_dir = out / CONFIRM / f"trial-{best.number}"
         cell_dirs = [confirm_dir / f"cell-{k}" for k in range(len(preps))] if plan.multi else [confirm_dir]
         total = plan.confirm_games * len(preps)
+        clevel = confirmation_level(plan.stop_when_met)
         judged, fairs, seeds = [], [], []
         for k, (p_k, d_k) in enumerate(zip(preps, cell_dirs)):
             if not confirmation_ready(d_k):
@@ -1130,7 +1135,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                   progress=lambda d, t, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
             seeds.append(json.loads((d_k / RUN_JSON).read_text(encoding="utf-8"))["seed"])
             v = load_confirmation(d_k)
-            judged.append(evaluate(v, plan.targets, cells=len(preps)))
+            judged.append(evaluate(v, plan.targets, cells=len(preps), level=clevel))
             fairs.append(v.fair)
         cseed = seeds[0]
         pj = aggregate(judged, labels, weights, plan.aggregate)
@@ -1140,8 +1145,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 or str(best.number) in rejected:
             break
         # met on the search's games but not on fresh ones: search on, without this candidate
+        # unclear (these games cannot tell) kept apart from missed (review s62 #3)
         rejected[str(best.number)] = {"seed": cseed, "objective": j.objective, "low": j.low,
-                                      "high": j.high, "dir": str(confirm_dir.relative_to(out))}
+                                      "high": j.high, "outcome": _attempt_outcome(judged),
+                                      "level": clevel, "dir": str(confirm_dir.relative_to(out))}
         write_text_atomic(out / CONFIRMATIONS, json.dumps(rejected, indent=2) + "\n", force=True)
     write_importance(study, out, optuna)
     sets, _ = plan.values_settings(values)
@@ -1174,11 +1181,14 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                  if pj.met else
                  "The best candidate is the rules the tune started from: no setting changed. ")
                 + text)
+    earlier = [r for t, r in rejected.items() if t != str(best.number)]
+    text += " " + attempts_sentence(len(earlier) + 1, clevel, plan.stop_when_met, earlier)
     write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text, limits,
                                                           scope=scope)
                       + best_rules_text(preps), force=True)
     cells = plan.cells if plan.multi else (None,)
-    confirm = {"seed": cseed, "games": plan.confirm_games,
+    confirm = {"seed": cseed, "games": plan.confirm_games, "level": clevel,
+               "attempt": len(earlier) + 1,
                "dir": str(confirm_dir.relative_to(out)),
                # games ended at the turn limit, per confirmation run (s37 #1)
                "turn_limit": limits}
@@ -1196,7 +1206,6 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                         "outcome": cell_outcome(judged[0].parts)})
         if plan.panel is not None:
             confirm["cells"] = cell_rows(pj, plan.panel.cells, [confirm["dir"]], seeds)
-    earlier = [t for t in rejected if t != str(best.number)]
     start = None if plan.multi else start_rules_response(plan, prep, cseed, confirm_dir, out,
                                                          threads, executor, values=values)
     # over a panel: the start rules per cell on the confirmation's games (review L #7)
@@ -1217,11 +1226,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                   if t != str(best.number)),
                                 {"trial": best.number, "seed": cseed, "objective": j.objective,
                                  "low": j.low, "high": j.high, "met": j.met,
+                                 "outcome": _attempt_outcome(judged), "level": clevel,
                                  "dir": str(confirm_dir.relative_to(out))}],
-              "met": j.met, "unchanged": unchanged, "sentence": text + (
-                  f" Confirmation attempt {len(earlier) + 1}: {len(earlier)} earlier candidate(s) "
-                  "met the target on the search's games but not on fresh ones (listed on the page)."
-                  if earlier else ""),
+              "met": j.met, "unchanged": unchanged, "sentence": text,
               "trials": len(counted()),
               # proposals that repeated a trial's settings: its result reused, nothing played
               # (trials.csv state "duplicate"), not counted in "trials"
@@ -1289,6 +1296,33 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     if study_file is not None:
         release_claim(study_file, True)
     return result
+
+
+def _attempt_outcome(judged: list) -> str:
+    """A confirmation attempt in one word over every cell it played: met (every target of every
+    cell), missed (some target of some cell shown outside its tolerance) or unclear (neither)."""
+    return cell_outcome([p for j in judged for p in j.parts])
+
+
+def attempts_sentence(attempt: int, level: float, stop_when_met: bool, earlier: list[dict]) -> str:
+    """The verdict's words on the confirmation attempts (review s62 #3): which attempt it was, the
+    level each is read at and why, and how the earlier ones read (unclear kept apart from missed)."""
+    from analysis.tune.targets import level_text
+
+    lv = level_text(level)
+    if not stop_when_met:
+        return f"One confirmation attempt (--keep-going), its intervals at {lv}."
+    head = (f"Confirmation attempt {attempt} of at most {MAX_CONFIRMATIONS}: each attempt is read "
+            f"at {lv} (1 − 0.05/{MAX_CONFIRMATIONS}, Bonferroni over the attempts the search may "
+            f"make), so a verdict of met holds at 95% whichever attempt gives it")
+    if not earlier:
+        return head + "."
+    words = [r.get("outcome") or "not met" for r in earlier]
+    counts = ", ".join(f"{words.count(w)} {w}" for w in ("unclear", "missed", "not met") if w in words)
+    n = len(earlier)
+    return (head + f"; {n} earlier candidate{'s' if n != 1 else ''} that met the target on the "
+            f"search's games {'were' if n != 1 else 'was'} not shown to meet it on fresh games "
+            f"({counts}) and set aside (listed on the page).")
 
 
 def _refusal(plan: TunePlan, values: dict) -> str | None:

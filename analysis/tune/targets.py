@@ -246,7 +246,7 @@ def games_to_confirm(p: float, tol: float, c: float) -> int:
 
 
 def check_reachable(targets: tuple[Target, ...], cells, confirm_games: int, game: str,
-                    option: str = "--target") -> list[str]:
+                    option: str = "--target", level: float | None = None) -> list[str]:
     """Refuse, before any game, a target the tune cannot answer (review s46 #4), in one line
     (:class:`~simcore.errors.UsageError`): one every rule set meets (its band holds every share
     it judges: a seat-balance band reaching 0%, which a seat that never wins meets; a role's band
@@ -258,7 +258,10 @@ def check_reachable(targets: tuple[Target, ...], cells, confirm_games: int, game
     Returns the warning lines of a role band that reaches 0% or 100% (a side that never, or
     always, wins meets it) and of a borderline confirmation (the interval wider than the band by
     at most :data:`REACH_SLACK` times: shared wins may make it narrower than estimated). A length
-    target is not checked (its spread is not known before games)."""
+    target is not checked (its spread is not known before games). ``level``: the confirmation's,
+    by default that of a tune that stops when met (:func:`confirmation_level`: each of its attempts
+    is read at 1 − 0.05/5, review s62 #3), so the games asked for can confirm at it."""
+    level = confirmation_level(True) if level is None else level
     spec = registry.get(game)
     wide: dict[str, tuple] = {}     # per target: the cell where its confirmation is widest
     edges: dict[str, str] = {}      # per role target whose band reaches 0% or 100%: its warning
@@ -300,7 +303,7 @@ def check_reachable(targets: tuple[Target, ...], cells, confirm_games: int, game
                 continue
             p = fair if t.kind == "seat-balance" else t.aim
             if c is None:
-                c, family = family_critical(targets, players, strategies)
+                c, family = family_critical(targets, players, strategies, level=level)
             half = at_aim_half_width(p, confirm_games, c)
             if half <= t.tol or (t.text in wide and half / t.tol <= wide[t.text][0]):
                 continue
@@ -309,7 +312,8 @@ def check_reachable(targets: tuple[Target, ...], cells, confirm_games: int, game
                    f"at exactly {pp_text(t.aim)}%")
             said = (f"{what}: {at}{who} gets a confirmation interval of about ± {100 * half:.2f} pp "
                     f"on --confirm-games {confirm_games:,} ("
-                    + (f"95% together over the {family} shares judged" if family > 1 else "95%")
+                    + (f"{level_text(level)} together over the {family} shares judged" if family > 1
+                       else level_text(level))
                     + f"), wider than the target's ± {pp_text(t.tol)} pp")
             wide[t.text] = (half / t.tol, games_to_confirm(p, t.tol, c), said)
     refused = [w for w in wide.values() if w[0] > REACH_SLACK]
@@ -500,7 +504,7 @@ def objective_interval(mean: np.ndarray, cov: np.ndarray, targets: tuple[Target,
 
 
 def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
-             games: int | None = None, cells: int = 1) -> Judgement:
+             games: int | None = None, cells: int = 1, level: float = stats.LEVEL) -> Judgement:
     """The objective of ``targets`` on ``v`` (its first ``games`` games; all by default) with its
     95% interval (:func:`objective_interval`), and whether each target is met: every column's
     *simultaneous* interval inside the target's tolerance, so "met" holds for all seats at once
@@ -508,7 +512,10 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     objective's interval at level 1 − 0.05/cells (``panel_low``, ``panel_high``), from which the
     panel's worst-cell interval is built (:func:`analysis.tune.cells.aggregate`: the largest of the
     cells' 95% lows and highs covers the worst cell's objective far less often than 95%, 0.73 of the
-    time over 12 cells at the same distance; review s59 fx229 #3). (``seed`` is accepted for
+    time over 12 cells at the same distance; review s59 fx229 #3). ``level``: the simultaneous
+    intervals' level, 95% by default; a tune's confirmation attempts read each at 1 − 0.05/5 so that
+    the five it may make hold at 95% together (review s62 #3: :func:`confirmation_level`),
+    and a panel's cells then at 1 − (1 − ``level``)/cells. (``seed`` is accepted for
     compatibility: nothing here is random.)"""
     cols, spans, X = _matrix(v, targets, games)
     if X is None and games is not None and games != v.n_games:
@@ -517,8 +524,8 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     if n < 2:
         cov = np.zeros((len(cols),) * 2)
     deal = int(v.games_per_deal or 1)
-    est, low, high, clow, chigh = objective_interval(mean, cov, targets, spans, v.fair, cols=cols,
-                                                     n=n, deal=deal)
+    est, low, high, clow, chigh = objective_interval(mean, cov, targets, spans, v.fair, level=level,
+                                                     cols=cols, n=n, deal=deal)
     parts = []
     all_met = True
     for t, (a, b) in zip(targets, spans):
@@ -531,12 +538,35 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
                  "high": float(chigh[a + k])} for k, c in enumerate(cols[a:b])]
         parts.append({"target": t.text, "objective": obj, "met": met, "missed": missed,
                       "metrics": rows,
-                      "intervals": "simultaneous 95% over every column of every target"})
+                      "intervals": f"simultaneous {level_text(level)} over every column of every target"})
     judged = Judgement(est, low, high, all_met, n, parts)
     if cells > 1:
         _, judged.panel_low, judged.panel_high, _, _ = objective_interval(
-            mean, cov, targets, spans, v.fair, level=panel_level(cells), cols=cols, n=n, deal=deal)
+            mean, cov, targets, spans, v.fair, level=panel_level(cells, alpha=1.0 - level), cols=cols,
+            n=n, deal=deal)
     return judged
+
+
+#: The most candidates a tune confirms on fresh games (each one not confirmed is set aside and the
+#: search goes on: :func:`analysis.tune.search.run_tune`).
+MAX_CONFIRMATIONS = 5
+
+
+def confirmation_level(stop_when_met: bool, alpha: float = 0.05) -> float:
+    """The level each confirmation attempt's simultaneous intervals are read at: 1 − ``alpha``/m,
+    m the attempts the search may make (:data:`MAX_CONFIRMATIONS` when it stops at a met target and
+    sets aside a candidate not confirmed; one with ``--keep-going``). Bonferroni: the chance that
+    some attempt reads "met" for a candidate that misses the target is at most ``alpha``, whichever
+    attempt it is (review s62 #3: at 95% each, a candidate at the edge read unclear on one seed and
+    met on the next; five attempts at 95% read met in 11.5% of 2,000 simulated tunes with every candidate at the edge (3.2% at 99% each),
+    tests/sweep/test_s62_confirmation_family.py)."""
+    return 1.0 - alpha / (MAX_CONFIRMATIONS if stop_when_met else 1)
+
+
+
+def level_text(level: float) -> str:
+    """A level in words as the pages print it: 0.95 → "95%", 0.99 → "99%", 0.9875 → "98.75%"."""
+    return f"{level * 100:.4g}%"
 
 
 def panel_level(cells: int, alpha: float = 0.05) -> float:

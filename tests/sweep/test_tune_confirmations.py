@@ -59,7 +59,10 @@ def test_every_confirmation_attempt_is_listed_once_in_result_and_on_the_page(tmp
     with (out / "trials.csv").open(newline="") as f:
         setting = {int(r["trial"]): r["setup.start_coins[0]"] for r in csv.DictReader(f)}
     assert len({setting[t] for t in trials}) == len(trials), (trials, setting)
-    assert f"Confirmation attempt {n}: {n - 1} earlier" in result["sentence"]
+    assert f"Confirmation attempt {n} of at most {MAX_CONFIRMATIONS}: each attempt is read at 99%" \
+        in result["sentence"]
+    assert f"; {n - 1} earlier candidates that met the target on the search's games were not shown" \
+        in result["sentence"]
     for a in attempts:
         assert (out / a["dir"] / "run.json").is_file()
     rep = tmp_path / "rep"
