@@ -233,17 +233,49 @@ def _follows_parts(r: dict) -> dict:
         why = "the two values' own intervals of the seats' shares bound it too"
     else:
         why = f"it is read on {seat}'s distance from the fair share, not on its share"
+    # review s62 #4: "wider" beside two intervals that print alike ("+2.6 pp (+0.2 to +5.0)"
+    # both, ends 0.15 and 0.19): the digits that show it follow the word
+    digits = _follows_digits(r, max(_places(100 * r["low"], 100 * r["high"], 1), _verdict_places(r, 1))
+                             if r.get("share", True) else max(_places(r["low"], r["high"], 2),
+                                                              _verdict_places(r, 2)))
     mine, theirs = verdict_words(r.get("verdict")), verdict_words(r.get("follows_verdict"))
     verdicts = (f"the imbalance's change {mine}, {seat}'s {theirs}"
                 if r.get("verdict") and r.get("follows_verdict") and mine != theirs else "")
     return {"seat": seat, "other_way": bool(r.get("follows_mirror")), "clear": clear, "how": how,
-            "interval": {"wider": "a wider interval", "narrower": "a narrower interval"}.get(how, "another interval"),
+            "interval": {"wider": "a wider interval", "narrower": "a narrower interval"}.get(
+                how, "another interval") + digits,
             "than": {"wider": f"wider than {seat}'s", "narrower": f"narrower than {seat}'s"}.get(
-                how, f"not {seat}'s"),
+                how, f"not {seat}'s") + digits,
             "why": why, "verdicts": verdicts,
             "where": (f"{seat} clearly the furthest from fair at both values" if clear else
                       f"{seat} the furthest from fair at both values by the estimates, but not clearly: "
                       f"{rivals_words(r)}")}
+
+
+def _follows_digits(r: dict, base: int) -> str:
+    """Where the imbalance's interval (row ``r``) and that of the seat it names (``follows_low``,
+    ``follows_high``) print alike at the ``base`` decimals the page prints them with but differ
+    (review s62 #4): " (+0.15 to +5.03 against +0.19 to +4.99, alike at 1 decimal)", at the
+    first decimals that tell them apart (up to three more); '' otherwise (they print apart, or a
+    row without the seat's ends)."""
+    lo, hi = r.get("follows_low"), r.get("follows_high")
+    if lo is None or hi is None or (r.get("follows_interval") or "same") == "same":
+        return ""
+    k = 100.0 if r.get("share", True) else 1.0
+    ends = [k * r["low"], k * r["high"]], [k * lo, k * hi]
+
+    def shown(d):
+        return tuple(_minus(f"{x:+.{d}f}") for x in ends[0]), tuple(_minus(f"{x:+.{d}f}") for x in ends[1])
+
+    own, theirs = shown(base)
+    if own != theirs:
+        return ""
+    for d in range(base + 1, base + 4):
+        own, theirs = shown(d)
+        if own != theirs:
+            return (f" ({own[0]} to {own[1]} against {theirs[0]} to {theirs[1]}, alike at {base} "
+                    f"decimal{'s' if base != 1 else ''})")
+    return ""
 
 
 def follows_words(r: dict) -> str:
@@ -423,6 +455,7 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
         d = d.with_columns(pl.lit(None, pl.String).alias("follows"), pl.lit(False).alias("follows_mirror"))
     d = d.with_columns(*[pl.lit(v, t).alias(c) for c, v, t in (
         ("follows_clear", False, pl.Boolean), ("follows_interval", None, pl.String),
+        ("follows_low", None, pl.Float64), ("follows_high", None, pl.Float64),
         ("follows_verdict", None, pl.String), ("follows_rivals", None, pl.Null)) if c not in d.columns])
     if "at" not in d.columns:
         d = d.with_columns(pl.lit("").alias("at"))
@@ -444,7 +477,8 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
         pl.when(unread).then(pl.format("not read at {} players: the same games at both values", players))
         .otherwise(pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String)).alias("verdict"),
         pl.struct("same_as", "mirror", "follows", "follows_mirror", "follows_clear", "follows_interval",
-                  "verdict", "follows_verdict", "follows_rivals", "from", "to").map_elements(
+                  "verdict", "follows_verdict", "follows_rivals", "from", "to", "follows_low",
+                  "follows_high", "low", "high", "share", "smallest").map_elements(
             lambda x: follows_cell(x) if x["follows"] is not None else
             "" if x["same_as"] is None else
             (f"the mirror of {labels.get(x['same_as'], x['same_as'])}" if x["mirror"]

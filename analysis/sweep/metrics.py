@@ -860,7 +860,19 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         r.setdefault("follows_rivals", None)
     for r in rows:
         r["follows_interval"], r["follows_verdict"] = _beside_followed(r, rows)
+        # the seat's interval turned its way, so a page can print the digits that show how the
+        # two differ (review s62 #4: "wider" beside two intervals printed alike)
+        r["follows_low"], r["follows_high"] = _followed_ends(r, rows)
     return rows
+
+
+def _followed_ends(r: dict, rows: list[dict]) -> tuple[float | None, float | None]:
+    """The interval of the seat the imbalance's row ``r`` names (``follows``), turned its way (a
+    seat below fair: its change negated); (None, None) for any other row."""
+    if r.get("follows") is None:
+        return None, None
+    seat = next(x for x in rows if x["metric"] == r["follows"])
+    return (-seat["high"], -seat["low"]) if r["follows_mirror"] else (seat["low"], seat["high"])
 
 
 def _beside_followed(r: dict, rows: list[dict]) -> tuple[str | None, str | None]:
@@ -1537,6 +1549,8 @@ def _oriented(r: dict, flip: bool) -> dict:
     return {**r, "from": r["to"], "to": r["from"], "from_x": r.get("to_x"), "to_x": r.get("from_x"),
             "delta": -r["delta"], "low": -r["high"], "high": -r["low"],
             "low_unadjusted": -r["high_unadjusted"], "high_unadjusted": -r["low_unadjusted"],
+            **({"follows_low": -r["follows_high"], "follows_high": -r["follows_low"]}
+               if r.get("follows_low") is not None and r.get("follows_high") is not None else {}),
             "rising": not r["rising"] if r.get("numeric") else r.get("rising"),
             # the seats whose interval reaches as far at from / at to (furthest_seat) keep their value
             **({"follows_rivals": [{**x, "at_from": x["at_to"], "at_to": x["at_from"]}

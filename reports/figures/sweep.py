@@ -229,6 +229,12 @@ def _follows_label(r: dict) -> str:
         return f" (= {seat}'s change{way} here)"
     interval = {"wider": "wider interval", "narrower": "narrower interval", "same": "same interval"}.get(
         how, "another interval")
+    lo, hi = r.get("follows_low"), r.get("follows_high")
+    k = 100.0 if r.get("share", True) else 1.0
+    if how != "same" and lo is not None and hi is not None and r.get("low") is not None and \
+            all(f"{k * a:+.1f}" == f"{k * b:+.1f}" for a, b in ((r["low"], lo), (r["high"], hi))):
+        # the two intervals print alike at one decimal (review s62 #4): say by how little
+        interval += f", by under 0.1{' pp' if k == 100.0 else ''} at each end"
     return f" (same estimate as {seat}'s change{way.rstrip(',')}; {interval})"
 
 
