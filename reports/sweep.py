@@ -1865,7 +1865,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                     f"The paired change of each setting{at_players}, game by game, worded by its "
                     "size (how it is measured: the next section)."
                     + (" The first sentences set each value tried against the base rules' value "
-                       "(its first value, of numbers the lowest, when the base is not tried) and "
+                       "(when the base is not tried: of numbers the lowest value tried, else the "
+                       "first as listed) and "
                        "name a response that "
                        "turns; the others compare the first and last value. "
                        + value_family_words(s.value_effects) if by_value else ""),

@@ -1215,7 +1215,8 @@ def _base_rules(rules_text: str, settings: tuple) -> dict:
 def anchors(sweep: dict) -> dict[str, tuple[object, str]]:
     """Per parameter, the value it is held at while another moves, and why: the base rules' value
     when its values hold it ("the base rules' value"), else the parameter's first value ("its first
-    value"); a one-at-a-time sweep written before it held the others at the base value
+    value"; "its first value as listed" when numbers are not listed lowest first, so that it is not
+    read as the lowest, which the value sentences' reference takes: :func:`reference`); a one-at-a-time sweep written before it held the others at the base value
     (sweep.json without ``held``), always the first value (the only one the others were played
     with)."""
     out = {}
@@ -1223,8 +1224,13 @@ def anchors(sweep: dict) -> dict[str, tuple[object, str]]:
     for v in sweep["varies"]:
         base = base_value(sweep, v["name"]) if by_base else None
         hit = next((x for x in v["values"] if base is not None and json_eq(x, base)), None)
-        out[v["name"]] = (hit, "the base rules' value") if hit is not None else \
-            (v["values"][0], "its first value")
+        # a list of numbers not written lowest first: its first value as listed is not the lowest,
+        # which the page's reference takes (review s62 #5: "= 20 (its first value)" beside a
+        # reference defined as "its first value, of numbers the lowest")
+        listed = v["values"][0]
+        first = ("its first value" if json_eq(value_order(v["values"])[0], listed)
+                 else "its first value as listed")
+        out[v["name"]] = (hit, "the base rules' value") if hit is not None else (listed, first)
     return out
 
 
