@@ -1571,7 +1571,12 @@ def family_size_words(effects: pl.DataFrame, sw: dict, sweep_dir: str | Path = "
     spec = registry.specs().get(sw.get("game"))
     if not seats or (spec is not None and not spec.roles_alike):
         return said + "."
-    where = f"balance report {Path(sweep_dir).name}/variants/vNNN {Path(sweep_dir).name}/variants/vMMM"
+    # the sweep's path as the command was given it (review s62 #6: its last part alone,
+    # "ma1/variants/vNNN", did not work from where out/ma1 was swept and reported)
+    import shlex
+
+    d = str(Path(sweep_dir) / "variants")
+    where = f"balance report {shlex.quote(d + '/vNNN')} {shlex.quote(d + '/vMMM')}"
     return (f"{said}; a two-run page of two of these variants ({where}) adjusts its win shares over "
             f"its {seats} seat win shares alone (its other metrics are a family of their own), fewer "
             "numbers at once, so its intervals can be narrower and a change within noise here can "
