@@ -456,6 +456,7 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
     d = d.with_columns(*[pl.lit(v, t).alias(c) for c, v, t in (
         ("follows_clear", False, pl.Boolean), ("follows_interval", None, pl.String),
         ("follows_low", None, pl.Float64), ("follows_high", None, pl.Float64),
+        ("smallest", None, pl.Float64),
         ("follows_verdict", None, pl.String), ("follows_rivals", None, pl.Null)) if c not in d.columns])
     if "at" not in d.columns:
         d = d.with_columns(pl.lit("").alias("at"))
@@ -2478,7 +2479,7 @@ def _confirmation(result: dict, tune_dir: Path, game: str) -> list[tuple[dict, d
             row = {"Cell": cell["label"]} if cell is not None else {}
             row |= {"Target": p["target"], "Metric": _metric_name(m["metric"], game),
                    "Estimate": f"{_half_away(sc * m['estimate'], d):.{d}f}{'%' if share else ''}",
-                   CONFIRM_INTERVAL: f"{_half_away(sc * m['low'], d):.{d}f} to "
+                   confirm_interval_header(confirm): f"{_half_away(sc * m['low'], d):.{d}f} to "
                                      f"{_half_away(sc * m['high'], d):.{d}f}"}
             place = None
             if band is not None:
@@ -2564,6 +2565,16 @@ def confirm_verdicts(result: dict, tune_dir: Path, game: str) -> list[str]:
 #: the confirmation table's interval column: simultaneous over every row of every target (review
 #: s46 #11: headed "95% interval", as if each row's own)
 CONFIRM_INTERVAL = "Simultaneous 95% interval"
+
+
+def confirm_interval_header(confirm: dict) -> str:
+    """The confirmation table's interval column at the level the confirmation was read at
+    (result.json ``confirm.level``: 99% for an attempt of a tune that may make five, review s62 #3;
+    a confirmation recorded without it, 95%)."""
+    from analysis.tune.targets import level_text
+
+    level = (confirm or {}).get("level")
+    return CONFIRM_INTERVAL if not level else f"Simultaneous {level_text(level)} interval"
 
 
 def band_digits(ends, digits: int = 1, most: int = 4) -> int:

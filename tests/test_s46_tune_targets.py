@@ -27,7 +27,8 @@ TUNE = ["tune", "--vary", "setup.start_coins[0]=0..3", "--trials", "3", "--min-g
 @pytest.mark.parametrize("target,games,said", [
     ("seat-balance:30", "2000", "a seat that never wins meets it"),
     ("seat-balance:0.01", "2000", "--confirm-games"),
-    ("seat-balance:1", "3000", "give --confirm-games 46,000 or more"),
+    # (69,000 at 99%: each confirmation attempt is read at 1 − 0.05/5, review s62 #3; 46,000 at 95%)
+    ("seat-balance:1", "3000", "give --confirm-games 69,000 or more"),
 ])
 def test_a_target_the_tune_cannot_answer_is_refused_in_one_line_before_any_game(
         tmp_path, capsys, target, games, said):
@@ -76,12 +77,13 @@ def test_a_confirmation_just_too_small_is_a_warning_printed_before_the_games(tmp
     from analysis.tune.search import plan_tune
 
     plan = plan_tune("seigneurial", varies=["track.start_square=0..3"], targets=["role=seigneur:0.3:2"],
-                     confirm_games=2000)
-    assert len(plan.warnings) == 1 and "--confirm-games 9,000 would tell" in plan.warnings[0]
+                     confirm_games=3200)
+    # (3,200 and 14,000 at 99%, each confirmation attempt's level, review s62 #3; 2,000 and 9,000 at 95%)
+    assert len(plan.warnings) == 1 and "--confirm-games 14,000 would tell" in plan.warnings[0]
     out = tmp_path / "t"
     assert _run(["tune", "--game", "seigneurial", "--out", str(out), "--vary", "track.start_square=0..0",
                  "--target", "role=seigneur:0.3:2", "--trials", "1", "--min-games", "100",
-                 "--max-games", "100", "--confirm-games", "2000", "-q"]) == 0
+                 "--max-games", "100", "--confirm-games", "3200", "-q"]) == 0
     err = capsys.readouterr().err
     assert err.startswith("Warning: --target role=seigneur:0.3:2: ") and "a warning, not a refusal" in err
 

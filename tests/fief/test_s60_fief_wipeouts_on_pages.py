@@ -116,10 +116,17 @@ def test_a_tune_page_gives_the_outcomes_and_the_run_pages_interval(tmp_path):
     start = tmp_path / "t" / result["start"]["dir"]
     takes, wiped, n = _outcomes(best)
     share = takes + wiped / 2
-    lo, hi = _wilson(share * n, n)
+    # the verdict reads the confirmation at its attempt's level (99%: 1 − 0.05/5, review s62 #3),
+    # the run page at 95%: the same Wilson construction at each
+    from statistics import NormalDist
+
+    level = result["confirm"]["level"]
+    assert level == 0.99
+    clo, chi = _wilson(share * n, n, NormalDist().inv_cdf(1 - (1 - level) / 2))
     said = " ".join(result["sentence"].split())
-    assert f"the Attacker side's win share {100 * share:.1f}% ({100 * lo:.1f} to {100 * hi:.1f})" in said, said
-    # the run page of the same confirmation run gives the same interval
+    assert f"the Attacker side's win share {100 * share:.1f}% ({100 * clo:.1f} to {100 * chi:.1f})" in said, said
+    lo, hi = _wilson(share * n, n)
+    # the run page of the same confirmation run gives the same construction at 95%
     with figures_undrawn():
         balance("report", best, "--out", tmp_path / "rp")
     page = _text((tmp_path / "rp" / "report.html").read_text(encoding="utf-8"))

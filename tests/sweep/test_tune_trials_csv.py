@@ -16,7 +16,7 @@ def plan():
     from analysis.tune.search import plan_tune
 
     return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:20"], targets=["seat-balance:5"],
-                     seed=7, trials=3, min_games=100, max_games=400, eta=2, confirm_games=400,
+                     seed=7, trials=3, min_games=100, max_games=400, eta=2, confirm_games=700,
                      players=2, strategies="random")
 
 
