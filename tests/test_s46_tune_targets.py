@@ -40,6 +40,17 @@ def test_a_target_the_tune_cannot_answer_is_refused_in_one_line_before_any_game(
     assert not out.exists()
 
 
+def test_a_keep_going_tune_is_sized_at_its_one_attempts_95_percent(tmp_path, capsys):
+    """--keep-going confirms once, at 95% (analysis.tune.targets.confirmation_level): its refusal
+    names the 95% size, 46,000, not the 99% one of a tune that may make five attempts (session 62:
+    check_reachable was given the default level, a stopping tune's, for both)."""
+    out = tmp_path / "t"
+    assert _run(TUNE + ["--out", str(out), "--confirm-games", "3000", "--target", "seat-balance:1",
+                        "--keep-going"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "give --confirm-games 46,000 or more" in err, err
+
+
 def test_a_target_the_tune_can_answer_is_not_refused():
     from analysis.tune.search import plan_tune
 

@@ -588,7 +588,9 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     # before any game (review s46 #4); every line-up played, with its distinct bots (the family)
     lineups = ([(c.players, len(set(c.lineup))) for c in panel.cells] if panel is not None else
                [(int(n), len(set(plan.strategy_names))) for n in counts])
-    plan.warnings = tuple(check_reachable(tgs, lineups, confirm_games, game))
+    # (at the level each confirmation attempt is read at: --keep-going's one attempt at 95%)
+    plan.warnings = tuple(check_reachable(tgs, lineups, confirm_games, game,
+                                          level=confirmation_level(stop_when_met)))
     return plan
 
 
