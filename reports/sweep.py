@@ -72,6 +72,7 @@ from reports.sections import FigureSet, Section, glossary_section
 from reports.text import (amount, change_unit, common_digits, interval_digits, metric_value, pct,
                           rounded as rounded_value, said_once, shown_change, signed, verdict_digits,
                           verdict_words)
+from reports.text import bound_pp
 from simcore import games as registry
 from simcore.atomic import atomic_dir, published_as
 from simcore.errors import UsageError
@@ -774,8 +775,33 @@ def _pct_text(x: float, lo: float, hi: float) -> str:
 def _distance_item(r: dict) -> str:
     """A change of the distance from fair (the seat imbalance, a role's split gap) or of a side's
     share between two values, with its interval, in the page's direction as the value sentences
-    print a change (:func:`_pair_item`): "0 → 3 by −3.0 pp (−6.2 to +0.2)"."""
-    return _pair_item({**r, "share": True, "unit": "pp"})
+    print a change (:func:`_pair_item`): "0 → 3 by −3.0 pp (−6.2 to +0.2)". Where no game differs
+    between the two values (``same_games``, :func:`analysis.sweep.metrics.parameter_effects`), the
+    interval is the games' bound on the change, and the item says so, as the before/after page
+    does (session 62: "0.0 pp (0.0 to 0.0)" beside a bound of 3 pp there)."""
+    g = r.get("same_games")
+    if g is None or g != g:
+        return _pair_item({**r, "share": True, "unit": "pp"})
+    import math
+
+    half = max(abs(r["low"]), abs(r["high"]))
+    small = r.get("smallest")
+
+    def up(k: int) -> float:
+        """The bound in pp rounded up at ``k`` decimals (never printed below itself)."""
+        return math.ceil(round(100 * half * 10 ** k, 9)) / 10 ** k
+
+    # the decimals at which a bound under the smallest difference does not print as it (0.994 pp,
+    # not "1.0" beside "within ±1 pp" at 300 games)
+    d = 1
+    while d < 4 and small is not None and half < small and up(d) >= 100 * small:
+        d += 1
+    text = _pair_item({**r, "share": True, "unit": "pp",
+                       "digits_at_least": max(d, int(r.get("digits_at_least") or 0))})
+    cannot = (f", so these games cannot rule out a change of the {100 * small:g} pp that matters"
+              if small is not None and half >= small else "")
+    return (f"{text} (no game of the {int(g):,} differs between the two values: the games bound "
+            f"the change at {up(d):.{d}f} pp either way{cannot})")
 
 
 def _adjusted_words(rows: list[dict]) -> str:
@@ -1697,8 +1723,8 @@ def _change_words(c, rec) -> str:
 
 def idle_sentences(s, measured: str = "", sweep_dir=None, most: int = 4) -> list[str]:
     """A sentence per varied setting whose every value played exactly the same games, as the page
-    measures them: every change of every metric 0 with an interval of no width (the paired per-game
-    differences all 0; review s52 Fief #1: a combat without Jeanne d'Arc swept over her bonus read
+    measures them: every change of every metric 0 with an interval of no width or, for a share, the
+    games' bound (``same_games``: the paired per-game differences all 0; review s52 Fief #1: a combat without Jeanne d'Arc swept over her bonus read
     "does not change by more than the 1 pp that matters"). It says the setting does not act only
     when every column the variants recorded (games.parquet, players.parquet of ``sweep_dir``:
     :func:`analysis.sweep.recorded.recorded_changes`) is the same game by game; where some differ it
@@ -1717,9 +1743,15 @@ def idle_sentences(s, measured: str = "", sweep_dir=None, most: int = 4) -> list
     done = {v["id"] for v in s.sweep.get("variants") or []} - set(s.missing)
     params = list(dict.fromkeys(x for f in frames for x in f["parameter"].to_list()))
     for name in params:
-        rows = pl.concat([f.filter(pl.col("parameter") == name).select("delta", "low", "high", "label")
-                          for f in frames], how="vertical")
-        if not (rows.height and all((rows[c].fill_null(1.0) == 0).all() for c in ("delta", "low", "high"))):
+        # a share no game moves has the games' bound as its interval (same_games, session 62), not
+        # the point 0 to 0: it is unmoved all the same
+        rows = pl.concat([f.filter(pl.col("parameter") == name).select(
+            "delta", "low", "high", "label",
+            (pl.col("same_games").is_not_null() if "same_games" in f.columns else pl.lit(False)).alias("same"))
+            for f in frames], how="vertical")
+        unmoved = (rows["delta"].fill_null(1.0) == 0) & (rows["same"] | ((rows["low"].fill_null(1.0) == 0)
+                                                                         & (rows["high"].fill_null(1.0) == 0)))
+        if not (rows.height and unmoved.all()):
             continue
         figures = _figures_words(rows["label"].to_list())
         at = f" ({measured})" if measured else ""
@@ -3093,7 +3125,12 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
             rows.append({"Seat": seat_words(r["seat"])[5:] if role_of else r["seat"], "Start rules": before,
                          "Tuned rules": after, "Change (95%, simultaneous)": change,
                          "Words": verdict_words(r["verdict"])})
-            lines.append(f"{seat_words(r['seat'])} {before} → {after}, {change}: {verdict_words(r['verdict'])}")
+            # a seat no game moves: its interval is the games' bound, said as the before/after says it
+            unmoved = (f" (no game of the {int(r['same_games']):,} differs for it: the games bound its "
+                       f"change at {bound_pp(max(abs(r['low']), abs(r['high'])))} pp either way)"
+                       if r.get("same_games") else "")
+            lines.append(f"{seat_words(r['seat'])} {before} → {after}, {change}{unmoved}: "
+                         f"{verdict_words(r['verdict'])}")
         out.append(Section(
             "seats", "How each seat responds",
             f"Every seat's win share under {start.get('rules', 'the start rules')} and under the tuned "

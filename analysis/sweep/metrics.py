@@ -29,6 +29,10 @@ whose intervals reach as far named, and at which value.
 Because every variant of a sweep plays the same games (common random numbers), an effect of a
 parameter is measured game by game (:func:`paired_effect`): the interval of a difference between two
 variants is that of the mean of per-game differences, narrower than two independent intervals.
+Where no game differs between the two (a share with the same value in every game under both:
+:func:`no_game_differs`), that mean has no variance and its interval would be the point 0 to 0,
+which says more than the games do: the change is bounded as the before/after page bounds it
+(:func:`analysis.stats.same_games_bound`, at the family's level; ``same_games`` on the row).
 :func:`sensitivity` builds, per parameter, the curve of every metric against the parameter's value
 (the other parameters at their base rules' value when the grid holds it, else at their first value:
 :func:`anchors`; each effect row says where, column ``at``) and the effect of moving it from its
@@ -735,7 +739,14 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     {seat, at_from, at_to}, at which of the two values each one's interval reaches as far from
     the fair share; [] when it is clear, None without a seat), follows_interval and
     follows_verdict (the imbalance's interval against that seat's change turned its way, "same",
-    "wider", "narrower" or "other", and the seat's verdict). Empty when the variants played
+    "wider", "narrower" or "other", and the seat's verdict), same_games (the games, where no game
+    differs between the two variants in the row's share, :func:`no_game_differs` — or, for the
+    seat imbalance and a role's split gap, in any of their seats' —: its interval is then the games'
+    bound on the change, ±:func:`analysis.stats.same_games_bound` over the independent units at
+    ``level``, and at 95% for the unadjusted one, never the point 0 to 0 the simultaneous
+    construction gives a metric without variance (session 62: the sweep page printed "0.0 pp (0.0
+    to 0.0)" and "does not change by more than the 1 pp that matters" where the before/after of
+    the same variants bounded the change at 3 pp); else None). Empty when the variants played
     different games. Between two player counts a win share is compared by its distance from its fair share (the label says
     "seat 2's advantage (win share − fair share)"): its raw change is mostly 1/P moving; in a game
     with roles, a seat of a role of several seats by its distance from its role's equal split
@@ -759,6 +770,43 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         mean, cov, at_split = _with_splits(mean, cov, len(keys), P, splits, with_balance)
     low, high, _ = stats.simultaneous(mean, cov, level)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    # a share no game moves (the same value in every game under both): its simultaneous interval
+    # is the point 0 to 0, which says more than the games do; the games bound its change instead
+    # (analysis.stats.same_games_bound, as the before/after page's "no game differs" rows,
+    # analysis.compare), at the family's level, and at 95% alone (the metric's own interval)
+    units = a.n_games // _pair_deal(a, b)
+    same = np.zeros(mean.shape[0], dtype=bool)
+    same[:len(keys)] = [a.info[k].share and fair_a.get(k) == fair_b.get(k) and k not in within
+                        and no_game_differs(a, b, k) for k in keys]
+    bound, bound_own = stats.same_games_bound(units, level), stats.same_games_bound(units, stats.LEVEL)
+
+    def unmoved(at_most: float) -> tuple[np.ndarray, np.ndarray]:
+        """The interval of each row of the family's vector that no game moves, from the games'
+        bound ``at_most`` on the chance a game differs (nan elsewhere): ±at_most for a share; for
+        a role's split gap whose seats no game moves (:func:`_with_splits`' paired changes), each
+        seat's share of the role's wins w_i / S moved by at most at_most in w_i and in S, the
+        extremes (w_i ± at_most) / (S ∓ at_most) within [0, 1] (plug-in w, S, as the delta method's)."""
+        lo_v, hi_v = np.full(mean.shape[0], np.nan), np.full(mean.shape[0], np.nan)
+        lo_v[same], hi_v[same] = -at_most, at_most
+        if splits:
+            w_all = _seat_moments(a)[0]
+            for (_, seats), j in zip(splits, at_split):
+                if not all(f"seat_win_share_{s + 1}" in keys and same[keys.index(f"seat_win_share_{s + 1}")]
+                           for s in seats):
+                    continue
+                w = w_all[seats]
+                S = float(w.sum())
+                if S <= 0:
+                    continue
+                up = np.minimum((w + at_most) / (S - at_most), 1.0) if S > at_most else np.ones_like(w)
+                down = np.maximum((w - at_most) / (S + at_most), 0.0)
+                at = j + 2 * len(seats)
+                lo_v[at:at + len(seats)], hi_v[at:at + len(seats)] = down - w / S, up - w / S
+        return lo_v, hi_v
+
+    fam_lo, fam_hi = unmoved(bound)
+    low, high = np.where(np.isfinite(fam_lo), fam_lo, low), np.where(np.isfinite(fam_hi), fam_hi, high)
+    own_lo, own_hi = unmoved(bound_own)
 
     def own(idx: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The rows ``idx`` of the family's vector with the simultaneous 95% intervals of those
@@ -769,6 +817,8 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         subset at a lower level; Monte Carlo noise of the critical value is cut at the family's)."""
         ix = np.asarray(idx, dtype=int)
         lo_o, hi_o, _ = stats.simultaneous(mean[ix], cov[np.ix_(ix, ix)], stats.LEVEL)
+        lo_o = np.where(np.isfinite(own_lo[ix]), own_lo[ix], lo_o)
+        hi_o = np.where(np.isfinite(own_hi[ix]), own_hi[ix], hi_o)
         return np.maximum(lo_o, low[ix]), np.minimum(hi_o, high[ix])
 
     rows = []
@@ -808,7 +858,9 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
                      **dict(zip(("follows", "follows_mirror", "follows_clear", "follows_rivals"),
                                 furthest_seat(a, b, (low[k:k + P], high[k:k + P]),
                                               (low[k + P:k + P + Pb], high[k + P:k + P + Pb]))
-                                if paired else (None, False, False, None)))})
+                                if paired else (None, False, False, None))),
+                     # every seat the same in every game: the imbalance moves by no more than they
+                     "same_games": a.n_games if paired and all(same[i] for i in j) else None})
     for j, key in enumerate(keys):
         info = a.info[key]
         if key in fair_a and fair_a[key] != fair_b.get(key):
@@ -817,10 +869,12 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
             role = a.info[_role_of(a, key)].label.removeprefix("the ").removesuffix("' win share")
             info = MetricInfo(info.key, info.label.replace("win share", WITHIN_ROLE.format(role=role)),
                               info.unit, info.share)
+        half = bound_own if same[j] else Z * se[j]
         rows.append({"metric": key, "info": info, "delta": float(mean[j]),
                      "low": float(low[j]), "high": float(high[j]),
-                     "low_unadjusted": float(mean[j] - Z * se[j]),
-                     "high_unadjusted": float(mean[j] + Z * se[j])})
+                     "low_unadjusted": float(mean[j] - half),
+                     "high_unadjusted": float(mean[j] + half),
+                     "same_games": a.n_games if same[j] else None})
     if splits:
         own_a, own_b = dict(role_splits(a)), dict(role_splits(b))
         extra = []
@@ -845,7 +899,8 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
                 continue
             extra.append({"metric": info.key, "info": info, "delta": ub[0] - ua[0],
                           "low": lo_s, "high": hi_s,
-                          "low_unadjusted": max(lo_u, lo_s), "high_unadjusted": min(hi_u, hi_s)})
+                          "low_unadjusted": max(lo_u, lo_s), "high_unadjusted": min(hi_u, hi_s),
+                          "same_games": a.n_games if np.isfinite(fam_lo[j + 2 * k:j + 3 * k]).all() else None})
         rows = _after_roles(rows, extra)
     twins = same_numbers(a, b, keys)
     for r in rows:
@@ -858,6 +913,7 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         r.setdefault("follows_mirror", False)
         r.setdefault("follows_clear", False)
         r.setdefault("follows_rivals", None)
+        r.setdefault("same_games", None)
     for r in rows:
         r["follows_interval"], r["follows_verdict"] = _beside_followed(r, rows)
         # the seat's interval turned its way, so a page can print the digits that show how the
@@ -873,6 +929,21 @@ def _followed_ends(r: dict, rows: list[dict]) -> tuple[float | None, float | Non
         return None, None
     seat = next(x for x in rows if x["metric"] == r["follows"])
     return (-seat["high"], -seat["low"]) if r["follows_mirror"] else (seat["low"], seat["high"])
+
+
+def no_game_differs(a: VariantData, b: VariantData, key: str) -> bool:
+    """Metric ``key`` has the same value in every game under ``a`` and ``b`` (the same games,
+    common random numbers): Σ(x_b − x_a)² = 0 over the games, from the rows or exactly from the
+    sweep's integer sums. Its change is then 0 in these games, and only the games' bound on the
+    chance a game differs (:func:`analysis.stats.same_games_bound`) says how far it can be."""
+    if key not in a.keys or key not in b.keys or a.n_games != b.n_games or a.n_games < 1:
+        return False
+    if a.joint is None or b.joint is None:
+        xa, xb = a.samples[key], b.samples[key]
+        return bool(xa.size and np.isfinite(xa).all() and np.isfinite(xb).all() and np.array_equal(xa, xb))
+    _, ((qaa, qab), (_, qbb)), (ca, cb) = a.joint.integer_sums([(a.vid, key), (b.vid, key)])
+    # x_a·ca and x_b·cb are whole numbers: Σ(x_b·ca·cb − x_a·ca·cb)² in integers
+    return ca * ca * qbb - 2 * ca * cb * qab + cb * cb * qaa == 0
 
 
 def _beside_followed(r: dict, rows: list[dict]) -> tuple[str | None, str | None]:

@@ -80,6 +80,11 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
     if "players" not in effects.columns:
         effects = effects.with_columns(pl.lit(None, pl.Int64).alias("players"))
     r = pl.col("read")                  # a cell that does not read the setting measured nothing
+    # unchanged: no game's figure moved, the point 0 to 0, or for a share the games' bound on a
+    # change where no game differs (``same_games``, analysis.sweep.metrics.parameter_effects)
+    still = (pl.col("low") == 0) & (pl.col("high") == 0)
+    if "same_games" in effects.columns:
+        still = still | pl.col("same_games").is_not_null()
     delta = pl.col("delta").filter(r)
     g = effects.group_by(["parameter", "from", "to", "metric", "label", "unit", "share"],
                          maintain_order=True).agg(
@@ -91,7 +96,7 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
         ((pl.col("verdict") == SMALL) & r).sum().cast(pl.UInt32).alias("small"),
         pl.col("smallest").first().alias("smallest_difference"),
         delta.abs().max().alias("_size"),
-        ((pl.col("low") == 0) & (pl.col("high") == 0) & r).sum().cast(pl.UInt32).alias("unchanged"),
+        (still & r).sum().cast(pl.UInt32).alias("unchanged"),
         delta.min().alias("smallest"),
         delta.max().alias("largest"),
         pl.col("cell_label").filter(r).sort_by(delta).first().alias("smallest_in"),
@@ -100,9 +105,8 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
         *([pl.col("at").first().alias("at")] if "at" in effects.columns else []),
         pl.col("cell_label").filter((pl.col("low") > 0) & r).alias("up_in"),
         pl.col("cell_label").filter((pl.col("high") < 0) & r).alias("down_in"),
-        pl.col("cell_label").filter((pl.col("low") == 0) & (pl.col("high") == 0) & r).alias("unchanged_in"),
-        pl.col("cell_label").filter((pl.col("low") <= 0) & (pl.col("high") >= 0) & r
-                                    & ~((pl.col("low") == 0) & (pl.col("high") == 0))).alias("unclear_in"),
+        pl.col("cell_label").filter(still & r).alias("unchanged_in"),
+        pl.col("cell_label").filter((pl.col("low") <= 0) & (pl.col("high") >= 0) & r & ~still).alias("unclear_in"),
         (~r).sum().cast(pl.UInt32).alias("not_read"),
         pl.col("cell_label").filter(~r).alias("not_read_in"),
         pl.col("players").filter(~r).unique(maintain_order=True).alias("not_read_at"),

@@ -132,7 +132,10 @@ def effect_rows(s) -> pl.DataFrame:
     :func:`analysis.stats.practical`), ``read`` (False: the comparison's player count, ``players``,
     does not read the setting, so both variants played the same games:
     :func:`analysis.sweep.metrics.reads_comparison`; ``players`` empty for a comparison of player
-    counts), ``same_as``/``mirror`` (a metric that repeats another), ``games``."""
+    counts), ``same_as``/``mirror`` (a metric that repeats another), ``games``, ``same_games`` (the
+    games, where no game differs between the two values: low/high are then the games' bound on the
+    change, :func:`analysis.stats.same_games_bound`, as the before/after's ``change_at_most``; else
+    empty)."""
     parts = []
     keys = ["parameter", "from", "to", "at"]
     refs = {name: str(ref) for name, (ref, _) in (s.references or {}).items()}
@@ -166,7 +169,7 @@ def effect_rows(s) -> pl.DataFrame:
                 "verdict": r.get("verdict"), "read": r.get("read", True), "players": r.get("players"),
                 "same_as": r.get("same_as"),
                 "mirror": bool(r.get("mirror")) if r.get("same_as") is not None else None,
-                "games": r.get("games")})
+                "games": r.get("games"), "same_games": r.get("same_games")})
     if not parts:
         return pl.DataFrame()
     return pl.DataFrame(parts, infer_schema_length=None)

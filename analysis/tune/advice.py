@@ -527,21 +527,31 @@ def seat_response(start: np.ndarray, tuned: np.ndarray, smallest: float = 0.01,
         raise ValueError(f"start {start.shape} and tuned {tuned.shape}: not the same games")
     mean, cov = stats.mean_cov(tuned - start)
     return seat_response_from_moments(start.mean(axis=0), tuned.mean(axis=0), mean, cov, smallest,
-                                      level)
+                                      level, units=start.shape[0])
 
 
 def seat_response_from_moments(start_mean, tuned_mean, mean, cov, smallest: float = 0.01,
-                               level: float = stats.LEVEL) -> list[dict]:
+                               level: float = stats.LEVEL, units: int | None = None) -> list[dict]:
     """:func:`seat_response` from the seats' mean shares under both rules, the mean per-game
-    change and the covariance of that mean (a tune's confirmation without rows: from exact sums)."""
+    change and the covariance of that mean (a tune's confirmation without rows: from exact sums).
+    A seat whose win share no game (no deal) of the ``units`` changes (its change 0 with no
+    variance) gets the games' bound on its change, ±:func:`analysis.stats.same_games_bound`, as a
+    before/after and a sweep page bound it (session 62), not the point 0 to 0 that
+    :func:`analysis.stats.simultaneous` gives it; ``same_games`` says so (None elsewhere)."""
     low, high, _ = stats.simultaneous(mean, cov, level)
+    mean = np.atleast_1d(np.asarray(mean, dtype=float))
+    unmoved = ((np.diag(np.atleast_2d(cov)) == 0) & (mean == 0)) if units else np.zeros(mean.size, bool)
+    if unmoved.any():
+        bound = stats.same_games_bound(int(units), level)
+        low, high = np.where(unmoved, -bound, low), np.where(unmoved, bound, high)
     # the page's vocabulary (revD #14, revF #12): a change whose interval holds 0 is "within
     # noise" here too, not analysis.stats' "not shown" (which means "left out of the headlines")
     words = [WITHIN_NOISE if w == stats.NOT_SHOWN else w
              for w in stats.practical(mean, low, high, smallest)]
     return [{"seat": k + 1, "start": float(start_mean[k]), "tuned": float(tuned_mean[k]),
              "change": float(mean[k]), "low": float(low[k]), "high": float(high[k]),
-             "verdict": str(words[k])} for k in range(len(mean))]
+             "verdict": str(words[k]), "same_games": int(units) if unmoved[k] else None}
+            for k in range(len(mean))]
 
 
 #: result.json ``start_cells.intervals``: what the family of a panel tune's start → tuned changes is

@@ -1431,7 +1431,8 @@ def start_rules_response(plan: TunePlan, prep, cseed: int, confirm_dir: Path, ou
     s_mean, t_mean, mean, cov = paired_with_start(
         plan, prep, base, cseed, confirm_dir, d, [f"seat_win_share_{s + 1}" for s in range(P)],
         threads, executor)
-    seats = seat_response_from_moments(s_mean, t_mean, mean, cov, small)
+    seats = seat_response_from_moments(s_mean, t_mean, mean, cov, small,
+                                       units=plan.confirm_games // max(plan.games_per_deal, 1))
     return {"dir": str(d.relative_to(out)), "games": plan.confirm_games, "seed": cseed,
             "rules": _start_words(plan),
             "intervals": "paired game by game, simultaneous 95% over the seats",
