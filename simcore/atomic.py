@@ -669,9 +669,37 @@ def read_marker(directory: str | Path) -> dict | None:
         return None
     if not isinstance(data, dict) or data.get("toolkit") != _TOOLKIT \
             or not isinstance(data.get("kind"), str) or not isinstance(data.get("entries"), list) \
-            or not all(isinstance(e, str) for e in data["entries"]):
+            or not all(isinstance(e, str) and plain_name(e) for e in data["entries"]):
+        return None
+    tree = data.get("tree")
+    if tree is not None and not (isinstance(tree, list) and all(
+            isinstance(t, str) and t and all(plain_name(part) for part in t.split("/"))
+            for t in tree)):
         return None
     return data
+
+
+def plain_name(entry: str) -> bool:
+    """``entry`` names something directly inside a directory: not empty, not ``.`` or ``..``, no
+    ``/`` and no NUL. Every entry this toolkit writes in a marker is one (:func:`write_marker`); a
+    marker listing ``../victim``, an absolute path or ``..`` is not ours, and ``--force`` then
+    refuses the directory (review s62 #1: it deleted ``../victim`` with exit 0)."""
+    return entry not in ("", ".", "..") and "/" not in entry and "\x00" not in entry
+
+
+def _below(directory: Path, rel: str) -> bool:
+    """``directory/rel`` lies inside ``directory`` without passing through a symbolic link: each
+    part of ``rel`` is a plain name and every folder on the way is a real folder (a forged tree
+    through a link must not reach outside: review s62 #1)."""
+    parts = rel.split("/")
+    if not all(plain_name(part) for part in parts):
+        return False
+    here = directory
+    for part in parts[:-1]:
+        here = here / part
+        if os.path.islink(here) or not os.path.isdir(here):
+            return False
+    return True
 
 
 #: Most paths a marker's ``tree`` records (about 50 bytes each, under :func:`read_marker`'s 1 MB);
@@ -893,7 +921,7 @@ def _remove_owned(directory: Path) -> list[str]:
     tree = _tree_of(marker)
     for entry in marker["entries"]:
         p = directory / entry
-        if not os.path.lexists(p):
+        if not plain_name(entry) or not os.path.lexists(p):     # (read_marker refuses those too)
             continue
         if tree is None or p.is_symlink() or not p.is_dir():
             _remove(p)
@@ -902,6 +930,8 @@ def _remove_owned(directory: Path) -> list[str]:
         # directory, reported by the caller)
         for rel in sorted((t for t in tree if t.startswith(f"{entry}/")), key=len, reverse=True):
             q = directory / rel
+            if not _below(directory, rel):
+                continue
             if q.is_symlink() or q.is_file():
                 q.unlink(missing_ok=True)
             elif q.is_dir():
