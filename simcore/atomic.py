@@ -30,7 +30,8 @@ Nothing already on disk is lost:
   table).
 * **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, a
   :class:`filelock.FileLock`, an exclusive ``flock`` taken without waiting): of two commands
-  writing the same output at once, the second stops at once with one line. The record of the
+  writing the same output at once, the second stops at once with one line, also when they name
+  one file by two names (a symbolic or hard link: :func:`_same_file_lock_paths`). The record of the
   command's hidden entries is a file beside it, ``.<name>.claim``, written only while the lock is
   held. Both are removed when the output is published, when the command ends
   (:func:`release_claims`) or at exit; after a SIGKILL the kernel frees the lock and the next
@@ -67,6 +68,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import sys
 import time
 from contextlib import contextmanager
@@ -1073,6 +1075,8 @@ class _Claim:
                  option: str = "--out") -> None:
         self.lock, self.created, self.kind, self.option = lock, created, kind, option
         self.entries: dict[str, str] = {}
+        # the locks on the same file under its other names (:func:`_identity_locks`)
+        self.same_file: list[tuple[FileLock, Path]] = []
         # what stood at the target when it was claimed (:func:`_standing`): publishing replaces
         # only that, never something that appeared there while the command worked
         self.seen: tuple | None = None
@@ -1090,6 +1094,93 @@ UNFINISHED: set[Path] = set()
 
 def lock_path_for(target: Path) -> Path:
     return target.parent / f".{target.name}.lock"
+
+
+def _same_file_lock_paths(absolute: Path) -> list[tuple[Path, str]]:
+    """The other lock files that name the file ``absolute`` names, each with the words for it: the
+    lock beside the file its symbolic links lead to (``link.db`` → ``study.db``: the lock of
+    ``study.db``), and, for an existing regular file, a lock named by its (device, inode) in a
+    folder of this user's under the temporary directory (a hard link: two names, one file). Every
+    command that claims a file takes these too, so two names of one file take the same lock
+    (review s62 #2: a tune with ``--storage link.db`` ran beside one with ``--storage study.db``,
+    removed its running trial, and the first stopped with a traceback). Not covered: a hard link
+    made to a file after a command claimed it while it did not exist yet, and two users."""
+    out: list[tuple[Path, str]] = []
+    try:
+        resolved = Path(os.path.realpath(absolute))
+    except (OSError, ValueError):
+        resolved = absolute
+    if resolved != absolute and resolved.parent.is_dir():
+        out.append((lock_path_for(resolved), f"as {show(resolved)}"))
+    try:
+        st = os.stat(absolute)
+    except (OSError, ValueError):
+        return out
+    if not stat.S_ISREG(st.st_mode):
+        return out
+    import tempfile
+
+    folder = Path(tempfile.gettempdir()) / f"balance-toolkit-locks-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        own = os.lstat(folder)
+    except OSError:
+        return out
+    if not stat.S_ISDIR(own.st_mode) or own.st_uid != os.getuid():
+        return out                      # (another user's folder of that name: not trusted)
+    out.append((folder / f"{st.st_dev}-{st.st_ino}.lock", "under another name (a hard link to it)"))
+    return out
+
+
+#: The same-file locks this process holds, each with the target it was taken for.
+_SAME_FILE: dict[Path, Path] = {}
+
+
+def _take_same_file_locks(absolute: Path, target: str | Path, option: str) -> list[tuple[FileLock, Path]]:
+    """Take every lock of :func:`_same_file_lock_paths` without waiting; UsageError (one line)
+    when another command, or this one for another of its outputs, holds one."""
+    taken: list[tuple[FileLock, Path]] = []
+    try:
+        for path, words in _same_file_lock_paths(absolute):
+            holder = _SAME_FILE.get(path)
+            if holder is not None:
+                if holder == absolute:
+                    continue
+                raise UsageError(f"{option} {show(target)}: names the same file as {show(holder)}, "
+                                 "which this command also writes; give another name")
+            if _in_the_way(path):
+                continue                # a user's file of that name: the name's own lock stands
+            lock = FileLock(str(path))
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:
+                raise UsageError(f"{option} {show(target)}: another command is writing that file "
+                                 f"right now {words} ({show(path.name)} is held); wait for it or "
+                                 f"choose another {option}") from None
+            except OSError:
+                continue                # (cannot be made here: the name's own lock stands)
+            taken.append((lock, path))
+            _SAME_FILE[path] = absolute
+    except BaseException:
+        _release_same_file(taken)
+        raise
+    return taken
+
+
+def _release_same_file(taken: list[tuple[FileLock, Path]]) -> None:
+    """Remove and release the same-file locks of one claim (removed while held, as :class:`_Lock`
+    does)."""
+    for lock, path in taken:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        try:
+            lock.release(force=True)
+        except OSError:
+            pass
+        _SAME_FILE.pop(path, None)
+    taken.clear()
 
 
 def _try_lock(target: Path, create: bool = True) -> _Lock | None:
@@ -1221,7 +1312,14 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             _remove_created(created)
             raise UsageError(f"{option} {show(target)}: another command is writing it right now "
                              f"({lock_path.name} is held); wait for it or choose another {option}")
+        try:
+            same_file = _take_same_file_locks(absolute, target, option)
+        except BaseException:
+            lock.close(unlink=lock.read() is None)   # (a killed command's record: kept)
+            _remove_created(created)
+            raise
         claim = _Claim(lock, created, kind, option)
+        claim.same_file = same_file
         previous = lock.read()
         if previous is not None:      # a killed command's entries: ours to finish from now on
             claim.entries = {str(k): v for k, v in (previous.get("entries") or {}).items()}
@@ -1321,10 +1419,12 @@ def release_claim(target: str | Path, published: bool = True) -> None:
         except OSError:
             with _signals_held():
                 claim.lock.close(unlink=False)    # keep the record: the next command finishes it
+                _release_same_file(claim.same_file)
                 _CLAIMS.pop(absolute, None)
             return
     with _signals_held():
         claim.lock.close(unlink=True)
+        _release_same_file(claim.same_file)
         _CLAIMS.pop(absolute, None)
     if not published:
         _remove_created(claim.created)
