@@ -3,7 +3,8 @@
 A questions directory holds the balance questions a run cannot answer, played beforehand by the
 analysis layer (:mod:`analysis.questions`; ``balance questions RUN --out DIR``, or ``balance report``
 itself before it builds the report): one CSV per table and run.json (game, rules, seed, bots,
-``files``, and ``not_played`` when nothing could be played). :func:`read_questions` reads it,
+``files``, ``integrity`` and ``not_played`` when nothing could be played). :func:`read_questions`
+reads it (refusing, in one line, files that differ from the integrity record),
 :func:`check_matches` refuses, in one line, a directory played for another game or other rules
 than the baseline run's. The game's report hook (:mod:`reports.games`) turns it into a section.
 A before/after's further run gets a questions directory of its own, played with its rules and
@@ -16,8 +17,9 @@ before/after's note where who founds a card type changed too (:func:`reports.tex
 Reading only: nothing here plays a game.
 
 May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats`
-(verdict names and reading order), :mod:`reports.text` (how numbers are printed) and
-:mod:`simcore.errors`.
+(verdict names and reading order), :mod:`reports.text` (how numbers are printed),
+:mod:`simcore.errors` and :mod:`simcore.rundir` (the integrity record a questions directory's
+run.json carries, checked as a run's is).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import polars as pl
 
 from analysis.load import COLUMN_TYPES, RunSet
 from simcore.errors import UsageError
+from simcore.rundir import verify_integrity
 
 RUN_JSON = "run.json"
 
@@ -70,6 +73,11 @@ def read_questions(path: str | Path, option: str = "--questions") -> Questions:
         raise UsageError(f"{option} {meta_path}: invalid JSON ({exc})") from None
     if not isinstance(meta, dict):
         raise UsageError(f"{option} {meta_path}: not a run.json object")
+    try:        # (review s62 #3: a cut event_ablation.csv gave a page with 1 card of 15)
+        verify_integrity(p, meta, what="questions directory",
+                         again="play them again (balance questions RUN --out DIR)")
+    except UsageError as exc:
+        raise UsageError(f"{option} {exc}" if option.startswith("--") else str(exc)) from None
     tables = {}
     recorded = meta.get("columns") if isinstance(meta.get("columns"), dict) else {}
     for name in meta.get("files") or []:

@@ -437,9 +437,11 @@ def integrity_record(directory: str | Path, meta: dict[str, Any]) -> dict[str, A
             "figures": {"games": meta.get("games"), "players": meta.get("players")}}
 
 
-def _damaged(p: Path, problem: str) -> UsageError:
-    return UsageError(f"{show(p)}: {problem}: the run directory was changed after it was written "
-                      "(damaged, or files of different runs mixed); rerun the simulation")
+def _damaged_dir(p: Path, problem: str, what: str = "run directory",
+             again: str = "rerun the simulation") -> UsageError:
+    mixed = "runs" if what == "run directory" else "directories"
+    return UsageError(f"{show(p)}: {problem}: the {what} was changed after it was written "
+                      f"(damaged, or files of different {mixed} mixed); {again}")
 
 
 def damage(run: str | Path) -> str | None:
@@ -454,24 +456,31 @@ def damage(run: str | Path) -> str | None:
     return None
 
 
-def verify_integrity(run: str | Path, meta: dict[str, Any]) -> None:
+def verify_integrity(run: str | Path, meta: dict[str, Any], what: str = "run directory",
+                     again: str = "rerun the simulation") -> None:
     """Check the files of run directory ``run`` against run.json's integrity record (one
     :class:`UsageError` line naming the first file that differs). Generic over the files the
     record lists, so a new file of a run is covered without a change here. Runs written before the
-    record existed have none and are read as they are."""
+    record existed have none and are read as they are. ``what`` and ``again``: how the line names
+    the directory and what to do (a questions directory's run.json has the same record: review
+    s62 #3, "play them again")."""
     d = Path(run)
     rec = meta.get(INTEGRITY)
     if rec is None:
         return
+
+    def _damaged(p: Path, problem: str) -> UsageError:
+        return _damaged_dir(p, problem, what, again)
     files = rec.get("files") if isinstance(rec, dict) else None
     if not isinstance(files, dict) or rec.get("format") != INTEGRITY_FORMAT or not all(
             isinstance(v, dict) and isinstance(v.get("size"), int) and isinstance(v.get("sha256"), str)
             for v in files.values()):
-        raise UsageError(f"{show(d / RUN_JSON)}: its {INTEGRITY} record is damaged (rerun the simulation)")
+        raise UsageError(f"{show(d / RUN_JSON)}: its {INTEGRITY} record is damaged ({again})")
     for rel, want in files.items():
         p = d / rel
         if os.path.isabs(rel) or ".." in Path(rel).parts:
-            raise UsageError(f"{show(d / RUN_JSON)}: its {INTEGRITY} record names {show(rel)}, outside the run")
+            raise UsageError(f"{show(d / RUN_JSON)}: its {INTEGRITY} record names {show(rel)}, outside the "
+                             f"{'run' if what == 'run directory' else what}")
         if not p.is_file():
             raise _damaged(p, "missing, although run.json lists it")
         size = p.stat().st_size
