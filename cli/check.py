@@ -399,12 +399,32 @@ def _check_save_run_apart(junit, summary, save_run) -> None:
                          "outside that directory")
 
 
+#: Why ``-`` (standard output, as ``export --out -``, ``replay --out -`` and ``check --summary -``
+#: take it) is refused where an output cannot go there (review s62 #4: each wrote a file named "-").
+NO_STDOUT = {
+    "--junit": "standard output carries the check's verdict and table, which would make the XML "
+               "unreadable; give a file name (e.g. --junit check.xml; --summary - writes the "
+               "Markdown summary to standard output)",
+    "baseline --out": "a baseline is a file a check reads back (its commands name it, and the rules "
+                      "of a run played with --set are written beside it); give a file name, e.g. "
+                      "configs/baselines/NAME.toml (with --panel, a directory)",
+}
+
+
+def _refuse_stdout(option: str, path, why: str) -> None:
+    """One line refusing ``-`` (standard output) for ``option``, saying why (:data:`NO_STDOUT`)."""
+    if path is not None and str(path) == "-":
+        raise UsageError(f"{option} -: {NO_STDOUT[why]}")
+
+
 def _check_report_files(junit, summary, force: bool, read: list, save_run=None) -> None:
     """Where ``--junit`` and ``--summary`` write, checked before the check plays (for one baseline
     file or a panel: ``read`` are the inputs they must not overwrite; ``save_run``: the directory
-    the check's games are saved in, which neither may be nor lie in)."""
+    the check's games are saved in, which neither may be nor lie in). ``--summary -`` is standard
+    output; ``--junit -`` is refused (:data:`NO_STDOUT`)."""
     from simcore.atomic import check_output_file
 
+    _refuse_stdout("--junit", junit, "--junit")
     _check_save_run_apart(junit, summary, save_run)
     if junit is not None and summary is not None and _same_file(junit, summary):
         # (review AB #1: the Markdown summary appended to the JUnit XML, which no longer parsed)
@@ -487,6 +507,7 @@ def register(app: typer.Typer) -> None:
         from simcore.options import check_alpha
         from simcore.runner import parse_games
 
+        _refuse_stdout("--out", out, "baseline --out")
         # read as text, so that an error repeats what was typed (--alpha 2, not 2.0: revC #10)
         alpha, beta = check_alpha(alpha), check_alpha(beta, "--beta")
         tol = _parse_share_tolerance(tolerance) if tolerance is not None else None
