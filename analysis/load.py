@@ -279,7 +279,7 @@ def _event_names(meta: dict) -> dict[int, str]:
         try:
             events = tomllib.loads(text).get("events", [])
             return {int(e["id"]): str(e["name"]) for e in events if "id" in e and "name" in e}
-        except (tomllib.TOMLDecodeError, TypeError, ValueError, KeyError):
+        except (tomllib.TOMLDecodeError, TypeError, ValueError, KeyError, RecursionError):
             return {}
     return {}
 
@@ -344,7 +344,7 @@ def _check_meta(p: Path, meta: dict):
         try:
             tomllib.loads(text)
             reads = True
-        except (tomllib.TOMLDecodeError, ValueError):
+        except (tomllib.TOMLDecodeError, ValueError, RecursionError):   # (review s62 #5)
             reads = False      # its readers name the damage (simcore.config.reading_recorded_rules)
         if reads and hashlib.sha256(text.encode("utf-8")).hexdigest() != sha:
             raise UsageError(f"{where}: rules_text does not match rules_sha256 (run.json was edited "

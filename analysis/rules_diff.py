@@ -123,7 +123,7 @@ def parse_text(text: str | None) -> dict | None:
         return None
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):    # (nested too deeply: review s62 #5)
         return None
 
 

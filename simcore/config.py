@@ -20,7 +20,9 @@ complete resulting rules file (the original text edited in place where possible,
 otherwise the whole document written again). The game's own strict loader then validates the
 result exactly as it validates a file: an unknown key, a wrong type or a value out of range is one
 line naming the key. :func:`read_toml` accepts such a source in place of a path, so every loader
-that reads a path takes overridden rules unchanged.
+that reads a path takes overridden rules unchanged. A file or value nested deeper than
+:data:`MAX_NESTING` lists or tables is refused in one line, "nested too deeply"
+(:func:`toml_loads`, :func:`parse_value`), never a RecursionError.
 
 May import only the standard library and :mod:`simcore.errors` (and, lazily, the registry
 :mod:`simcore.games` and the games' rules modules it names, to tell whose rules a refused file holds;
@@ -70,6 +72,73 @@ def read_toml(path: "str | Path | TomlSource", *, what: str = "config") -> TomlS
     if refusal is not None:
         raise refusal
     return src
+
+
+#: Deepest nesting of lists and tables a value may have (the shipped rules nest 3 deep): a file,
+#: ``--set`` or ``--vary`` nested deeper is refused in one line, "nested too deeply", before
+#: Python's recursion limit turns it into a traceback of thousands of lines (review s62 #5).
+MAX_NESTING = 64
+NESTED_TOO_DEEPLY = f"nested too deeply: more than {MAX_NESTING} levels of lists or tables"
+
+
+def toml_loads(text: str) -> dict:
+    """:func:`tomllib.loads`, a document nested deeper than :data:`MAX_NESTING` refused as
+    invalid TOML (a :class:`tomllib.TOMLDecodeError` saying :data:`NESTED_TOO_DEEPLY`), also when
+    it is deep enough to exhaust Python's recursion inside the parser (review s62 #5: a
+    RecursionError of some 3,000 lines, exit 1)."""
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError(NESTED_TOO_DEEPLY) from None
+    if _data_depth(data) > MAX_NESTING:
+        raise tomllib.TOMLDecodeError(NESTED_TOO_DEEPLY)
+    return data
+
+
+def _data_depth(data: Any) -> int:
+    """How deep lists and tables nest in the parsed ``data`` (a table of scalars: 1), without
+    recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_NESTING:
+            return deepest
+        children = node.values() if isinstance(node, dict) else node
+        stack += [(c, depth + 1) for c in children if isinstance(c, (dict, list))]
+    return deepest
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in ``text`` (a ``--set`` or ``--vary`` value)
+    outside strings and comments, in one pass: checked before the value is read, whose readers
+    (:func:`_word_list` too) recurse once per level."""
+    deepest = depth = 0
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch in "\"'":
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else ch
+            j = i + len(quote)
+            while j < n and text[j:j + len(quote)] != quote:
+                if quote[0] == '"' and text[j] == "\\":
+                    j += 1
+                elif len(quote) == 1 and text[j] == "\n":
+                    break                       # (an unclosed string: the parser says so)
+                j += 1
+            i = j + len(quote)
+            continue
+        i += 1
+    return deepest
 
 
 def wrong_kind(src: TomlSource, what: str) -> ConfigError | None:
@@ -282,7 +351,7 @@ def parse_toml(raw: bytes | str, *, name: str) -> TomlSource:
     if kept is not None:
         return TomlSource(name=name, text=text, sha256=sha, data=pickle.loads(kept))
     try:
-        data = tomllib.loads(text)
+        data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(name, "", f"invalid TOML ({exc})") from None
     if len(_PARSED) >= _PARSED_KEPT:
@@ -575,7 +644,7 @@ def _shipped_data(path: Path) -> dict:
     path = Path(path)
     if path not in _SHIPPED:
         try:
-            _SHIPPED[path] = tomllib.loads(path.read_text(encoding="utf-8"))
+            _SHIPPED[path] = toml_loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             _SHIPPED[path] = {}
     return _SHIPPED[path]
@@ -761,6 +830,9 @@ def parse_value(text: str, what: str) -> Any:
     s = text.strip()
     if not s:
         raise UsageError(f"{what}: no value after '='")
+    if _nesting(s) > MAX_NESTING:
+        # (the value not repeated: thousands of brackets; review s62 #5)
+        raise UsageError(f"{_shortened(what)}: {NESTED_TOO_DEEPLY}")
     value = _value_or_word(s)
     if value is not _NEITHER:
         return value
@@ -768,6 +840,11 @@ def parse_value(text: str, what: str) -> Any:
         return _word_list(s, what)
     raise UsageError(f"{what}: {s!r} is not a TOML value (a number, true/false, a word, [a, b], or "
                      "a string in quotes)")
+
+
+def _shortened(text: str, limit: int = 80) -> str:
+    """``text`` cut to about ``limit`` characters, its start and end kept."""
+    return text if len(text) <= limit else f"{text[:limit - 21]}…{text[-20:]}"
 
 
 def _word_list(s: str, what: str) -> list:
@@ -842,7 +919,7 @@ def _value_or_word(s: str) -> Any:
     """``s`` read as a TOML value, or as a bare word (a string); :data:`_NEITHER` when it is
     neither."""
     try:
-        return tomllib.loads(f"v = {s}")["v"]
+        return toml_loads(f"v = {s}")["v"]
     except tomllib.TOMLDecodeError:
         pass
     return s if _BARE_WORD.fullmatch(s) and s not in ("true", "false") else _NEITHER
@@ -1069,7 +1146,7 @@ def _edited_text(text: str, before: dict, after: dict, settings) -> str:
         edited = new
     if edited is not None:
         try:
-            if tomllib.loads(edited) == after:
+            if toml_loads(edited) == after:
                 return edited
         except tomllib.TOMLDecodeError:
             pass
@@ -1136,14 +1213,14 @@ def _edit_one(text: str, keys: tuple, after: dict) -> str | None:
 def _split_comment(cand: str) -> tuple[str | None, str]:
     """(value text, trailing comment) if ``cand`` is one whole TOML value, else (None, "")."""
     try:
-        tomllib.loads("x = " + cand)
+        toml_loads("x = " + cand)
     except tomllib.TOMLDecodeError:
         return None, ""
     for i, ch in enumerate(cand):
         if ch == "#":
             head = cand[:i]
             try:
-                tomllib.loads("x = " + head)
+                toml_loads("x = " + head)
                 return head.rstrip(), cand[i:]
             except tomllib.TOMLDecodeError:
                 continue
