@@ -894,8 +894,12 @@ def ownership_problem(directory: str | Path, kind: str) -> str | None:
     """Why ``--force`` may not replace the existing non-empty ``directory`` by a ``kind``, or None."""
     marker = read_marker(directory)
     if marker is None:
-        return (f"not a directory this toolkit wrote (no ownership marker {MARKER}); --force will "
-                "not delete it, choose another directory")
+        # a marker file of another shape (hand-made, or naming paths outside: review s62 #1) is
+        # said as such, not as missing
+        why = (f"its {MARKER} is not one this toolkit wrote" if os.path.lexists(Path(directory) / MARKER)
+               else f"no ownership marker {MARKER}")
+        return (f"not a directory this toolkit wrote ({why}); --force will not delete it, choose "
+                "another directory")
     if marker["kind"] != kind:
         have, want = _a_kind(marker["kind"]), _a_kind(kind)
         return (f"holds {have}, not {want}; --force replaces only {want}, choose another directory")

@@ -73,5 +73,8 @@ def test_s62_simulate_force_over_a_marker_naming_parent_refuses(tmp_path, capsys
     _marker(tmp_path / "x", ["../victim"])
     code, err = cli_in_process(["simulate", "-n", "200", "-p", "4", "-o", "x", "--force", "-q"], capsys)
     assert code == 2, err
-    assert "not a directory this toolkit wrote" in one_error_line(err)
+    line = one_error_line(err)
+    assert "not a directory this toolkit wrote" in line, line
+    # true of the directory: it has a marker file, one this toolkit did not write
+    assert "no ownership marker" not in line and "is not one this toolkit wrote" in line, line
     assert (victim / "thesis.txt").read_text(encoding="utf-8") == "hi"
