@@ -269,7 +269,8 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
     p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(s1 / u, n1 / u, s2 / u, n2 / u, np.inf)
     pv = stats.two_sided_p(z)
     adj = stats.holm(pv)
-    flo, fhi = stats.holm_size_interval(p1 - p2, z)
+    se = stats.two_shares_se(s1 / u, n1 / u, s2 / u, n2 / u)      # (a 0 change has one: review s62 #3)
+    flo, fhi = stats.holm_size_interval(p1 - p2, z, se=se)
     return pl.DataFrame({
         "event": (ev - 128).astype(np.int16), "event_name": [rs.event_name(e - 128) for e in ev],
         "seat": seat.astype(np.int8), "seat_label": [seat_label(s) for s in seat],
@@ -280,7 +281,7 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
         "family_size": np.full(ev.size, int(np.isfinite(z).sum()), dtype=np.int64),
         "p_value": pv, "p_adjusted": adj,
         "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
-        "verdict": [str(v) for v in stats.practical_holm(p1 - p2, z, rs.smallest_of("share"))],
+        "verdict": [str(v) for v in stats.practical_holm(p1 - p2, z, rs.smallest_of("share"), se=se)],
     })
 
 

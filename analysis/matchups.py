@@ -5,12 +5,14 @@ for every ordered pair of different strategies A, B meeting in a game, how often
 of B (``ahead_share``: rank better = 1, equal = ½, averaged over the A–B player pairs of a game) and
 A's win share in games where B also plays. The independent unit is the game, or the deal when the
 run has ``deal``/``rotation`` columns (rotated seats): values are averaged over the rotations of a
-deal first, which cancels seat advantage and deal luck (paired analysis), and intervals are t
-intervals over deals. Without deals the unit is the game: a strategy's value in a game is the mean
+deal first, which cancels seat advantage and deal luck (paired analysis), and intervals are over deals
+(Wilson's at the deals' effective number of games, :func:`analysis.stats.share_mean_interval`). Without deals the unit is the game: a strategy's value in a game is the mean
 over its seats (its win share) or over the A–B player pairs (ahead share, A's win share against B),
 and a value that is one seat's (one pair's) share is a count's, with a Wilson interval over the
-games; a strategy on several seats of a game gets the t interval of those per-game means
-(:func:`analysis.stats.share_mean_interval`), the definition the CI baseline measures
+games; a strategy on several seats of a game gets the interval of those per-game means
+(:func:`analysis.stats.share_mean_interval`: Wilson's at their effective number of games, review
+s62 #1, where a t interval clipped at 0 was too short for a bot that rarely wins), the definition
+the CI baseline measures
 (docs/ci.md): its seats' shares in one game are dependent (they add up with the others' to 1), and a
 Wilson interval over its player rows, or over the meetings at the mean, overstated the error
 (review s60: balanced on three seats against rollout, 4,000 games, 9.8–10.9% over rows and
@@ -191,8 +193,9 @@ def _interval(total, mom: stats.Moments, n, counted):
     ``mom`` their moments. Where ``counted`` (a bool per entry: each unit's value is one seat's or
     one player pair's share, 0 or 1 but for a shared win or a tie) the Wilson interval of ``total``
     wins in ``n``; elsewhere (a deal's mean over its rotations, a game's mean over a strategy's
-    several seats) the t interval of the units' means, clipped to [0, 1]
-    (:func:`analysis.stats.share_mean_interval`)."""
+    several seats) Wilson's interval at the units' effective number of games
+    (:func:`analysis.stats.share_mean_interval`; review s62 #1: the t interval clipped at 0 that
+    stood here covered a rarely winning bot's share in 88.4% of 500-deal samples)."""
     counted = np.broadcast_to(np.asarray(counted, dtype=bool), np.shape(n))
     mean, sd = mom.mean_sd()
     lo, hi = stats.share_mean_interval(mean, sd, n)       # (a unit's mean share: in [0, 1])
@@ -256,7 +259,8 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     deals, deals when paired), win_share (the mean over the units of the strategy's mean win share
     in each: with one seat a game, its player rows' share), ci_low, ci_high (95 %, this strategy's
     alone: unadjusted; Wilson's over the games for a strategy on one seat of every game it plays,
-    else the t interval of the per-game or per-deal means, :func:`_interval`: review s60, a bot on
+    else Wilson's at the effective games of the per-game or per-deal means, :func:`_interval`,
+    review s62 #1; review s60, a bot on
     three seats read 9.8–10.9% over its player rows where its games give 9.85–10.80%), fair_share
     (1/n), diff, test_units (what
     the t test is over: games without deals, deals when paired — the strategy's per-game or
@@ -318,8 +322,8 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     strategies table's ``units`` beside its ``players``), ahead_share (A finishes
     ahead of B; ties ½, the mean over the units of its mean over the A–B player pairs of each),
     ci_low, ci_high (95 %, this pair's alone: unadjusted; Wilson's over the meetings where A and B
-    each hold one seat of every game they play, one pair a game, else the t interval of the
-    per-game or per-deal means, :func:`_interval`), p_value (t test of
+    each hold one seat of every game they play, one pair a game, else Wilson's at the
+    effective games of the per-game or per-deal means, :func:`_interval`), p_value (t test of
     "ahead share = ½" over the units), p_adjusted (Holm over the unordered pairs that met: one
     family; A–B and B–A are one comparison, mirror images, and carry the same p-values),
     significant (p_adjusted < 0.05), verdict (the gap from ½ worded by its size against smallest,
@@ -327,14 +331,14 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     the pairs: :func:`_unit_size_interval`),
     win_share (A's win share in those games, the mean of its seats' in each) with win_ci_low,
     win_ci_high (unadjusted; Wilson's over the meetings where A holds one seat of every game it
-    plays, else the t interval of the per-game or per-deal means; not tested), fair_share (1/n),
+    plays, else Wilson's at the effective games of the per-game or per-deal means; not tested), fair_share (1/n),
     paired, confounded.
     """
     acc = _acc(rs, acc)
     k = acc.k
     names = list(rs.strategies)
     # one A–B pair a game (each on one seat of every game it plays): a count's Wilson interval;
-    # else the t interval of the per-game (per-deal) means over the pairs. A's win share in a game
+    # else Wilson's at the effective games of the per-game (per-deal) means over the pairs. A's win share in a game
     # is one seat's wherever A holds one seat, whatever B holds.
     one = _one_seat(acc)
     a, lo, hi = _interval(acc.m_sum, acc.m_mom, acc.m_n, (one[:, None] & one[None, :]).ravel())

@@ -382,8 +382,8 @@ def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFra
     games (tie-aware, the contrasts of one role correlated), Holm over the strategies of the roles
     that hold two strategies or more (one family); a strategy alone in its role (the Seigneur's bot,
     or every Censitaire on one bot) is not tested (nan): its share is its role's. ci_low/ci_high:
-    the strategy's own win share, Wilson's over its games for a bot on one seat, else the t interval
-    of its per-game means (the mean of its seats' shares in each game, its variance from the seats'
+    the strategy's own win share, Wilson's over its games for a bot on one seat, else Wilson's at
+    the effective games of its per-game means (:func:`analysis.stats.share_mean_interval`; the mean of its seats' shares in each game, its variance from the seats'
     covariance; ``units`` then counts the games, or a rotated run's deals); the verdict's size is
     read on the Bonferroni interval of the contrast over the same family."""
     P = rs.n_players
@@ -423,7 +423,7 @@ def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFra
     share = np.array([float(mean[seats].mean()) for _, _, seats in groups])
     u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
     low, high = stats.wilson(share * rows / u, rows / u)
-    # a bot on several seats of its role: the t interval of its per-game means (the mean of its
+    # a bot on several seats of its role: the interval of its per-game means (the mean of its
     # seats' shares in each game), whose variance is the seats' covariance summed over them,
     # as analysis.matchups.strategy_table reads such a bot (review s60: objective on two Censitaire
     # seats of Seigneurial, 20,000 games, 39.13–40.09% over its player rows against 39.33–39.89%

@@ -480,7 +480,8 @@ def _deal_intervals(result) -> dict | None:
     over its deals (the games of a deal share it, so they are not independent): ``{"seat": [(low,
     high) per seat], "strategy": {name: (low, high)}}`` from the run's statistics through
     :func:`analysis.seats.seat_table` (Wilson on the effective number of games) and
-    :func:`analysis.matchups.strategy_table` (t interval of the per-deal means). None for a run
+    :func:`analysis.matchups.strategy_table` (Wilson's at the per-deal means' effective number of
+    games). None for a run
     whose games are its independent units."""
     if result.prep.games_per_deal <= 1:
         return None
@@ -499,8 +500,8 @@ def _game_intervals(result) -> dict | None:
     """For a run whose games are its independent units and where a strategy holds several seats of
     a game (``balanced`` in Seats 2-4 of ``rollout,balanced,balanced,balanced``), the 95% intervals
     ``balance report`` prints for its strategies, ``{name: (low, high)}``, from the run's statistics
-    through :func:`analysis.matchups.strategy_table`: the t interval of the strategy's per-game
-    share (the mean of its seats'), Wilson's for a strategy on one seat (review s60: Wilson's over
+    through :func:`analysis.matchups.strategy_table`: Wilson's at the effective number of games of
+    the strategy's per-game share (the mean of its seats'), Wilson's for a strategy on one seat (review s60: Wilson's over
     the player rows here and on the page, as if a game's seats were independent, was too wide).
     None for another run."""
     prep = result.prep

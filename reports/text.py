@@ -29,6 +29,7 @@ line's), :mod:`analysis.length` and :mod:`simcore.turn_limit` (games stopped at 
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -2771,14 +2772,20 @@ def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, wh
     rows or a smallest difference. ``what``: a row in words, singular and plural ("card-and-seat
     swing", "card-and-seat swings"). ``at_once``: the words naming intervals for a whole family
     (" for all 12 types at once"), said after "95% interval(s)"."""
-    rows = [(n, lo, hi) for n, lo, hi in within
-            if lo is not None and hi is not None and np.isfinite(lo) and np.isfinite(hi)]
+    rows = list(within)
     if not rows or not smallest > 0:
         return ""
     that = f"{100 * smallest:g} pp"
-    reach = sorted(((max(abs(lo), abs(hi)), n, hi if abs(hi) >= abs(lo) else lo) for n, lo, hi in rows),
+    finite = [(n, lo, hi) for n, lo, hi in rows
+              if lo is not None and hi is not None and np.isfinite(lo) and np.isfinite(hi)]
+    reach = sorted(((max(abs(lo), abs(hi)), n, hi if abs(hi) >= abs(lo) else lo) for n, lo, hi in finite),
                    key=lambda x: -x[0])
-    open_ = [x for x in reach if x[0] >= smallest]
+    # a row without a finite interval rules nothing out: it counts among those that cannot (review
+    # s62 #3: a change of exactly 0 had a nan interval and dropped out of "for N of the M"), named
+    # as the furthest only when no finite interval reaches the smallest difference
+    unknown = [(math.inf, n, None) for n, lo, hi in rows
+               if not (lo is not None and hi is not None and np.isfinite(lo) and np.isfinite(hi))]
+    open_ = [x for x in reach if x[0] >= smallest] + unknown
     one, many = what
     if not open_:
         whose = (f"both {many}" if len(rows) == 2 else f"all {len(rows)} {many}" if len(rows) > 1
@@ -2793,9 +2800,10 @@ def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, wh
              else f"the one {one}" if len(rows) == 1 else f"{len(open_)} of the {len(rows)} {many}")
     its = f"their 95% intervals{at_once} reach it" if len(open_) > 1 else f"its 95% interval{at_once} reaches it"
     furthest = "the furthest: " if len(open_) > 1 else ""
+    where = (f"{name}, {pp(edge, verdict_digits(edge, edge, smallest))}" if edge is not None
+             else f"{name}, no interval computed")
     return (f" These games cannot rule out a change of {that} (the smallest difference that matters) "
-            f"for {count}: {its} ({furthest}{name}, {pp(edge, verdict_digits(edge, edge, smallest))}); "
-            f"{more}.")
+            f"for {count}: {its} ({furthest}{where}); {more}.")
 
 
 # The two families a before/after's tested metrics are adjusted in (:func:`analysis.compare.

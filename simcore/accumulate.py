@@ -642,7 +642,7 @@ def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, lis
                                + [s["event"] for s in layout["event_slots"]])}
     if layout["pair_groups"]:
         out["pairs"] = []
-    if layout.get("slope_groups"):
+    if layout.get("slope_groups") or layout.get("founder_groups"):
         out["cluster"] = []
     if layout["event_slots"]:
         out["event_slot"] = of([s["gain"] for s in layout["event_slots"]])
@@ -914,6 +914,10 @@ def layout_for(spec, n_players: int, strategies: list[str], games_per_deal: int,
         # the pair groups the type tables fit a slope of win share on (analysis.tiles: the
         # drafted types), which get the per-game sums of a slope's clustered error (clu:<group>)
         "slope_groups": [g for g, cols in grouped("drafted_by_type").items() if len(cols) >= 2],
+        # the founded types (analysis.guilds): per type, the same per-game sums over the indicator
+        # "founded one or more" (fclu:<group>), the founders − others difference's error with the
+        # game as the cluster (review s62 #2: a game's founders and others are tied)
+        "founder_groups": {g: [n for _, n in cols] for g, cols in grouped("founded_by_type").items()},
         "length": role("length", gcols), "end_reason": reason, "end_reasons": reasons,
         "seat_roles": seat_roles,
     }
@@ -981,6 +985,8 @@ class RunStats:
             self.fixed[f"pair_w:{g}"] = z(len(cols), len(cols) + 1)
             if g in layout.get("slope_groups", ()):
                 self.fixed[f"clu:{g}"] = z(len(cols), len(CLUSTER_TERMS))
+        for g, cols in layout.get("founder_groups", {}).items():
+            self.fixed[f"fclu:{g}"] = z(len(cols), len(CLUSTER_TERMS))
         ns = len(layout["event_slots"])
         if ns:
             for p in ("games", "gain_s", "gain_q", "spread_s", "spread_q", "top_games", "top_win",
@@ -1088,6 +1094,11 @@ class RunStats:
             f[f"pair_w:{g}"] += sums[1].reshape(k, k + 1)
             if f"clu:{g}" in f:
                 f[f"clu:{g}"] += _jit("cluster", _cluster_py)(types, Wg, P)
+        for g, cols in lay.get("founder_groups", {}).items():
+            founded = np.empty((len(cols), G * P), np.int16)
+            for i, c in enumerate(cols):
+                founded[i] = np.asarray(pc[c]) > 0
+            f[f"fclu:{g}"] += _jit("cluster", _cluster_py)(founded, Wg, P)
         self._events(pc, gc, Wg, G)
         self._games(gc, Wg, G)
         if K >= 2:

@@ -138,7 +138,7 @@ def measure(rs, keep_copies: bool = False) -> list[Measurement]:
     if has_matchups(rs):
         # a bot on several seats of a game, seats not rotated, is measured per game (the mean of
         # its seats' shares, what a played check measures, :func:`unit_values`: its n the games,
-        # its interval the t interval of those means), as the strategy table itself reads it
+        # its interval Wilson's at those means' effective games), as the strategy table itself reads it
         # (review s46 #5, then s60: the table and the exports now give the same interval)
         for r in strategy_table(rs).iter_rows(named=True):
             if ("strategy_win_share", r["strategy"]) in copies:
@@ -216,7 +216,8 @@ def binary_units(wanted: Sequence[tuple[str, str]], strategies: Sequence[str],
     """Per (metric, key) of ``wanted``: whether :func:`unit_values` gives each unit one game's share
     of one seat or one role (0 or 1 but for a shared win), whose interval is Wilson's; not a bot's
     mean over the several seats it plays, nor any share of a deal of ``games_per_deal`` > 1 games
-    (a rotated run's unit), whose interval is the t interval of the units' means."""
+    (a rotated run's unit), whose interval is Wilson's at the units' means' effective games
+    (:func:`analysis.stats.share_mean_interval`)."""
     if games_per_deal > 1:
         return [False] * len(wanted)
     return [metric != "strategy_win_share" or list(strategies).count(key) == 1 for metric, key in wanted]
@@ -322,7 +323,8 @@ class UnitMeasure:
         self.differences = differences
         # per metric: is each unit's value one game's 0-or-1 share (a seat, a role, a bot on one
         # seat)? Else (a bot on several seats: their mean; a deal of rotated games: its mean) the
-        # share's interval is the t interval of the units' means, as the baseline's (review s47:
+        # share's interval is Wilson's at the units' effective games (stats.share_mean_interval), as
+    # the baseline's (review s47:
         # Wilson over 7,000 games read 24.5-26.5% where the games give 24.9-26.1%)
         self.binary = list(binary) if binary is not None else [True] * len(self.wanted)
 

@@ -377,7 +377,10 @@ def card_ablation_verdicts(ct: pl.DataFrame, smallest: dict | None = None) -> pl
         d = ct.filter(pl.Series(family))
         support = np.minimum(d["founded_share"].to_numpy(), d["founded_share_after"].fill_null(0.0).to_numpy())
         verdict = np.atleast_1d(stats.practical_holm(d["delta_founders_win_share"].to_numpy(),
-                                                     d["z"].to_numpy(), small, support=support))
+                                                     d["z"].to_numpy(), small, support=support,
+                                                     se=(d["delta_std_error"].cast(pl.Float64).fill_null(np.nan)
+                                                         .to_numpy() if "delta_std_error" in d.columns
+                                                         else None)))
         words[family] = [WITHIN_NOISE if str(v) == stats.NOT_SHOWN else str(v) for v in verdict]
     words[not_in_deck(ct).to_numpy()] = NOT_IN_DECK
     return ct.with_columns(pl.lit(small).alias("smallest"), pl.Series("verdict", [str(v) for v in words]))
@@ -695,7 +698,8 @@ def _founded_changes(before: dict, after: dict, small: float) -> dict[str, dict]
     pb = np.array([b[k]["founded"] for k in items])
     pa = np.array([a[k]["founded"] for k in items])
     z = stats.two_proportions(pa * na, na, pb * nb, nb)[-1]
-    verdict = np.atleast_1d(stats.practical_holm(pa - pb, z, small))
+    se = stats.two_shares_se(pa * na, na, pb * nb, nb)
+    verdict = np.atleast_1d(stats.practical_holm(pa - pb, z, small, se=se))
     return {k: dict(founded_before=float(x), founded_after=float(y), founded_change=float(y - x),
                     founded_verdict=WITHIN_NOISE if str(v) == stats.NOT_SHOWN else str(v))
             for k, x, y, v in zip(items, pb, pa, verdict)}
@@ -801,7 +805,8 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
             z = np.array([r["z"] for r in fam])
             # (the interval the size is read on: Bonferroni over the family, as practical_holm's)
             lo, hi = stats.bonferroni_interval(d, np.array([r["std_error"] for r in fam]), m=len(fam))
-            verdict = np.atleast_1d(stats.practical_holm(d, z, small))
+            verdict = np.atleast_1d(stats.practical_holm(
+                d, z, small, se=np.array([r["std_error"] for r in fam])))
             for r, low, high, v in zip(fam, np.atleast_1d(lo), np.atleast_1d(hi), verdict):
                 r.update(low=float(low), high=float(high), family_size=len(fam),
                          verdict=WITHIN_NOISE if str(v) == stats.NOT_SHOWN else str(v))

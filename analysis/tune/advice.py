@@ -586,7 +586,7 @@ def cell_response(cells: list[dict], alpha: float = 0.05) -> list[dict]:
     padj = stats.holm(p)
     q = stats.z_quantile()
     size_low, size_high = stats.bonferroni_interval(diff, np.where(live, se, np.nan), alpha, m=m)
-    words = stats.practical_holm(diff, z, small, alpha=alpha) if len(flat) else np.array([], str)
+    words = stats.practical_holm(diff, z, small, alpha=alpha, se=se) if len(flat) else np.array([], str)
     out = [{**c, "metrics": [dict(x) for x in c["metrics"]]} for c in cells]
     for k, (i, j) in enumerate(flat):
         r = out[i]["metrics"][j]

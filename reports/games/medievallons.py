@@ -511,7 +511,8 @@ def first_player_verdicts(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) ->
     tested = _tested(rows)
     if tested.any():
         verdicts[tested] = np.atleast_1d(stats.practical_holm(rows["advantage"].to_numpy()[tested],
-                                                              rows["z"].to_numpy()[tested], smallest))
+                                                              rows["z"].to_numpy()[tested], smallest,
+                                                              se=_column(rows, "std_error")[tested]))
     return rows, verdicts
 
 
@@ -545,10 +546,18 @@ def _ablation_rows(ct: pl.DataFrame) -> pl.DataFrame:
     return ct.filter(ablation_tested(ct))
 
 
+def _column(d: pl.DataFrame, name: str) -> np.ndarray:
+    """``d``'s column ``name`` as floats, nan where null or where ``d`` has no such column (a table
+    written before it): the standard errors the verdicts' ranges are read on (review s62 #3)."""
+    if name not in d.columns:
+        return np.full(d.height, np.nan)
+    return d[name].cast(pl.Float64).fill_null(np.nan).to_numpy()
+
+
 def _ablation_verdicts(d: pl.DataFrame, smallest: float) -> np.ndarray:
     support = np.minimum(d["founded_share"].to_numpy(), d["founded_share_after"].fill_null(0.0).to_numpy())
     return stats.practical_holm(d["delta_founders_win_share"].to_numpy(), d["z"].to_numpy(), smallest,
-                                support=support)
+                                support=support, se=_column(d, "delta_std_error"))
 
 
 def _ablation_metric(r: dict) -> dict:
@@ -644,7 +653,8 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
     # interval reached past 1 pp, and the page read as "removing a copy does not matter"), read on
     # the interval for all types at once the verdicts' sizes are read on: "no room" is a claim about
     # the whole family (each card's own interval made it too easy: session 50's opinion)
-    lows, highs = stats.holm_size_interval(d["delta_founders_win_share"].to_numpy(), d["z"].to_numpy())
+    lows, highs = stats.holm_size_interval(d["delta_founders_win_share"].to_numpy(), d["z"].to_numpy(),
+                                           se=_column(d, "delta_std_error"))
     within = [(card_name(r["card"]), float(lo), float(hi))
               for r, verdict, lo, hi in zip(d.iter_rows(named=True), v, lows, highs)
               if verdict == stats.NOT_SHOWN]
@@ -683,7 +693,7 @@ def _length_verdicts(ct: pl.DataFrame, smallest: float | None) -> tuple[pl.DataF
     if d.height == 0:
         return d, np.array([], dtype=object), small
     delta, se = d["delta_mean_turns"].to_numpy(), d["delta_turns_std_error"].to_numpy()
-    return d, np.atleast_1d(stats.practical_holm(delta, delta / se, small)), small
+    return d, np.atleast_1d(stats.practical_holm(delta, delta / se, small, se=se)), small
 
 
 def length_verdict_map(ct: pl.DataFrame | None, smallest: float | None = None) -> dict[str, str]:

@@ -127,7 +127,12 @@ def test_guild_types_equal_numpy(mv):
             # the statistics hold a shared win as exactly 1/k; the rows as float32 (1/3 off by 1e-8)
             assert r["diff"] == pytest.approx(p1 - p2, abs=1e-9)
             assert r["diff_low"] < r["diff"] < r["diff_high"]
-            z = (p1 - p2) / np.sqrt(p1 * (1 - p1) / f.sum() + p2 * (1 - p2) / (~f).sum())
+            # its s.e. the games' (each game a cluster, review s62 #2), never below the rows'
+            g = p["game"].to_numpy()
+            lin = np.where(f, (w - p1) / f.sum(), -(w - p2) / (~f).sum())
+            se_game = np.sqrt((np.bincount(g, weights=lin) ** 2).sum())
+            se_rows = np.sqrt(p1 * (1 - p1) / f.sum() + p2 * (1 - p2) / (~f).sum())
+            z = (p1 - p2) / max(se_game, se_rows)
             assert r["p_value"] == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-6, abs=1e-300)
         if r["card"] == "bouffon":
             assert r["mean_powers"] is None          # MV-5: the Bouffon has no power

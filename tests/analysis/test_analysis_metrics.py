@@ -232,26 +232,28 @@ def test_domain_pairs_by_hand(rs):
 def test_strategy_and_matchup_tables_by_hand(rs):
     st = {r["strategy"]: r for r in matchups.strategy_table(rs).iter_rows(named=True)}
     # A: 5 player rows in 4 games, on both seats of game 2; its share per game (the mean of its
-    # seats') 1, ½, ½, 1: 0.75, with the t interval of those 4 means (review s60: it was the
-    # row share 3.5 / 5 with Wilson's interval over the rows, as if game 2's seats were
-    # independent). B: one seat a game, 3 games winning ½: Wilson's.
+    # seats') 1, ½, ½, 1: 0.75, with Wilson's interval at those 4 means' effective games (review
+    # s62 #1; review s60: it was the row share 3.5 / 5 with Wilson's interval over the rows, as if
+    # game 2's seats were independent). B: one seat a game, 3 games winning ½: Wilson's.
+    from analysis.stats import share_mean_wilson
+
     assert st["A"]["win_share"] == pytest.approx(0.75) and st["A"]["players"] == 5
     assert st["A"]["units"] == 4
-    T3 = 3.182446305284263   # t(3, 0.975)
-    half = T3 * np.std([1, 0.5, 0.5, 1], ddof=1) / 2
-    assert (st["A"]["ci_low"], st["A"]["ci_high"]) == pytest.approx((0.75 - half, 1.0))
+    lo, hi = share_mean_wilson(0.75, np.std([1, 0.5, 0.5, 1], ddof=1), 4)
+    assert (st["A"]["ci_low"], st["A"]["ci_high"]) == pytest.approx((float(lo), float(hi)))
+    assert 0.0 < float(lo) < 0.75 < float(hi) < 1.0
     assert st["B"]["win_share"] == pytest.approx(0.5 / 3) and st["B"]["units"] == 3
     assert (st["B"]["ci_low"], st["B"]["ci_high"]) == pytest.approx(wilson(0.5, 3))
     assert not st["A"]["confounded"] and not st["A"]["paired"]
     m = {(r["strategy"], r["opponent"]): r for r in matchups.matchup_table(rs).iter_rows(named=True)}
     # A meets B in games 0 (A ahead), 1 (tie: ½) and 3 (A ahead). A is not on one seat of every
-    # game it plays, so the interval is the t interval of the three meetings' values (Wilson's is
-    # kept for two bots that each hold one seat of every game)
+    # game it plays, so the interval is Wilson's at the three meetings' values' effective games
+    # (the plain Wilson interval is kept for two bots that each hold one seat of every game)
     ab = m[("A", "B")]
     assert ab["meetings"] == 3
     assert ab["ahead_share"] == pytest.approx(2.5 / 3)
-    half = T2 * np.std([1, 0.5, 1], ddof=1) / np.sqrt(3)
-    assert (ab["ci_low"], ab["ci_high"]) == pytest.approx((2.5 / 3 - half, 1.0))
+    lo, hi = share_mean_wilson(2.5 / 3, np.std([1, 0.5, 1], ddof=1), 3)
+    assert (ab["ci_low"], ab["ci_high"]) == pytest.approx((float(lo), float(hi)))
     assert ab["win_share"] == pytest.approx(2.5 / 3)
     assert m[("B", "A")]["ahead_share"] == pytest.approx(0.5 / 3)
 
@@ -273,9 +275,12 @@ def test_rotated_seats_are_paired_by_deal(tmp_path):
     # the 6 games the two met, over 3 deals (review s61 fix 260 #3: meetings counted the deals)
     assert ab["paired"] and ab["meetings"] == 6 and ab["units"] == 3
     assert ab["ahead_share"] == pytest.approx(0.75)
-    half = T2 * 0.25 / np.sqrt(3)
-    # (a share: the t interval clipped to [0, 1], review W #1; 0.75 + half is 1.37)
-    assert (ab["ci_low"], ab["ci_high"]) == pytest.approx((0.75 - half, min(1.0, 0.75 + half)))
+    # (a share: Wilson's at the deals' effective games, in [0, 1], review s62 #1; the t interval
+    # reached 1.37, review W #1)
+    from analysis.stats import share_mean_wilson
+    lo, hi = share_mean_wilson(0.75, 0.25, 3)
+    assert (ab["ci_low"], ab["ci_high"]) == pytest.approx((float(lo), float(hi)))
+    assert 0.0 < float(lo) < 0.75 < float(hi) < 1.0
     st = {r["strategy"]: r for r in matchups.strategy_table(rs).iter_rows(named=True)}
     assert st["A"]["units"] == 3 and st["A"]["win_share"] == pytest.approx(0.75)
 

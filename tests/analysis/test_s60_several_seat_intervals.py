@@ -5,8 +5,8 @@ Wilson interval over the meetings at the mean of its seats (so was ``ahead_share
 shares in one game are dependent; the independent unit is the game, and its share of a game the
 mean of its seats' shares (the definition the CI baseline measures, docs/ci.md).
 
-Each expected interval is computed here from players.parquet with numpy and scipy (the Student t
-interval of the per-game means), independently of the toolkit; a bot on one seat keeps Wilson's
+Each expected interval is computed here from players.parquet with numpy and scipy (Wilson's at
+the per-game means' effective number of games, review s62 #1; the Student t interval before), independently of the toolkit; a bot on one seat keeps Wilson's
 interval (statsmodels'); the tables read from the rows and from the statistics (no rows) agree to
 1e-9; the exports print the tables' numbers; Seigneurial's table of bots within roles reads a
 bot on two Censitaire seats the same way."""
@@ -53,11 +53,18 @@ def _players(run) -> pl.DataFrame:
 
 
 def _t95(per_game: np.ndarray) -> tuple[float, float, float]:
-    """(mean, low, high): Student t's 95% interval of the per-game values, clipped to [0, 1]."""
+    """(mean, low, high): the 95% interval of the per-game values' mean, Wilson's score interval at
+    their effective number of games n = m(1 − m)/se² with Student t(n − 1)'s critical value (review
+    s62 #1; these shares are mid-range, where Brown, Cai & DasGupta's end correction does not apply,
+    and within a fraction of the t interval's width of it)."""
     n = per_game.size
     m, se = float(per_game.mean()), float(per_game.std(ddof=1)) / math.sqrt(n)
-    lo, hi = sps.t.interval(0.95, n - 1, loc=m, scale=se)
-    return m, max(lo, 0.0), min(hi, 1.0)
+    z = float(sps.t.ppf(0.975, n - 1))
+    k = m * (1 - m) / (se * se)
+    centre = (m + z * z / (2 * k)) / (1 + z * z / k)
+    half = z / (1 + z * z / k) * math.sqrt(m * (1 - m) / k + z * z / (4 * k * k))
+    assert m * k > 3 and (1 - m) * k > 3          # (no end correction: the plain score interval)
+    return m, centre - half, centre + half
 
 
 def _share_per_game(p: pl.DataFrame, bot: str) -> np.ndarray:

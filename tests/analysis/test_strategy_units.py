@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from analysis_runs import write_run
-from scipy.stats import t as student_t
 from scipy.stats import ttest_1samp
 
 from analysis import matchups, open_runs
+from analysis.stats import share_mean_wilson
 
 
 from holm_reference import multipletests  # noqa: E402  (statsmodels' Holm, without its gc.collect)
@@ -59,8 +59,9 @@ def test_unpaired_interval_and_test_are_over_games(tmp_path):
         x = np.array(per_game[name], dtype=float)
         m, se = x.mean(), x.std(ddof=1) / np.sqrt(x.size)
         assert r["win_share"] == pytest.approx(m)                # the mean of the per-game means
-        lo, hi = student_t.interval(0.95, x.size - 1, loc=m, scale=se)
-        assert (r["ci_low"], r["ci_high"]) == pytest.approx((max(lo, 0.0), min(hi, 1.0)), abs=1e-12)
+        # Wilson's at the per-game means' effective games (review s62 #1), the t interval before
+        lo, hi = share_mean_wilson(m, se * np.sqrt(x.size), x.size)
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx((float(lo), float(hi)), abs=1e-12)
         ref = ttest_1samp(per_game[name], 1 / 3).pvalue
         assert r["p_value"] == pytest.approx(ref, rel=1e-6)
         p.append(ref)

@@ -51,10 +51,16 @@ def test_strategy_win_shares_are_the_raw_rows(runs, tmp_path, game):
         w = players.filter(pl.col("strategy").cast(pl.String) == row["strategy"])["win_share"].cast(pl.Float64)
         assert row["players"] == w.len()
         assert row["win_share"] == pytest.approx(w.mean())
-        if w.len() > N:       # a bot on several seats: the t interval of its per-game share (s60)
+        if w.len() > N:       # a bot on several seats: its per-game share (s60), Wilson's at the
+            # per-game means' effective games with t(N − 1)'s critical value (review s62 #1)
             x = (players.filter(pl.col("strategy").cast(pl.String) == row["strategy"]).group_by("game")
                  .agg(pl.col("win_share").cast(pl.Float64).mean())["win_share"].to_numpy())
-            low, high = student_t.interval(0.95, N - 1, loc=x.mean(), scale=x.std(ddof=1) / N ** 0.5)
+            m, se = x.mean(), x.std(ddof=1) / N ** 0.5
+            z, k = student_t.ppf(0.975, N - 1), m * (1 - m) / se ** 2
+            centre = (m + z * z / (2 * k)) / (1 + z * z / k)
+            half = z / (1 + z * z / k) * (m * (1 - m) / k + z * z / (4 * k * k)) ** 0.5
+            assert 3 < m * k < k - 3                     # (the plain score interval: no end correction)
+            low, high = centre - half, centre + half
             assert row["units"] == N and x.size == N
             assert (row["ci_low"], row["ci_high"]) == (pytest.approx(low), pytest.approx(high))
         elif 3 < w.sum() < w.len() - 3:

@@ -65,6 +65,7 @@ def _per_deal(players: pl.DataFrame) -> dict:
     games_per_deal = players["game"].n_unique() / np.unique(deal).size
     assert games_per_deal == 4            # four seats, rotated once per seat
     _, deal_index = np.unique(deal, return_inverse=True)
+    _, game_index = np.unique(players["game"].to_numpy(), return_inverse=True)
     win = players["win_share"].to_numpy().astype(float)
     n = win.size
     rows = {}
@@ -78,6 +79,10 @@ def _per_deal(players: pl.DataFrame) -> dict:
         se = np.sqrt(p1 * (1 - p1) / (f / games_per_deal) + p2 * (1 - p2) / (o / games_per_deal))
         lin = np.where(hit, (win - p1) / f, -(win - p2) / o)        # the difference, linearised
         se_deals = np.sqrt((np.bincount(deal_index, weights=lin) ** 2).sum())
+        # times the difference's design effect with each game a cluster, at least 1 (review s62 #2)
+        se_games = np.sqrt((np.bincount(game_index, weights=lin) ** 2).sum())
+        se_rows = np.sqrt(p1 * (1 - p1) / f + p2 * (1 - p2) / o)
+        se *= max(se_games / se_rows, 1.0)
         rows[c.removeprefix("founded_")] = {"diff": p1 - p2, "se": se, "se_deals": se_deals,
                                             "ranked": f >= 30 and f / n >= 0.005}
     tested = [k for k, r in rows.items() if r["ranked"]]

@@ -76,7 +76,9 @@ def test_a_one_seat_bot_gets_statsmodels_wilson_and_a_two_seat_bot_the_t_interva
     a = t.filter(pl.col("strategy") == "A").row(0, named=True)
     per_game = (w[:, 1] + w[:, 2]) / 2           # A's share of a game: the mean of its two seats'
     m, se = per_game.mean(), per_game.std(ddof=1) / np.sqrt(200)
-    lo, hi = student_t.interval(0.95, 199, loc=m, scale=se)
+    # Wilson's at the per-game means' effective games (review s62 #1), the t interval before
+    from analysis.stats import share_mean_wilson
+    lo, hi = share_mean_wilson(m, per_game.std(ddof=1), 200)
     assert a["players"] == 400 and a["units"] == 200 and a["win_share"] == pytest.approx(m, rel=1e-12)
     assert a["ci_low"] == pytest.approx(lo, rel=1e-9) and a["ci_high"] == pytest.approx(hi, rel=1e-9)
 
