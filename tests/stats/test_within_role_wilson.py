@@ -138,11 +138,16 @@ def test_a_real_runs_bots_get_statsmodels_wilson(seigneurial_run, source):
         c = counted.filter(pl.col("strategy") == r["strategy"])
         x, n = float(c["x"][0]), int(c["n"][0])
         assert c.height == 1 and r["players"] == n
-        if n > 300:      # fair-share on two seats: the t interval of its per-game share (review s60)
+        if n > 300:      # fair-share on two seats: its per-game share (review s60), Wilson's at
+            # the per-game means' effective games with t(n − 1)'s critical value (review s62 #1)
             per_game = (rows.filter(pl.col("strategy") == r["strategy"]).group_by("game")
                         .agg(pl.col("win_share").cast(pl.Float64).mean())["win_share"].to_numpy())
             m, se = per_game.mean(), per_game.std(ddof=1) / np.sqrt(per_game.size)
-            lo, hi = student_t.interval(0.95, per_game.size - 1, loc=m, scale=se)
+            z, k = student_t.ppf(0.975, per_game.size - 1), m * (1 - m) / se ** 2
+            assert 3 < m * k < k - 3                     # (the plain score interval: no end correction)
+            centre = (m + z * z / (2 * k)) / (1 + z * z / k)
+            half = z / (1 + z * z / k) * np.sqrt(m * (1 - m) / k + z * z / (4 * k * k))
+            lo, hi = centre - half, centre + half
             assert (r["ci_low"], r["ci_high"]) == pytest.approx((lo, hi), abs=1e-9), r
             checked += 1
         elif 3 < x < n - 3:
