@@ -403,7 +403,9 @@ def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep", in
             before = json.loads(old.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError, OSError, RecursionError):
             before = {}
-        problem = shape_problem(before, name) if before != {} else None
+        # not an object, or (to be resumed) not the shape its readers index
+        problem = (shape_problem(before, name) if not isinstance(before, dict) else
+                   shape_problem(before, name) if before and _same_plan(before, plan_json) else None)
         if problem:
             # edited by hand into another shape (review s62 rv267 #7: a traceback, resumed or not)
             if not force:

@@ -82,7 +82,9 @@ def test_a_sweep_force_over_another_is_built_beside_it(tmp_path, monkeypatch):
     from simcore import atomic
 
     monkeypatch.chdir(tmp_path)
-    plan_a, plan_b = {"format": 1, "kind": "sweep", "game": "a"}, {"format": 1, "kind": "sweep", "game": "b"}
+    # (the keys a sweep.json's readers index: a resumed one is checked for them, session 62)
+    keys = {"format": 1, "kind": "sweep", "games": 10, "seed": 1, "varies": [], "variants": []}
+    plan_a, plan_b = {**keys, "game": "a"}, {**keys, "game": "b"}
     out = tmp_path / "sw"
     assert prepare_out(plan_a, out, False) is False
     work = begin_out(out, "sweep", ("sweep.json", "variants"))
