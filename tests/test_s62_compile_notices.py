@@ -60,6 +60,7 @@ def run(tmp_path_factory):
                            players=4)
 
 
+@pytest.mark.slow   # a report with played questions (~10 s): make test-slow and CI run it
 def test_s62_report_play_questions_says_the_compile_on_its_step(run, tmp_path, compiles_once,
                                                                 step_lines):
     with figures_undrawn():

@@ -15,6 +15,10 @@ import re
 import polars as pl
 import pytest
 
+# 20,000-game runs of three games (~20 s of CPU): make test-slow and CI run them (docs/testing.md);
+# tests/reports/test_s62_fair_share_one_value.py checks the fair share in make test
+pytestmark = pytest.mark.slow
+
 from page_tables import tables_by_heading
 from printed_numbers import NUM, as_float, decimals
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from analysis.sweep.metrics import VariantData
 from analysis.tune.targets import MAX_CONFIRMATIONS, confirmation_level, evaluate, parse_target
@@ -32,6 +33,7 @@ def _accepted(level: float, reps: int, games: int, rng) -> float:
     return accepted / reps
 
 
+@pytest.mark.slow   # a level simulation (~7 s of CPU): make test-slow and CI run it (docs/testing.md)
 def test_s62_confirmation_attempts_hold_their_level_together():
     """400 simulated tunes of five attempts of 10,000 games each (a few seconds): at the tune's
     level the family reads met for candidates on the edge in ≤ 5% of them (2.0% here; about 2.5%
