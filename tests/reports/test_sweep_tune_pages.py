@@ -253,7 +253,7 @@ def test_tune_confirmation_rows_say_each_metric_own_band_and_the_miss_by_size(tm
 
     from reports.sweep import confirm_table, confirm_verdicts
 
-    (tmp_path / "tune.json").write_text(json.dumps({"kind": "tune", "targets": [
+    (tmp_path / "tune.json").write_text(json.dumps({"kind": "tune", "game": "middle-ages", "seed": 1, "varies": [], "targets": [
         {"text": "seat-balance:2", "kind": "seat-balance", "tol": 0.02, "role": "", "aim": 0.0,
          "lo": 0.0, "hi": 0.0}]}))
     (tmp_path / "c").mkdir()
@@ -334,7 +334,7 @@ def test_panel_tune_tables_name_the_cells_and_keep_their_columns_in_order(tmp_pa
     assert t.columns == ["cell", "players", "seat 1 win share (%)", "seat 2 win share (%)",
                          "seat 3 win share (%)", "seat 4 win share (%)", "target met"]
     assert t["target met"].to_list() == ["no", "yes"] and t["seat 4 win share (%)"][0] is None
-    (tmp_path / "tune.json").write_text(json.dumps({"kind": "tune", "targets": [
+    (tmp_path / "tune.json").write_text(json.dumps({"kind": "tune", "game": "middle-ages", "seed": 1, "varies": [], "targets": [
         {"text": "seat-balance:2", "kind": "seat-balance", "tol": 0.02, "role": "", "aim": 0.0,
          "lo": 0.0, "hi": 0.0}]}))
     result = {"confirm": {"dir": "confirmations/trial-0", "binding": ["3p 3×greedy"], "cells": cells,
