@@ -116,6 +116,14 @@ def test_ablation_figure_colours_follow_the_adjusted_verdict(tmp_path, monkeypat
                          # tested family, review s53 MV #1)
                          pl.lit(120).alias("founders"), pl.lit(120).alias("founders_after"))
     ct.write_csv(qdir / "card_types.csv")
+    # (the planted table recorded as the folder's own: reports check a questions folder's
+    # integrity record since session 62)
+    import json
+
+    from simcore.rundir import INTEGRITY, integrity_record
+    meta = json.loads((qdir / "run.json").read_text(encoding="utf-8"))
+    meta[INTEGRITY] = integrity_record(qdir, meta)
+    (qdir / "run.json").write_text(json.dumps(meta), encoding="utf-8")
     clear = _holm_clear(delta / se)
     assert not clear[0] and abs(delta[0]) > 1.96 * se[0]   # the planted disagreement
     assert clear[1] and clear[2]
