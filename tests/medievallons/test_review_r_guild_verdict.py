@@ -79,6 +79,14 @@ def _independent(players: pl.DataFrame, smallest: float) -> dict[str, dict]:
         o, ow = n - f, win[~hit].sum()
         p1, p2 = (fw / f if f else np.nan), ow / o
         se = np.sqrt(p1 * (1 - p1) / f + p2 * (1 - p2) / o) if f else np.nan
+        if f and o:
+            # a game's founders and others split its one win: the s.e. with each game a cluster
+            # (the sum over the games of each game's part of the difference, squared), never below
+            # the rows' (session 62, review s62 #2)
+            part = np.where(hit, (win - p1) / f, -(win - p2) / o)
+            by_game = np.bincount(np.unique(players["game"].to_numpy(), return_inverse=True)[1],
+                                  weights=part)
+            se = max(se, float(np.sqrt((by_game ** 2).sum())))
         rows[c[len("founded_"):]] = {"f": f, "share": f / n, "diff": p1 - p2, "se": se}
     for r in rows.values():
         r["ranked"] = r["f"] >= 30 and r["share"] >= 0.005
