@@ -17,6 +17,11 @@ from pathlib import Path
 
 from cli import _run
 from strategies.panels import from_options
+import pytest
+
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
 
 
 def _commands(printed: str) -> tuple[str, str]:

@@ -11,6 +11,11 @@ import polars as pl
 
 from analysis.tune.advice import tied_trials
 from cli import _run
+import pytest
+
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
 
 
 def test_tied_trials_are_paired_and_their_difference_reaches_0(tmp_path):

@@ -13,6 +13,10 @@ import pytest
 from in_process import balance
 from undrawn_figures import figures_undrawn, skill_pages_undrawn
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 
 def _next(stdout: str) -> list[list[str]]:
     """The printed next command(s), split as a shell splits them ("a && b": two)."""

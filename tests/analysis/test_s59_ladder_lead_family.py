@@ -17,6 +17,10 @@ from scipy import stats as sps
 
 from analysis import ladder as L
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 P = 4
 D = 100
 

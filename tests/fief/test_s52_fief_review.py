@@ -8,6 +8,10 @@ import pytest
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 
 def test_a_tune_of_a_combat_confirms_its_best_rules_without_a_player_count(tmp_path):
     # (it played every trial, then stopped: "--players 2: fief-combat does not take this option")

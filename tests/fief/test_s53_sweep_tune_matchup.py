@@ -13,6 +13,11 @@ import polars as pl
 
 from in_process import balance
 from undrawn_figures import figures_undrawn
+import pytest
+
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
 
 MATCHUP = ["--darc", "attacker", "--attacker", 8, "--defender", 8, "--terrain", "castle"]
 

@@ -12,6 +12,11 @@ import polars as pl
 
 from in_process import balance
 from undrawn_figures import figures_undrawn
+import pytest
+
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
 
 
 def test_types_of_too_few_founders_are_left_out_of_the_ablation(tmp_path):

@@ -13,6 +13,10 @@ from simcore import atomic
 
 from in_process import balance
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path, monkeypatch):

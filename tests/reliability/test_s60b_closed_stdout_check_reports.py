@@ -18,6 +18,11 @@ from pathlib import Path
 
 from reliability_helpers import CLI, ROOT, balance, env
 from tests.check.test_check_middle_ages import _moved   # (the planted shift, one copy)
+import pytest
+
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
 
 BASELINE = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
 

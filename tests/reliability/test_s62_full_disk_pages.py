@@ -13,6 +13,10 @@ import pytest
 
 from cli import _run
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 
 def _full_at(monkeypatch, name: str) -> None:
     real = pathlib.Path.write_text

@@ -18,6 +18,10 @@ from analysis.games import seigneurial as sg
 from reports.games import seigneurial as report
 from tests.analysis.analysis_runs import write_run
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 RULES_TEXT = """
 [objectives]
 cards = [ { grain = 6, wood = 4 }, { grain = 40 }, { grain = 4, wood = 4, fish = 4 },

@@ -16,6 +16,11 @@ import re
 
 import undrawn_figures as undrawn
 from cli import _run
+import pytest
+
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
 
 
 def _page(out) -> str:

@@ -11,6 +11,10 @@ import pytest
 from analysis import analyse, open_runs
 from reports.figures.common import game_length
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def drawn(harsh_lord_run):

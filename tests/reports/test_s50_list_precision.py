@@ -15,6 +15,10 @@ from analysis.compare import compare_runs
 from reports.text import comparison_headlines
 from simcore import runner
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def lines(tmp_path_factory):

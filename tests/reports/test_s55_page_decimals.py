@@ -18,6 +18,10 @@ import pytest
 from simcore import runner
 from tests.page_tables import tables_by_heading
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 SEATS = "4 seat win shares"
 
 

@@ -26,6 +26,10 @@ from cli import _run
 
 from undrawn_figures import figures_undrawn
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 SETTING = "income.palais.base=4"
 GREEDY = "4p 4×greedy"
 

@@ -53,6 +53,10 @@ import pytest
 
 from in_process import balance
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 KINDS = ("share", "score", "length", "count")
 NAMES = {"share": "win_share", "score": "score", "length": "length", "count": "count"}
 # amounts no test data prints by chance (numbers are blanked before pages are compared anyway)

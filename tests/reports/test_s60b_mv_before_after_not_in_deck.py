@@ -22,6 +22,10 @@ import pytest
 from cli.report import make_report
 from undrawn_figures import figures_undrawn
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 QGAMES = 200
 
 

@@ -14,6 +14,10 @@ import pytest
 
 from in_process import balance
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 GAMES = 300
 
 

@@ -16,6 +16,10 @@ from analysis import analyse, open_runs
 from reports.games.seigneurial import payment_order_headlines
 from tests.in_process import balance
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 SAID = "--set payment.order=simultaneous"
 
 

@@ -21,7 +21,9 @@ import pytest
 from page_tables import tables_by_heading
 from printed_numbers import NUM, as_float, decimals, is_the_gap
 
-pytestmark = pytest.mark.usefixtures("middle_ages_report")
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("middle_ages_report")]
 
 FAIR = rf"(?:against a fair|the fair|a fair share is|Fair share \() ?({NUM})%"
 HEADLINE = rf"(Seat \d) wins ({NUM})% \(({NUM})–({NUM})\) against a fair ({NUM})%: ({NUM}) pp"

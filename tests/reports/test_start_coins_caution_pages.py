@@ -20,6 +20,11 @@ import re
 
 from analysis.start_coins import heuristic_bots, runs_caution
 from cli import _run
+import pytest
+
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
 
 SIM = ["simulate", "--game", "middle-ages", "--players", "2", "--games", "300", "--seed", "1", "-q"]
 CAUTION = "Caution: "

@@ -23,6 +23,10 @@ import analysis.start_coins as SC
 from analysis.start_coins import runs_caution
 from cli import _run
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 CAUTION = "Caution: "
 
 

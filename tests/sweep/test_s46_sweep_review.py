@@ -37,6 +37,10 @@ from handmade_sweep import write_sweep
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 COINS = "setup.start_coins[0]"
 N = 4000

@@ -27,6 +27,10 @@ import pytest
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 NAME = "income.palais.base"
 
 

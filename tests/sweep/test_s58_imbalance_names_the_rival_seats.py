@@ -30,6 +30,10 @@ import pytest
 from in_process import balance
 from tests.sweep.test_s57_imbalance_bar_as_a_seats import _variant
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 SETTING = "scoring.empty_domain_penalty"
 
 
