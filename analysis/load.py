@@ -19,7 +19,8 @@ game), or whose games, seats or strategies disagree with run.json; a games.parqu
 with run.json, or that is missing where the reader needs it (a run the runner wrote always has one).
 
 May import polars, numpy, the standard library, :mod:`simcore.rundir`, :mod:`simcore.errors`,
-:mod:`simcore.contract` (the rotation columns) and the registry of games (:mod:`simcore.games`, for
+:mod:`simcore.contract` (the rotation columns), :mod:`simcore.config` (run.json's rules text read
+as the rules files are: ``toml_loads``) and the registry of games (:mod:`simcore.games`, for
 display names and the columns each game writes).
 """
 
@@ -37,6 +38,7 @@ from typing import Iterable, Protocol, Sequence
 import numpy as np
 import polars as pl
 
+from simcore.config import toml_loads
 from simcore.errors import UsageError
 from simcore.games import DEFAULT_GAME
 from simcore.options import MAX_AMOUNT
@@ -277,9 +279,9 @@ def _event_names(meta: dict) -> dict[int, str]:
     text = meta.get("rules_text")
     if isinstance(text, str) and text:
         try:
-            events = tomllib.loads(text).get("events", [])
+            events = toml_loads(text).get("events", [])       # (nested too deeply: session 63)
             return {int(e["id"]): str(e["name"]) for e in events if "id" in e and "name" in e}
-        except (tomllib.TOMLDecodeError, TypeError, ValueError, KeyError, RecursionError):
+        except (tomllib.TOMLDecodeError, TypeError, ValueError, KeyError):
             return {}
     return {}
 
@@ -342,9 +344,9 @@ def _check_meta(p: Path, meta: dict):
         # and a questions directory match runs by (review s50 questions #3: an edited rules_text
         # played other rules under the run's hash, and a report showed their ablation as the run's)
         try:
-            tomllib.loads(text)
+            toml_loads(text)        # (nested too deeply: a decode error, review s62 #5, session 63)
             reads = True
-        except (tomllib.TOMLDecodeError, ValueError, RecursionError):   # (review s62 #5)
+        except (tomllib.TOMLDecodeError, ValueError):
             reads = False      # its readers name the damage (simcore.config.reading_recorded_rules)
         if reads and hashlib.sha256(text.encode("utf-8")).hexdigest() != sha:
             raise UsageError(f"{where}: rules_text does not match rules_sha256 (run.json was edited "

@@ -121,9 +121,11 @@ def parse_text(text: str | None) -> dict | None:
     """A rules text as a table (None when there is no text or it is not TOML)."""
     if not text:
         return None
+    from simcore.config import toml_loads
+
     try:
-        return tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError):    # (nested too deeply: review s62 #5)
+        return toml_loads(text)     # (nested too deeply: a decode error, review s62 #5, session 63)
+    except tomllib.TOMLDecodeError:
         return None
 
 

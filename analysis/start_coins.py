@@ -25,7 +25,8 @@ written once here:
   the two directories' skill.json, when budget 0 (the line-up's own bots) is compared.
 
 Reads run.json, skill.json records and rules texts only; plays nothing (reports use it). May import the standard
-library, :mod:`analysis.rules_diff` (value text) and :mod:`simcore.rundir` (the run.json name).
+library, :mod:`analysis.rules_diff` (value text), :mod:`simcore.rundir` (the run.json name) and
+:mod:`simcore.config` (a recorded rules text read as the rules files are: ``toml_loads``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import tomllib
 from pathlib import Path
 
 from analysis.rules_diff import value_text
+from simcore.config import toml_loads
 from simcore.rundir import RUN_JSON
 
 #: the games whose shipped heuristic bots misjudge one seat's start coins (docs/sweep.md, "Caution:
@@ -62,7 +64,7 @@ def coins_of(game: str, rules_text: str):
     if path is None or not rules_text:
         return None
     try:
-        node = tomllib.loads(rules_text)
+        node = toml_loads(rules_text)       # (nested too deeply: a decode error, session 63)
     except tomllib.TOMLDecodeError:
         return None
     for part in path.split("."):
@@ -107,7 +109,7 @@ def _recorded_kind(name: str, files: dict) -> str | None:
     candidates += [(k, name) for k in texts if k.endswith("strategies.toml")]
     for key, table in candidates:
         try:
-            data = tomllib.loads(texts[key])
+            data = toml_loads(texts[key])   # (nested too deeply: a decode error, session 63)
         except tomllib.TOMLDecodeError:
             continue
         tables = {k: v for k, v in data.items() if isinstance(v, dict)}

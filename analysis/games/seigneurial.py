@@ -39,7 +39,8 @@ without an interval.
 :mod:`analysis.questions.seigneurial`, which re-exports it);
 :func:`available` says which of them a run has and :func:`table` computes one (``balance export``).
 
-May import polars, numpy, the standard library, :mod:`analysis.load`, :mod:`analysis.stats` and
+May import polars, numpy, the standard library, :mod:`analysis.load`, :mod:`analysis.stats`,
+:mod:`simcore.config` (run.json's rules text read as the rules files are: ``toml_loads``) and
 :mod:`simcore.games.seigneurial.rules` (a card's requirement in words, as the replay words it).
 The spec's ``analysis_hooks`` is :mod:`analysis.questions.seigneurial`, which plays the card ablation
 of ``balance questions`` and re-exports this module's table hooks (the report imports this module,
@@ -55,6 +56,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import PLAYERS, RunSet, collect, int_moments
+from simcore.config import toml_loads
 
 SEIGNEUR, CENSITAIRE = "seigneur", "censitaire"
 TABLES = ("objectives", "improvements", "seigneur_squares")    # what :func:`tables` may give
@@ -69,7 +71,7 @@ def objective_labels(rs: RunSet) -> dict[int, str]:
     try:
         from simcore.games.seigneurial.rules import objective_label    # the replay's words too
 
-        cards = tomllib.loads(rs.metas[0].get("rules_text") or "")["objectives"]["cards"]
+        cards = toml_loads(rs.metas[0].get("rules_text") or "")["objectives"]["cards"]
         return {i: objective_label(card) for i, card in enumerate(cards)}
     except (tomllib.TOMLDecodeError, KeyError, TypeError, AttributeError):
         return {}
@@ -87,7 +89,7 @@ def objective_requirements(rs: RunSet) -> dict[int, tuple]:
         except (TypeError, ValueError):
             pass
     try:
-        cards = tomllib.loads(meta.get("rules_text") or "")["objectives"]["cards"]
+        cards = toml_loads(meta.get("rules_text") or "")["objectives"]["cards"]
         return {i: tuple(sorted((k, int(v)) for k, v in card.items() if v)) for i, card in enumerate(cards)}
     except (tomllib.TOMLDecodeError, KeyError, TypeError, AttributeError, ValueError):
         return {}
@@ -506,7 +508,7 @@ def track_squares(rs: RunSet) -> dict[str, int] | None:
     SG-6) at the run's player count (SG-1), from run.json's ``rules_text``: {"midpoint": 5,
     "goal": 10}; None when the rules text does not give both."""
     try:
-        track = tomllib.loads(rs.metas[0].get("rules_text") or "").get("track", {})
+        track = toml_loads(rs.metas[0].get("rules_text") or "").get("track", {})
         key = str(rs.n_players)
         return {"midpoint": int(track["midpoint"][key]), "goal": int(track["goal"][key])}
     except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, AttributeError):

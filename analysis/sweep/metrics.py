@@ -1275,9 +1275,9 @@ def _base_rules(rules_text: str, settings: tuple) -> dict:
     parameter and page that asks for a base value (reading a rules file is most of that)."""
     import tomllib
 
-    from simcore.config import parse_settings, set_in
+    from simcore.config import parse_settings, set_in, toml_loads
 
-    data = tomllib.loads(rules_text)
+    data = toml_loads(rules_text)       # (nested too deeply: a decode error, session 63)
     for st in parse_settings(settings):
         set_in(data, st.path, st.value)
     return data

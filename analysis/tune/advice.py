@@ -43,7 +43,7 @@ tuned ones, and which other trials were as good as the best.
 Reads files' contents and per-game samples only; plays nothing (reports use it). May import numpy,
 polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.rules_diff` (flatten, value
 text), :mod:`analysis.tune.targets`, :mod:`analysis.sweep.grammar` (per-seat lists),
-:mod:`analysis.start_coins` (the start-coins caution) and :mod:`simcore.config` / :mod:`simcore.errors` (``--set``).
+:mod:`analysis.start_coins` (the start-coins caution) and :mod:`simcore.config` / :mod:`simcore.errors` (``--set``; a recorded rules text read by ``toml_loads``).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from analysis.rules_diff import flatten, value_text
 from analysis.start_coins import IN_TUNE_DIR, START_COINS_GAMES, start_coins_caution  # noqa: F401  (API)
 from analysis.sweep.grammar import SEAT_LISTS, seat_index
 from analysis.tune.targets import cell_outcome, pp_digits, signed
-from simcore.config import parse_setting, set_in
+from simcore.config import parse_setting, set_in, toml_loads
 from simcore.errors import UsageError
 
 
@@ -423,7 +423,7 @@ def _seat_words(name: str, tune: dict | None) -> str:
     if not tune:
         return ""
     try:
-        base = tomllib.loads(tune.get("rules_text") or "")
+        base = toml_loads(tune.get("rules_text") or "")        # (nested too deeply: session 63)
     except tomllib.TOMLDecodeError:
         base = {}
     k = seat_of(name, base_value(base, name), tune.get("game"))
@@ -460,7 +460,7 @@ def start_settings(tune: dict, players: int | None = None) -> dict:
 @lru_cache(maxsize=16)
 def _start_settings(rules_text: str, settings: tuple[str, ...], seats: int | None) -> dict:
     try:
-        data = tomllib.loads(rules_text)
+        data = toml_loads(rules_text)                          # (nested too deeply: session 63)
     except tomllib.TOMLDecodeError:
         return {}
     typed = {}

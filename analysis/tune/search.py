@@ -89,7 +89,7 @@ import simcore
 from simcore import games as registry
 from simcore import runner
 from simcore.atomic import claim_output, release_claim, write_text_atomic
-from simcore.config import format_value, parse_settings, parse_toml
+from simcore.config import format_value, parse_settings, parse_toml, toml_loads
 from simcore.errors import UsageError
 from simcore.options import check_seed
 from simcore.rundir import PLAYERS, RUN_JSON
@@ -465,7 +465,10 @@ class TunePlan:
         """:meth:`label` with the seat a per-seat setting gives to ("setup.start_coins[0]=5 (seat
         1's)"): index 0 is seat 1, which a designer would not guess (revE #7), or the first seat
         the game's spec gives the list (Seigneurial's ``resources.start_cards[0]`` is seat 2's)."""
-        base = tomllib.loads(self.rules_text or "")
+        try:                # (tune.json's text nested too deeply: no RecursionError, session 63)
+            base = toml_loads(self.rules_text or "")
+        except tomllib.TOMLDecodeError:
+            base = {}       # (as advice._seat_words reads a text that is not TOML)
         out = []
         for v in self.varies:
             k = seat_of(v.name, base_value(base, v.name), self.game)
