@@ -818,6 +818,19 @@ def seats_fair(seats: pl.DataFrame) -> str:
     return pct(rows[0]["fair_share"], d)
 
 
+def run_fair(t: dict, fair: float) -> str:
+    """A fair share ``fair`` (a fraction, 1/P) as the run's page prints it: where it is the run's
+    own fair share (table ``seats``), as the page lead does (:func:`seats_fair`: one value on a
+    page, session 62), else at one decimal. For the sentences and legends outside the seat lines
+    that repeat it (Médiévallons' guild types: "(a fair share is 33.3%)" beside the lead's "the
+    fair 33.33%", session 63)."""
+    s = t.get("seats") if isinstance(t, dict) else None
+    if (isinstance(s, pl.DataFrame) and s.height and {"win_share", "fair_share"} <= set(s.columns)
+            and s["fair_share"][0] is not None and abs(float(s["fair_share"][0]) - float(fair)) < 1e-12):
+        return seats_fair(s)
+    return pct(fair)
+
+
 def _page_fair(seats: pl.DataFrame) -> str:
     """The fair share of a seats table as the page lead prints it (:func:`seats_fair`), or at one
     decimal for a table without the seats' shares (made by hand)."""

@@ -27,7 +27,7 @@ from reports.figures.checklist import zoomed_axis
 from reports.figures.common import (
     BASE, FAIR, OKABE_ITO, VARIANT, error_bars, new_figure, percent_axis, styled, subplots,
 )
-from reports.text import pct, pct_ci_digits
+from reports.text import pct, pct_ci_digits, run_fair
 
 
 def card_name(key: str) -> str:
@@ -74,7 +74,8 @@ def guild_types(t: dict) -> Figure | None:
     o = g["others_win_share"].fill_null(np.nan).to_numpy()
     ax.scatter(o, y, marker="|", s=120, color=VARIANT, label="Everyone else", zorder=3)
     fair = float(g["fair_share"][0])
-    ax.axvline(fair, color=FAIR, linestyle="--", linewidth=1.2, label=f"Fair share ({pct(fair, 0)}%)")
+    # (1/P as the page prints it, Figure 1's legend too: "Fair share (33.33%)", session 63)
+    ax.axvline(fair, color=FAIR, linestyle="--", linewidth=1.2, label=f"Fair share ({run_fair(t, fair)}%)")
     ax.set_yticks(y, g["card_name"].to_list())
     ax.set_xlabel("Win share (95% intervals)")
     percent_axis(ax, "x")

@@ -45,7 +45,7 @@ from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import (best_and_worst, common_digits, difference_pp, gap_beside, metric_digits, metric_value, num,
                           pct, pct_ci, pp, pp_ci, pvalue, room_for_a_swing, row_pct_ci, shares_and_gap, shown_change,
-                          signed, size_range, verdict_digits, verdict_words)
+                          run_fair, seats_fair, signed, size_range, verdict_digits, verdict_words)
 from simcore import numbers
 
 card_name = F.card_name          # the spec's name of a card type
@@ -155,7 +155,7 @@ def guild_headlines(t: dict) -> list[str]:
         than = f" than the other players ({pct(r['others_win_share'], k)}%)"
         out.append(f"Players who found {with_article(r['card_name'])} guild win {what} of the ranked "
                    f"types: {founders}, {'yet ' if contrary else ''}{_gap_words(r, family, than, k)}"
-                   f" (a fair share is {pct(r['fair_share'])}%; "
+                   f" (a fair share is {run_fair(t, r['fair_share'])}%; "
                    f"{pct(r['founded_share'])}% of players found one; an association under bot play).")
     if left.height:
         out.append(f"Left out of this ranking, too few players to rank ({RANK_RULE}): "
@@ -471,13 +471,42 @@ def _row_ci(r: dict) -> str:
     return _ci(r["win_share"], r["std_error"], r.get("games"))
 
 
-def _vs_fair(r: dict) -> tuple[str, str, str]:
+def fair_by_count(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE, seats: pl.DataFrame | None = None,
+                  players: int | None = None) -> dict[int, str]:
+    """Player count → the fair share 1/P as every first-player sentence, the headline findings and
+    the printed summary give it: one value per count on a page, as every other page prints the
+    fair share since session 62 (:func:`reports.text.seats_fair`: 25.0% where that is 1/P exactly,
+    else at the most decimals any seat's share needs, 33.33%). At the run's own count (``players``,
+    its table ``seats``), the page lead's value; at another, :func:`reports.text.seats_fair` over
+    that count's rows of ``fp`` (table ``first_player``, ``smallest`` the share that matters).
+    Session 63: a 3-player page said "the fair 33.33%" in its lead and "against a fair 33.3%" for
+    the same 1/3 in the first-player sentence, printed at the share's decimals."""
+    out: dict[int, str] = {}
+    if fp is None or fp.height == 0:
+        return out
+    ends = [c for c in ("ci_low", "ci_high") if c in fp.columns]
+    for (n,), rows in fp.group_by(["players"], maintain_order=True):
+        if seats is not None and players is not None and int(n) == int(players) and seats.height and \
+                {"win_share", "fair_share"} <= set(seats.columns):
+            out[int(n)] = seats_fair(seats)
+            continue
+        like = rows.select(pl.col("win_share"), pl.col("fair").alias("fair_share"),
+                           (pl.col("win_share") - pl.col("fair")).alias("diff"), *ends
+                           ).with_columns(pl.lit(float(smallest)).alias("smallest"))
+        out[int(n)] = seats_fair(like)
+    return out
+
+
+def _vs_fair(r: dict, fair: dict[int, str] | None = None) -> tuple[str, str, str]:
     """(win share with its interval, fair share, gap in pp) of a first-player row as its table and
-    sentence print them: the fair share at the share's decimals, the gap the printed share minus the
-    printed fair share (:func:`reports.text.gap_beside`; session 56 review: "32.7% … 33.3%" beside
-    "−0.7 pp")."""
+    sentence print them: the fair share as the page prints it for the row's player count (``fair``,
+    :func:`fair_by_count`; at the share's decimals without it), the gap the printed share minus the
+    fair share at the share's decimals (:func:`reports.text.gap_beside`; session 56 review: "32.7% …
+    33.3%" beside "−0.7 pp"), as a seat line beside its page's one fair share (session 62)."""
     share = _row_ci(r)
-    return share, pct(r["fair"], _decimals(share)), gap_beside(share, r["win_share"], r["fair"])
+    said = (fair or {}).get(int(r["players"])) if r.get("players") is not None else None
+    return (share, said if said is not None else pct(r["fair"], _decimals(share)),
+            gap_beside(share, r["win_share"], r["fair"]))
 
 
 def too_few_games(r: dict) -> bool:
@@ -516,7 +545,8 @@ def first_player_verdicts(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) ->
     return rows, verdicts
 
 
-def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
+def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE,
+                           fair: dict[int, str] | None = None) -> list[str]:
     """Seat 1's advantage at each player count (MV-2), worded by size (issue 29): the player counts
     are one family, so "clear" is Holm's step-down over their two-sided p-values (5% family-wise,
     :func:`analysis.stats.practical_holm`), sized on the Bonferroni interval over the counts: a
@@ -524,7 +554,10 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
     matter", one whose interval lies closer "clear but small", one whose interval reaches both
     "clear, may matter". The interval printed beside each is the count's own (unadjusted) 95%
     interval, narrower than the one the size is read on, and says so. A row the run itself measured
-    (``from_run``, :func:`with_run_first_player`) says so, with its number of games."""
+    (``from_run``, :func:`with_run_first_player`) says so, with its number of games. The fair
+    share is printed as the page prints it for each count (``fair``; :func:`fair_by_count` of
+    ``fp`` without it)."""
+    fair_at = fair if fair is not None else fair_by_count(fp, smallest)
     rows, verdicts = first_player_verdicts(fp, smallest)
     family = int(_tested(rows).sum())
     out = []
@@ -532,7 +565,7 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
         where = ((f" in {_own_where(r)} ({r['games']:,} games; "
                   + ("the side-by-side table above)" if r.get("run_label") else "the seat advantage above)"))
                  if r.get("from_run") else "")
-        share, fair, gap = _vs_fair(r)
+        share, fair, gap = _vs_fair(r, fair_at)
         said = (f"too few games to say ({int(r['games']):,} games; at least {MIN_COUNT} needed)" if too_few_games(r)
                 else f"{verdict_words(v)} ({_holm_counts(family)}{100 * smallest:g} pp matters)")
         out.append(f"{r['players']} players: Seat 1 (plays first) wins {share} "
@@ -1051,7 +1084,8 @@ def first_player_reach(rows: pl.DataFrame, alpha: float = 0.05) -> tuple[np.ndar
 
 
 def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | None,
-                  smallest: float = SMALLEST_SHARE, turns: float | None = None) -> tuple[str, list[str]]:
+                  smallest: float = SMALLEST_SHARE, turns: float | None = None,
+                  fair: dict[int, str] | None = None) -> tuple[str, list[str]]:
     """The played questions' answer for the page's headline findings (:data:`QUESTION_HEADLINES`)
     and the section's sentences it holds: Seat 1's advantage at every player count played here
     (not the run's own, which its seat findings give) that is clear after Holm over the player
@@ -1064,7 +1098,7 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
     if fp is None or fp.height == 0:
         return "", []
     rows, verdicts = first_player_verdicts(fp, smallest)
-    lines = first_player_sentences(fp, smallest)
+    lines = first_player_sentences(fp, smallest, fair)
     played = [i for i, r in enumerate(rows.iter_rows(named=True)) if not r.get("from_run")]
     if not played:
         return "", []
@@ -1128,8 +1162,10 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None, si
     turns = smallest_difference(rs.game, "length", overrides)
     # the first sentence also leads the headline findings (QUESTION_HEADLINES): the played answer
     # the run's own seats cannot give; the sentences it holds are not said twice
-    lead, held = question_lead(q, rs, fp, ct, smallest, turns)
-    fp_lines = first_player_sentences(fp, smallest) if fp is not None else []
+    # the fair share of each count as the page prints it, the run's own as its lead (session 63)
+    fair = fair_by_count(fp, smallest, (t or {}).get("seats"), rs.n_players) if fp is not None else {}
+    lead, held = question_lead(q, rs, fp, ct, smallest, turns, fair)
+    fp_lines = first_player_sentences(fp, smallest, fair) if fp is not None else []
     ab_lines = ablation_sentences(ct, smallest, turns) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
     sentences = ([lead] if lead else []) + [x for x in fp_lines + ab_lines + b3_lines if x not in held]
@@ -1222,14 +1258,15 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
     out: list[tuple[str, pl.DataFrame, list[str]]] = []
     if fp is not None and fp.height:
         fp = with_run_first_player(fp, {}, None)       # Wilson intervals over the played games
+        fair = fair_by_count(fp, smallest)              # (one value per count, as the page: session 63)
         out.append((f"First player: win share per seat (Seat 1 plays first; {int(fp['games'][0]):,} games "
                     f"per player count)", pl.DataFrame({
                         "Players": [str(x) for x in fp["players"]],
                         "Seat": [f"Seat {s + 1}" for s in fp["seat"]],
                         "Win share (95% interval)": [_vs_fair(r)[0] for r in fp.iter_rows(named=True)],
-                        "Fair share": [f"{_vs_fair(r)[1]}%" for r in fp.iter_rows(named=True)],
+                        "Fair share": [f"{_vs_fair(r, fair)[1]}%" for r in fp.iter_rows(named=True)],
                         "vs fair": [_vs_fair(r)[2] for r in fp.iter_rows(named=True)]}),
-                    first_player_sentences(fp, smallest)))
+                    first_player_sentences(fp, smallest, fair)))
     if ct is not None and ct.height:
         founders = ct["founders"].to_list() if "founders" in ct.columns else [None] * ct.height
         games = int(ct["games"][0])
