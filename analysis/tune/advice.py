@@ -43,7 +43,8 @@ tuned ones, and which other trials were as good as the best.
 Reads files' contents and per-game samples only; plays nothing (reports use it). May import numpy,
 polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.rules_diff` (flatten, value
 text), :mod:`analysis.tune.targets`, :mod:`analysis.sweep.grammar` (per-seat lists),
-:mod:`analysis.start_coins` (the start-coins caution) and :mod:`simcore.config` / :mod:`simcore.errors` (``--set``; a recorded rules text read by ``toml_loads``).
+:mod:`analysis.start_coins` (the start-coins caution) and :mod:`simcore.config` / :mod:`simcore.errors`
+(``--set``; a recorded rules text read by ``toml_loads``).
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ import pytest
 from printed_numbers import NUM, as_float, decimals
 
 FAIR = rf"(?:against a fair|the fair|a fair share is|Fair share \() ?({NUM})%"
-FIRST = rf"(\d) players: Seat 1 \(plays first\) wins ({NUM})% \(({NUM})–({NUM})\) \(95%, unadjusted\)[^%]*? against a fair ({NUM})%: ({NUM}) pp"
+FIRST = (rf"(\d) players: Seat 1 \(plays first\) wins ({NUM})% \(({NUM})–({NUM})\) \(95%, unadjusted\)[^%]*? "
+         rf"against a fair ({NUM})%: ({NUM}) pp")
 
 
 def _text(page: str) -> str:
