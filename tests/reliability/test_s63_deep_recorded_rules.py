@@ -85,6 +85,7 @@ def _sweep(here, capsys) -> Path:
     return here / "sw"
 
 
+@pytest.mark.slow   # builds a page (1.5-3 s of CPU): make test-slow and CI run it
 def test_s63_report_of_a_sweep_whose_record_nests_deep(here, capsys):
     sw = _sweep(here, capsys)
     _damage(sw / "sweep.json")
@@ -93,6 +94,7 @@ def test_s63_report_of_a_sweep_whose_record_nests_deep(here, capsys):
     assert (here / "rep" / "report.html").is_file()
 
 
+@pytest.mark.slow   # builds a page (1.5-3 s of CPU): make test-slow and CI run it
 def test_s63_report_of_a_sweep_whose_variants_records_nest_deep(here, capsys):
     sw = _sweep(here, capsys)
     for variant in sorted((sw / "variants").iterdir()):
@@ -102,6 +104,7 @@ def test_s63_report_of_a_sweep_whose_variants_records_nest_deep(here, capsys):
     assert (here / "rep" / "report.html").is_file()
 
 
+@pytest.mark.slow   # builds a page (1.5-3 s of CPU): make test-slow and CI run it
 def test_s63_report_of_a_seigneurial_run_whose_record_nests_deep(here, capsys):
     code, err = cli_in_process(["simulate", "--game", "seigneurial", "-n", "300", "-q", "-o", "sg"], capsys)
     assert code == 0, err[-2000:]

@@ -16,6 +16,10 @@ import pytest
 
 from printed_numbers import NUM, as_float, decimals
 
+# the tests' CPU over docs/testing.md's budget (session 63): this module runs in make test-slow
+# and CI, not in make test
+pytestmark = pytest.mark.slow
+
 FAIR = rf"(?:against a fair|the fair|a fair share is|Fair share \() ?({NUM})%"
 FIRST = (rf"(\d) players: Seat 1 \(plays first\) wins ({NUM})% \(({NUM})–({NUM})\) \(95%, unadjusted\)[^%]*? "
          rf"against a fair ({NUM})%: ({NUM}) pp")
