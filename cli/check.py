@@ -18,7 +18,10 @@ panel (a directory of one baseline per cell, :mod:`analysis.check.panel`), and `
 --baseline DIR`` checks every cell (or ``--panel NAME|FILE``/``--players``/``--lineup``: those
 cells) with the chance of a false FAIL split over the cells checked; ``--junit``/``--summary``
 write one file for the panel (a test suite, a section, per cell). Every line naming a cell by its
-position names its file too ("cell 1 of 3 (cell-0.toml)": the files are numbered from 0).
+position names its file too ("cell 1 of 3 (cell-0.toml)": the files are numbered from 0). A panel
+baseline says its cells on stderr a line each at a terminal, and off one (a CI log) at most a line a
+minute, none in the first (:class:`cli.progress.StepLines`); a check's lines (a cell's, and one per
+look of its sequential test) are written as it plays, wherever stderr goes.
 
 At a terminal the output is laid out for its width (:func:`print_report`, :func:`print_wrapped`):
 the table fitted to it as simulate's and ladder's are (a rich table: a cell wraps inside its
@@ -27,8 +30,8 @@ is printed as :func:`analysis.check.presentation.text_report` makes it, one line
 
 May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts),
 :func:`cli.verdict` (the exit code a closed stdout keeps), :func:`cli.show_then_go_on` (the report
-files a closed stdout does not stop) and, lazily
-inside the commands, rich (the terminal layout), :mod:`analysis` and :mod:`strategies.panels`.
+files a closed stdout does not stop), :class:`cli.progress.StepLines` (a panel baseline's
+progress) and, lazily inside the commands, rich (the terminal layout), :mod:`analysis` and :mod:`strategies.panels`.
 """
 
 from __future__ import annotations
@@ -531,12 +534,18 @@ def register(app: typer.Typer) -> None:
             from strategies.panels import from_options
 
             check_seed(seed)
+            from cli.progress import StepLines
+
             the_panel = from_options(game, panel=panel, players=players, lineups=lineup)
-            path = record_panel_baseline(
-                the_panel, out, games=parse_games(games), seed=seed, rules=rules,
-                settings=parse_settings(settings), force=force,
-                tolerance=given_tol, alpha=alpha, beta=beta, check_games=n,
-                log=lambda m: print(m, file=sys.stderr), seed_offset=seed_offset, smallest=small)
+            # a line per cell on a terminal; off one (a CI log) a line at most a minute, none in
+            # the first (cli.progress.StepLines: session 63, the "interrupted" line came after
+            # the cells' lines)
+            with StepLines("baseline") as log:
+                path = record_panel_baseline(
+                    the_panel, out, games=parse_games(games), seed=seed, rules=rules,
+                    settings=parse_settings(settings), force=force,
+                    tolerance=given_tol, alpha=alpha, beta=beta, check_games=n,
+                    log=log, seed_offset=seed_offset, smallest=small)
             typer.echo(str(path))
             _print_tolerances(path, [f"cell-{k}.toml" for k in range(len(the_panel))])
             return

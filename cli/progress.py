@@ -1,7 +1,7 @@
 """Steps of a long command on stderr, with an estimate of the time left.
 
 :class:`Steps` is the progress display of ``balance report``, ``balance ladder`` and ``balance
-check``: a transient line on stderr saying which step runs ("step 3 of 8: Writing figure
+skill`` (``balance check`` writes its own lines, a line per look, as it plays): a transient line on stderr saying which step runs ("step 3 of 8: Writing figure
 scores"), the command's time spent and, once a step has finished, an estimate of the time left
 from the average time per step (:func:`time_left`) of the steps of the same kind: those of the
 current run of counted steps, timed from its first (a report's figures, not the played questions
@@ -12,7 +12,9 @@ there a long command instead writes a plain line at most every minute (:class:`L
 steps done, time spent and left; :class:`Steps` also while one step runs long, its line as the caller
 renders it where it has one, ``source``: ``balance skill``'s with the time left of its parts), so a
 CI log shows it is alive (some CI services stop a job that
-prints nothing for ten minutes) and a short one prints nothing extra.
+prints nothing for ten minutes) and a short one prints nothing extra. :class:`StepLines` does the
+same for the commands that say each step in a line of their own on a terminal (``balance
+questions``, ``balance baseline --panel``, ``simulate --panel``): off one, :class:`Steps`' lines.
 :func:`counted` writes a count with its noun ("1 game", "2 games") for every command's lines.
 The closing line of ``simulate`` names each of its times for what it measures (:func:`times_said`:
 the games played, the kernel's part of them, the command's time from the process's start,
@@ -329,6 +331,51 @@ class Steps:
             left = time_left(time.perf_counter() - start, self.done - first, self.total - first)
         parts.append(f", {left})" if left else ")")
         return "".join(parts) + self.compiling_said()
+
+
+class StepLines:
+    """``say(text)``, the progress of a command that says each step in a line of its own: ``balance
+    questions``' played questions (a line per card and slice of games), ``balance baseline
+    --panel``'s and ``simulate --panel``'s cells. On a terminal (or with ``BALANCE_PROGRESS=1``)
+    each line is printed as it comes, as before. Off one (a CI log, a file, a pipe) they are the
+    plain lines of :class:`Steps`: none in the first minute, then at most one a minute
+    (``BALANCE_LOG_EVERY``) saying the step that runs and the time spent, also while one step runs
+    long; so a CI log holds a few lines, not hundreds, and an error's or an interruption's line is
+    the first line of stderr when it comes in the first minute (session 63: a Middle-Ages
+    questions run wrote a line per card and slice, and after Ctrl-C the "interrupted" line came
+    after them). Nothing with ``quiet``. A context manager; :meth:`compiling` is the runner's
+    compile notice off a terminal (:meth:`Steps.compiling`), None on one (the caller's spinner)."""
+
+    def __init__(self, what: str, console=None, quiet: bool = False) -> None:
+        from rich.console import Console
+
+        self.what, self.quiet = what, quiet
+        self.console = console or Console(stderr=True)
+        self.each = self.console.is_terminal or bool(os.environ.get("BALANCE_PROGRESS"))
+        self.steps: Steps | None = None
+
+    def __enter__(self) -> "StepLines":
+        if not self.quiet and not self.each:
+            self.steps = Steps(self.what, self.console).__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.steps is not None:
+            steps, self.steps = self.steps, None
+            steps.__exit__(*exc)
+
+    def __call__(self, text: str) -> None:
+        if self.quiet:
+            return
+        if self.steps is not None:
+            self.steps(text)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    @property
+    def compiling(self):
+        """:meth:`Steps.compiling` off a terminal (the compile said on the plain line), else None."""
+        return self.steps.compiling if self.steps is not None else None
 
 
 # ---------------------------------------------------------------------------------------------

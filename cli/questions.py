@@ -20,8 +20,9 @@ game is played.
 May import typer and, lazily inside the command, :mod:`simcore` (registry, rundir, runner),
 :mod:`analysis.events` (the event ablation's order and per-drawn columns), the game's questions module,
 :mod:`reports.games` and :mod:`reports.questions` (the printed summary's words), :mod:`reports.text`
-(a seat named with its bot), :mod:`cli.progress` (the compile spinner), :func:`cli.simulate.report_hint`
-(the next command) and rich.
+(a seat named with its bot), :mod:`cli.progress` (the compile spinner; the progress lines, one per
+played question on a terminal, a few off one: :class:`cli.progress.StepLines`),
+:func:`cli.simulate.report_hint` (the next command) and rich.
 """
 
 from __future__ import annotations
@@ -80,18 +81,21 @@ def register(app: typer.Typer) -> None:
         n = runner.parse_games(games)
         check_common(seed=0, threads=threads)
         rundir.check_output_dir(out, force, kind="questions", inputs=[run])
-        say = (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))
-        if force and (replaced := replacing_words(out, run, meta)):
-            say(replaced)
+        if force and not quiet and (replaced := replacing_words(out, run, meta)):
+            typer.echo(replaced, err=True)
         check_run_directory(run)      # the run's files, before any game (review s50 questions #4)
         said = {"option": "--games"} if "option" in inspect.signature(play).parameters else {}
         from rich.console import Console
 
-        from cli.progress import spinner
+        from cli.progress import StepLines, spinner
 
-        # a kernel the questions compile is said, with its seconds, as simulate says it (review
-        # 270 #3); nothing with --quiet
-        with runner.compile_shown(None if quiet else spinner(Console(stderr=True))):
+        # a line per played question on a terminal; off one (a CI log) a line at most a minute,
+        # none in the first (cli.progress.StepLines: session 63, a line per card and slice of
+        # games there, and after Ctrl-C the "interrupted" line came after them). A kernel the
+        # questions compile is said, with its seconds, as simulate says it (review 270 #3): on a
+        # terminal its spinner, off one on that line; nothing with --quiet
+        with StepLines("questions", quiet=quiet) as say, runner.compile_shown(
+                None if quiet else (say.compiling or spinner(Console(stderr=True)))):
             path = play(run, n, out, force=force, threads=runner.set_threads(threads), progress=say,
                         **said, smallest=small or None)
         if quiet:

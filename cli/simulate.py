@@ -12,10 +12,13 @@ game is named here.
 (:func:`simcore.cluster.executor_for`, connected only after the options were checked).
 
 ``--panel NAME`` plays every cell of a panel into a directory of runs (:func:`_simulate_panel`,
-:mod:`analysis.panel_run`: the same command on the same directory resumes an interrupted panel).
+:mod:`analysis.panel_run`: the same command on the same directory resumes an interrupted panel);
+its cells are said on stderr a line each at a terminal, at most a line a minute off one
+(:class:`cli.progress.StepLines`), but a cell a resumed panel keeps, played before, is said wherever
+stderr goes.
 
-May import typer, rich, :mod:`simcore`, :mod:`strategies.panels` and, inside the panel command,
-:mod:`analysis.panel_run`.
+May import typer, rich, :mod:`simcore`, :mod:`strategies.panels`, :mod:`cli.progress` (the progress
+lines, the bar, the closing table) and, inside the panel command, :mod:`analysis.panel_run`.
 """
 
 from __future__ import annotations
@@ -207,7 +210,7 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
     import sys
 
     from analysis.panel_run import claim_out, plan_panel, run_panel
-    from cli.progress import counted
+    from cli.progress import StepLines, counted
     from simcore import rundir, runner
     from simcore.errors import UsageError
 
@@ -230,17 +233,23 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
     runner.check_disk_space([(p, n_games) for p in todo], out, raw)
 
     labels: dict[str, str] = {}
+    # a line per cell on a terminal; off one (a CI log) a line at most a minute, none in the first
+    # (cli.progress.StepLines: session 63, the "interrupted" line came after the cells' lines)
+    lines = StepLines("simulate", quiet=quiet)
 
     def say(k: int, n: int, label: str, played: bool, name: str) -> None:
         labels[name] = label
-        if not quiet:       # "cell 1 of 3 (cell-0)": its position, and its directory's name
-            what = "played before: kept" if played else counted(n_games, "game")
-            print(f"cell {k} of {n} ({name}): {label} ({what})", file=sys.stderr)
+        # "cell 1 of 3 (cell-0)": its position, and its directory's name
+        if not played:
+            lines(f"cell {k} of {n} ({name}): {label} ({counted(n_games, 'game')})")
+        elif not quiet:     # what a resumed panel keeps: a note, said off a terminal too
+            print(f"cell {k} of {n} ({name}): {label} (played before: kept)", file=sys.stderr)
 
     # written in place when --out is new or empty (each cell published whole as it ends, so an
     # interrupted panel resumes); over another panel (--force), beside it, replacing it at the end
-    run_panel(plan, out, force=force, threads=threads, chunk_size=chunk_size, inputs=inputs,
-              on_cell=say)
+    with lines:
+        run_panel(plan, out, force=force, threads=threads, chunk_size=chunk_size, inputs=inputs,
+                  on_cell=say)
     if not quiet:           # each cell's answer, as a run's closing table gives it (the designer
         for line in cell_lines(out, plan.cell_dirs, labels):   # review: a panel printed none)
             typer.echo(line)

@@ -4,7 +4,8 @@ and ``balance skill`` compiled kernels with nothing said (75 s on "Balance quest
 searching seat…"): only ``simulate`` gave the runner a ``show_compile``. Every compile notice of
 their runs (:class:`simcore.runner.compile_notice`, shown while, and only while, Numba compiles) is
 said now: on the step's line for the report, the ladder and skill (:meth:`cli.progress.Steps.
-compiling`), by simulate's spinner for ``balance questions``.
+compiling`), by simulate's spinner for ``balance questions`` on a terminal, and off one on the
+plain line of :class:`cli.progress.StepLines` (session 63: the spinner draws nothing there).
 
 A compile is made to happen in these commands without the minutes of a real kernel: the local
 executor's warm-up also compiles a small jitted function of the test's own under a compile notice
@@ -79,6 +80,8 @@ def test_s62_report_play_questions_says_the_compile_on_its_step(run, tmp_path, c
 
 def test_s62_balance_questions_says_the_compile_as_simulate_does(run, tmp_path, compiles_once,
                                                                  monkeypatch):
+    # on a terminal (BALANCE_PROGRESS=1: as on one) by simulate's spinner
+    monkeypatch.setenv("BALANCE_PROGRESS", "1")
     shown = []
 
     def spinner(console):
@@ -99,3 +102,15 @@ def test_s62_skill_says_the_compile_on_its_part(tmp_path, compiles_once, step_li
                 "--games", "10", "--out", tmp_path / "sk")
     said = [x for x in step_lines() if "compiling the test's kernel" in x]
     assert said and said[0].startswith("skill: "), step_lines()
+
+
+def test_s63_balance_questions_off_a_terminal_says_the_compile_on_its_line(run, tmp_path, compiles_once,
+                                                                          step_lines, monkeypatch):
+    """Off a terminal simulate's spinner draws nothing: the compile is said on the plain line
+    :class:`cli.progress.StepLines` writes there (a line a minute), as a report's step says it
+    (session 63)."""
+    monkeypatch.delenv("BALANCE_PROGRESS", raising=False)
+    balance("questions", run, "--out", tmp_path / "q", "--games", "100")
+    said = [x for x in step_lines() if "compiling the test's kernel" in x]
+    assert said and said[0].startswith("questions: "), step_lines()
+    assert "compiling" not in step_lines()[-1], step_lines()[-1]

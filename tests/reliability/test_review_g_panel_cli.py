@@ -97,9 +97,13 @@ def test_simulate_refuses_what_a_panel_cannot_take_in_one_line(args, start, name
 @pytest.fixture(scope="module")
 def _tiny_panel(tmp_path_factory):
     root = tmp_path_factory.mktemp("review-g-panel-cli")
-    done = balance("baseline", "--lineup", "random", "--lineup", "greedy", "--players", "2",
-                   "--games", "400", "--tolerance", "10", "--score-tolerance", "20",
-                   "--out", root / "tb")
+    # a line at every cell off a terminal (as on one): off one a baseline says its cells at most a
+    # minute apart, none in the first (session 63)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BALANCE_LOG_EVERY", "0")
+        done = balance("baseline", "--lineup", "random", "--lineup", "greedy", "--players", "2",
+                       "--games", "400", "--tolerance", "10", "--score-tolerance", "20",
+                       "--out", root / "tb")
     return root / "tb", done.stderr
 
 
