@@ -334,15 +334,41 @@ RESUMABLE = ("tune", "sweep")     # commands whose directory the same command re
 
 def _resumes(argv) -> bool:
     """Whether the command of ``argv`` resumes its directory when run again: a sweep, a tune, or
-    a panel played by ``simulate --panel`` (``balance simulate …`` or the ``simulate`` script,
-    whose first argument is an option)."""
+    a panel played by ``simulate`` (``balance simulate …`` or the ``simulate`` script, whose first
+    argument is an option): ``--panel``, ``--lineup`` or several ``--players`` make one
+    (:func:`strategies.panels.options_panel`; session 63: a panel of ``--lineup`` interrupted said
+    "after p/panel.json was written" without "run the same command again to resume")."""
     args = [str(a) for a in argv or ()]
     if not args:
         return False
     if args[0] in RESUMABLE:
         return True
-    panel = any(a == "--panel" or a.startswith("--panel=") for a in args)
-    return panel and (args[0] == "simulate" or args[0].startswith("-"))
+    if not (args[0] == "simulate" or args[0].startswith("-")):
+        return False
+    panel = any(a in ("--panel", "--lineup") or a.startswith(("--panel=", "--lineup=")) for a in args)
+    return panel or any(_several_counts(v) for v in _values_of(args, ("--players", "-p")))
+
+
+def _values_of(args: list[str], names: tuple[str, ...]) -> list[str]:
+    """Every value given to one of the options ``names`` in ``args`` (``--players 3,4``,
+    ``--players=3,4``, ``-p 3,4``)."""
+    out = []
+    for i, a in enumerate(args):
+        if a in names and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif any(a.startswith(n + "=") for n in names if n.startswith("--")):
+            out.append(a.split("=", 1)[1])
+    return out
+
+
+def _several_counts(text: str) -> bool:
+    """Whether ``--players TEXT`` names more than one player count (``3,4``, ``3..5``)."""
+    from strategies.panels import parse_players
+
+    try:
+        return len(parse_players(text)) > 1
+    except Exception:       # (refused by the command itself; here only the line's words)
+        return False
 
 
 # what the running command adds to the line an interruption prints (a sweep without rows: from
