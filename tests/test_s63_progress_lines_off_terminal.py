@@ -41,6 +41,7 @@ def _run(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow   # plays a questions run (2.7-4.2 s of CPU): make test-slow and CI run it
 def test_questions_write_no_line_per_card_off_a_terminal(_run):
     done = balance("questions", _run, "--out", "q", "--games", 400)
     assert done.stderr == "", done.stderr

@@ -64,6 +64,7 @@ def _assert_interrupted_first(code, err):
     assert len(err.splitlines()) == 1, err
 
 
+@pytest.mark.slow   # plays a questions run (2.7-4.2 s of CPU): make test-slow and CI run it
 def test_ctrl_c_in_questions_is_the_first_line_of_stderr(tiny_run, tmp_path):
     _assert_interrupted_first(*_interrupted_once_playing(
         ("questions", "run", "--out", "q", "--games", "3e7"), tmp_path, "q"))
