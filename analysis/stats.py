@@ -723,26 +723,54 @@ def band_distance_range(low, high, lo, hi) -> tuple[np.ndarray, np.ndarray]:
     return smallest, largest
 
 
-def band_difference_range(i_low, i_high, d_low, d_high, lo, hi) -> tuple[np.ndarray, np.ndarray]:
-    """Smallest and largest d(i + δ) − d(i) over the box i ∈ [i_low, i_high], δ ∈ [d_low, d_high]
-    (elementwise), d the distance outside the band [lo, hi] (:func:`analysis.stats.band_distance`).
+def band_difference_range(i_low, i_high, d_low, d_high, lo, hi, c_low=None, c_high=None
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest d(i + δ) − d(i) over i ∈ [i_low, i_high], δ ∈ [d_low, d_high] and,
+    when given, i + δ ∈ [c_low, c_high] (elementwise), d the distance outside the band [lo, hi]
+    (:func:`analysis.stats.band_distance`).
 
-    d is piecewise linear with breaks at the band's edges, so d(i + δ) − d(i) is linear on each
-    piece of the box cut by the lines i = lo, i = hi, i + δ = lo, i + δ = hi, and its extremes lie
-    at the vertices of those pieces: every vertex has i among the box's edges, the band's edges and
-    band edge − δ edge, and δ among the box's edges and band edge − i. Those points, clipped into
-    the box (a clipped point is still in the box), are all evaluated: exact, not an outer bound."""
+    Written in (i, c = i + δ) the function is d(c) − d(i), linear on each piece of the region
+    (i's interval × c's, cut by the strip d_low ≤ c − i ≤ d_high) that the lines i = lo, i = hi,
+    c = lo, c = hi cut it into; its extremes lie at the vertices of those pieces, every one the
+    meeting of two of those lines or of the region's edges. All such points inside the region are
+    evaluated: exact, not an outer bound. Without [c_low, c_high] the after value is free (c in
+    [i_low + d_low, i_high + d_high]), the range over i's and δ's box alone (before session 63 the
+    only one: a seat's gap put at the even split and moved by its change's far end, though its gap
+    after then lay outside the after value's interval, gave a largest gap's change an interval
+    ±(a seat's change) around 0 beside a change that is not 0). A region with no point (intervals
+    that cannot all hold) falls back to the box of i and δ."""
     il, ih = np.asarray(i_low, float), np.asarray(i_high, float)
     dl, dh = np.asarray(d_low, float), np.asarray(d_high, float)
+    il, ih, dl, dh = np.broadcast_arrays(il, ih, dl, dh)
+    free_lo, free_hi = il + dl, ih + dh
+    cl = free_lo if c_low is None else np.maximum(np.broadcast_to(np.asarray(c_low, float), il.shape), free_lo)
+    ch = free_hi if c_high is None else np.minimum(np.broadcast_to(np.asarray(c_high, float), il.shape), free_hi)
+    lo_b, hi_b = np.broadcast_to(np.asarray(lo, float), il.shape), np.broadcast_to(np.asarray(hi, float), il.shape)
     with np.errstate(invalid="ignore"):
-        i = np.stack(np.broadcast_arrays(il, ih, lo + 0 * il, hi + 0 * il, lo - dl, lo - dh,
-                                         hi - dl, hi - dh))
-        i = np.clip(i, il, ih)                                            # (8, k)
-        d = np.stack(np.broadcast_arrays(dl + 0 * i, dh + 0 * i, lo - i, hi - i))
-        d = np.clip(d, dl, dh)                                            # (4, 8, k)
-        h = band_distance(i + d, lo, hi) - band_distance(i, lo, hi)
-    h = h.reshape(-1, h.shape[-1])
-    return h.min(axis=0), h.max(axis=0)
+        i_lines = [il, ih, lo_b, hi_b]                   # vertical lines of the (i, c) plane
+        c_lines = [cl, ch, lo_b, hi_b]                   # horizontal ones
+        pts_i, pts_c = [], []
+        for x in i_lines:
+            for y in c_lines:
+                pts_i.append(x), pts_c.append(y)
+            for dd in (dl, dh):                          # a vertical line meets the strip's edges
+                pts_i.append(x), pts_c.append(x + dd)
+        for y in c_lines:
+            for dd in (dl, dh):                          # a horizontal line meets them
+                pts_i.append(y - dd), pts_c.append(y)
+        i, c = np.stack(pts_i), np.stack(pts_c)          # (m, k)
+        tol = 1e-12 * (1.0 + np.abs(i) + np.abs(c))
+        inside = (np.isfinite(i) & np.isfinite(c) & (i >= il - tol) & (i <= ih + tol)
+                  & (c >= cl - tol) & (c <= ch + tol) & (c - i >= dl - tol) & (c - i <= dh + tol))
+        i, c = np.clip(i, il, ih), np.clip(c, cl, ch)
+        h = band_distance(c, lo_b, hi_b) - band_distance(i, lo_b, hi_b)
+    some = inside.any(axis=0)
+    low = np.where(some, np.where(inside, h, np.inf).min(axis=0), np.nan)
+    high = np.where(some, np.where(inside, h, -np.inf).max(axis=0), np.nan)
+    if not some.all():
+        wl, wh = band_difference_range(il, ih, dl, dh, lo_b, hi_b)
+        low, high = np.where(some, low, wl), np.where(some, high, wh)
+    return low, high
 
 
 def max_distance_change(i_low, i_high, d_low, d_high, c_low, c_high, lo, hi) -> tuple[float, float]:
@@ -754,7 +782,10 @@ def max_distance_change(i_low, i_high, d_low, d_high, c_low, c_high, lo, hi) -> 
     Which intervals: per column j the before distance g_j = d(i_j) lies in [g_lo_j, g_hi_j] (the
     image of i_j's interval, :func:`band_distance_range`), the after distance f_j = d(c_j) in
     [f_lo_j, f_hi_j] (c_j's), and j's own change d(i_j + δ_j) − d(i_j) in [h_lo_j, h_hi_j]
-    (:func:`band_difference_range`, exact over i_j's and δ_j's box). Every one of those is a
+    (:func:`band_difference_range`, exact over i_j's, δ_j's and c_j's intervals together: before
+    session 63 over i_j's and δ_j's alone, so a column put at the band by i's interval and moved
+    by δ's far end set an end where c_j's interval did not reach, and a Seigneurial split gap's
+    change read "−1.1 pp (−2.2 to +2.2)" where the intervals allow −2.2 to +1.5). Every one of those is a
     function of the given intervals alone, so when all the given intervals hold (the family's
     event, of probability at least its level: Bonferroni or simultaneous, as the caller built it)
     every statement below holds together, and so do both ends: the range holds at the family's
@@ -784,13 +815,70 @@ def max_distance_change(i_low, i_high, d_low, d_high, c_low, c_high, lo, hi) -> 
     pairing makes the δ narrow."""
     g_lo, g_hi = band_distance_range(i_low, i_high, lo, hi)
     f_lo, f_hi = band_distance_range(c_low, c_high, lo, hi)
-    h_lo, h_hi = band_difference_range(i_low, i_high, d_low, d_high, lo, hi)
+    h_lo, h_hi = band_difference_range(i_low, i_high, d_low, d_high, lo, hi, c_low, c_high)
     G, F = float(g_lo.max()), float(f_lo.max())
     maybe_g = g_hi >= G                 # may be the farthest before (the incumbent's farthest)
     maybe_f = f_hi >= F                 # may be the farthest after (the candidate's)
-    low = float(np.maximum(h_lo, F - g_hi)[maybe_g].min())
-    high = float(np.minimum(h_hi, f_hi - G)[maybe_f].max())
+    low_j = np.maximum(h_lo, F - g_hi)
+    high_k = np.minimum(h_hi, f_hi - G)
+    # session 63: the same terms taken at one point of j's three intervals, not each at its own
+    jl, kh = _farthest_change_extremes(i_low, i_high, d_low, d_high, c_low, c_high, lo, hi, G, F)
+    low_j, high_k = np.maximum(low_j, np.where(np.isfinite(jl), jl, -np.inf)), \
+        np.minimum(high_k, np.where(np.isfinite(kh), kh, np.inf))
+    low = float(low_j[maybe_g & (jl < np.inf)].min()) if (maybe_g & (jl < np.inf)).any() \
+        else float(low_j[maybe_g].min())
+    high = float(high_k[maybe_f & (kh > -np.inf)].max()) if (maybe_f & (kh > -np.inf)).any() \
+        else float(high_k[maybe_f].max())
     return low, high
+
+
+def _farthest_change_extremes(i_low, i_high, d_low, d_high, c_low, c_high, lo, hi, G, F
+                              ) -> tuple[np.ndarray, np.ndarray]:
+    """Per column j of :func:`max_distance_change`, over the points of its three intervals at once
+    (i in [i_low, i_high], δ = c − i in [d_low, d_high], c in [c_low, c_high]):
+    the smallest max(d(c), F) − d(i) where d(i) ≥ G (j the farthest before: the change is
+    max f − g_j ≥ max(f_j, F) − g_j) and the largest d(c) − max(d(i), G) where d(c) ≥ F (j the
+    farthest after: the change is f_j − max g ≤ f_j − max(g_j, G)). Each is at least (at most)
+    the separate terms max(h_lo_j, F − g_hi_j) (min(h_hi_j, f_hi_j − G)), which take h at one
+    point and g_hi at another (session 63: a seat at the even split before, moved by its change's
+    far end, set the high end though the others' sure distance before, G, had to be subtracted
+    from it at that same point).
+
+    Piecewise linear in (i, c) with breaks on the lines i ∈ {lo, hi, lo − G, hi + G},
+    c ∈ {lo, hi, lo − F, hi + F}: its extremes over the (closed) region lie at meetings of two of
+    those lines or of the region's edges (i's ends, c's ends, c − i = d_low or d_high), all
+    evaluated. +inf (−inf) where no point qualifies: j cannot be the farthest before (after)."""
+    il, ih = np.asarray(i_low, float), np.asarray(i_high, float)
+    dl, dh = np.asarray(d_low, float), np.asarray(d_high, float)
+    il, ih, dl, dh = np.broadcast_arrays(il, ih, dl, dh)
+    cl = np.maximum(np.broadcast_to(np.asarray(c_low, float), il.shape), il + dl)
+    ch = np.minimum(np.broadcast_to(np.asarray(c_high, float), il.shape), ih + dh)
+    lo_b, hi_b = np.broadcast_to(np.asarray(lo, float), il.shape), np.broadcast_to(np.asarray(hi, float), il.shape)
+    with np.errstate(invalid="ignore"):
+        vert = [il, ih, lo_b, hi_b, lo_b - G, hi_b + G]
+        horiz = [cl, ch, lo_b, hi_b, lo_b - F, hi_b + F]
+        pi, pc = [], []
+        for x in vert:
+            for y in horiz:
+                pi.append(x), pc.append(y)
+            for dd in (dl, dh):
+                pi.append(x), pc.append(x + dd)
+        for y in horiz:
+            for dd in (dl, dh):
+                pi.append(y - dd), pc.append(y)
+        i, c = np.stack(pi), np.stack(pc)
+        tol = 1e-12 * (1.0 + np.abs(i) + np.abs(c))
+        inside = (np.isfinite(i) & np.isfinite(c) & (i >= il - tol) & (i <= ih + tol)
+                  & (c >= cl - tol) & (c <= ch + tol) & (c - i >= dl - tol) & (c - i <= dh + tol))
+        i, c = np.clip(i, il, ih), np.clip(c, cl, ch)
+        gi, fc = band_distance(i, lo_b, hi_b), band_distance(c, lo_b, hi_b)
+        tol_g = 1e-12 * (1.0 + np.abs(gi) + abs(G))
+        tol_f = 1e-12 * (1.0 + np.abs(fc) + abs(F))
+        before = inside & (gi >= G - tol_g)
+        after = inside & (fc >= F - tol_f)
+        lows = np.where(before, np.maximum(fc, F) - gi, np.inf).min(axis=0)
+        highs = np.where(after, fc - np.maximum(gi, G), -np.inf).max(axis=0)
+    return lows, highs
 
 
 def max_distance_interval(est, cov, lo, hi, scale=1.0, level: float = LEVEL
