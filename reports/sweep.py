@@ -2221,12 +2221,13 @@ def _outcome(d: dict) -> str:
     return "no" if any(missed) or not missed else "unclear"
 
 
-def cells_section(cells: list[dict], game: str = "") -> Section:
+def cells_section(cells: list[dict], game: str = "", not_read: list[dict] = ()) -> Section:
     """The tune page's "Every cell of the panel" (``result.json`` ``confirm.cells``, a panel of at
     least 2 cells): the cell × target table (:func:`cell_target_table`), its intervals labelled as
     what they are: each cell's own family (:func:`analysis.tune.targets.evaluate`: simultaneous over
     every column of every target of the cell), not a lone 95% interval and not adjusted over the
-    cells (review G, panel #5: the page said "its 95% interval")."""
+    cells (review G, panel #5: the page said "its 95% interval"). ``not_read``: result.json's cells
+    that read none of the settings tuned, not played (session 63): a row each, "not read"."""
     fams = list(dict.fromkeys(t.get("intervals") for c in cells for t in c.get("targets") or []
                               if t.get("intervals")))
     fam = fams[0] if len(fams) == 1 else "95%"
@@ -2238,16 +2239,21 @@ def cells_section(cells: list[dict], game: str = "") -> Section:
         "is met when every interval of the cell lies inside the tolerance, not met when one lies "
         "wholly outside it, unclear otherwise (more games would tell). 'Target met' needs every "
         "cell met, which needs no adjustment over the cells (an intersection-union test: every "
-        "cell's own family must say so); a cell's 'not met' is read on that cell's family alone.",
-        tables=[(f"Every cell of the panel (intervals: {fam}, per cell)", cell_target_table(cells, game))])
+        "cell's own family must say so); a cell's 'not met' is read on that cell's family alone."
+        + (f" A cell whose player count reads none of the settings tuned ({len(not_read)} here) "
+           "plays the same games for every candidate: the tune left it out, and the table says "
+           "'not read' (the target is judged on the other cells)." if not_read else ""),
+        tables=[(f"Every cell of the panel (intervals: {fam}, per cell)",
+                 cell_target_table(cells, game, not_read))])
 
 
-def cell_target_table(cells: list[dict], game: str = "") -> pl.DataFrame:
+def cell_target_table(cells: list[dict], game: str = "", not_read: list[dict] = ()) -> pl.DataFrame:
     """The cell × target table of a panel tune's confirmation (``result.json`` ``confirm.cells``):
     one row per cell, a column per target metric in words (estimate and interval, in % for shares:
     the interval result.json gives, simultaneous 95% over every column of every target of that
     cell, one family per cell; a seat the cell does not have is empty), then whether the cell meets
-    the targets."""
+    the targets; then a row per cell of ``not_read`` (result.json's cells that read none of the
+    settings tuned, not played: session 63), its metrics empty and "not read" where "yes" would be."""
     cols: dict[str, None] = {}
     rows = []
     for c in cells:
@@ -2272,6 +2278,9 @@ def cell_target_table(cells: list[dict], game: str = "") -> pl.DataFrame:
                             f"({f(m['low'])} to {f(m['high'])})")
         row["target met"] = _outcome(c)
         rows.append(row)
+    for c in not_read or ():
+        rows.append({"cell": c["label"], "players": c["players"],
+                     "target met": "not read (not played: the same games for every candidate)"})
     order = ["cell", "players", *cols, "target met"]
     return pl.DataFrame([{k: r.get(k) for k in order} for r in rows])
 
@@ -2403,12 +2412,19 @@ def _confirm_run(tune_dir: Path, result: dict) -> dict:
 
 def played_with(tune_dir: Path, tune: dict, result: dict) -> str:
     """For which player count and line-up the tune's verdict holds: the confirmation's own (a panel:
-    its cells), and only those."""
+    its cells), and only those; a panel's cells that read none of the settings tuned (result.json
+    ``not_read``, session 63) named as left out."""
     cells = ((result or {}).get("confirm") or {}).get("cells") or []
+    unread = [c for c in (result or {}).get("not_read") or [] if isinstance(c, dict)]
+    left = ""
+    if unread:
+        left = (f"; {len(unread)} cell{'s' if len(unread) != 1 else ''} of the panel left out, not "
+                f"read at {_counts_text([c.get('players') for c in unread])} (every candidate "
+                "plays the same games there)")
     if len(cells) > 1:
         counts = sorted({int(c["players"]) for c in cells})
         return (f"{len(cells)} cells of the panel ({', '.join(map(str, counts))} players; every cell "
-                "below); other line-ups and player counts were not played")
+                f"below){left}; other line-ups and player counts were not played")
     run = _confirm_run(tune_dir, result)
     from simcore import games as registry
 
@@ -2431,8 +2447,8 @@ def played_with(tune_dir: Path, tune: dict, result: dict) -> str:
         who = "the game's default bots"
     rot = " (rotated over the seats)" if run.get("rotate_seats") or tune.get("rotate_seats") else ""
     # ("not confirmed": a --vary players search played other counts, the confirmation one)
-    return (f"{players or 'the default number of'} players, {who}{rot}; other line-ups and player "
-            "counts were not confirmed")
+    return (f"{players or 'the default number of'} players, {who}{rot}{left}; other line-ups and "
+            "player counts were not confirmed")
 
 
 def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
@@ -2931,8 +2947,9 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                         sentences=verdict,
                         tables=conf_tables))
     cells = ((result or {}).get("confirm") or {}).get("cells") or []
-    if len(cells) > 1:
-        secs.append(cells_section(cells, game))
+    not_read = [c for c in (result or {}).get("not_read") or [] if isinstance(c, dict)]
+    if len(cells) + len(not_read) > 1:
+        secs.append(cells_section(cells, game, not_read))
     secs += seat_sections(tune, result, trials, game, smallest)
     cands = met_candidates(trials, tune)
     if cands.height:

@@ -256,6 +256,23 @@ def sentences(effects: pl.DataFrame, n_cells, metric: str | None = None) -> list
     return [s[0].upper() + s[1:] for s in out]
 
 
+def unread_counts_text(at) -> str:
+    """"3 players", "3 and 5 players": the player counts of cells that do not read a setting."""
+    at = sorted({int(x) for x in at or () if x is not None})
+    return (" and ".join(map(str, at)) + " players") if at else "their player count"
+
+
+def unread_note(unread: list[str], at, left: str = "left out of these counts",
+                named: int | None = NAMED_CELLS) -> str:
+    """"not read at 3 players (2 cells, left out of these counts: 3p …, 3p …)": the cells of a
+    panel whose player count does not read a setting (``unread``: their labels; ``at``: their
+    counts), as a panel sweep names them after its counts and a panel tune after its verdict
+    (``left``: what became of them there; ``named``: the most cells named, None for every one)."""
+    which = f": {', '.join(unread)}" if named is None or len(unread) <= named else ""
+    return (f"not read at {unread_counts_text(at)} ({len(unread)} cell{'s' if len(unread) != 1 else ''}, "
+            f"{left}{which})")
+
+
 def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = False,
               measured: set | None = None) -> str:
     """One parameter's sentence on one metric (:func:`sentences`); ``measured``: the cells that
@@ -270,13 +287,11 @@ def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = Fals
         # nothing, so it is left out of every count ("k of N": N the cells that read it) and named
         # (review s61 #1: track.goal.4 "unchanged in 3 of 4 cells", two of them 3-player cells)
         at = [int(x) for x in (r.get("not_read_at") or []) if x is not None]
-        counts = (" and ".join(map(str, sorted(at))) + " players") if at else "their player count"
-        which = f": {', '.join(unread)}" if len(unread) <= NAMED_CELLS else ""
         if not r["cells"] and len(unread) >= n_cells:
             return (f"moving {r['parameter']} from {r['from']} to {r['to']} changes no game in any "
-                    f"of the {n_cells} cells: none reads {r['parameter']} (not read at {counts}).")
-        note = (f"; not read at {counts} ({len(unread)} cell{'s' if len(unread) != 1 else ''}, left "
-                f"out of these counts{which})")
+                    f"of the {n_cells} cells: none reads {r['parameter']} (not read at "
+                    f"{unread_counts_text(at)}).")
+        note = "; " + unread_note(unread, at)
         n_cells -= len(unread)
         labels = [c for c in labels if c not in unread] if labels is not None else None
         measured = (measured - set(unread)) if measured is not None else None
@@ -377,5 +392,5 @@ def headline_sentences(effects: pl.DataFrame, labels: list[str]) -> list[str]:
 
 
 __all__ = ["read_panel_sweep", "panel_effects", "agreement", "headline_metric", "headline_sentences", "sentences", "in_cells",
-           "most_moved", "not_adjusted",
+           "most_moved", "not_adjusted", "unread_note", "unread_counts_text",
            "PANEL_SWEEP_JSON", "CELLS"]

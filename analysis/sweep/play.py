@@ -180,21 +180,38 @@ def check_read(game: str, varies, settings, counts, rules_text: str, option: str
     count): ``track.goal.4`` at 3 players is the goal of another count, so every variant plays the
     same games, and the page said the setting "does not change" the outcome by more than what
     matters (review s61 #1). ``counts``: every player count played (a panel's cells' counts)."""
-    from analysis.rules_diff import reads_setting
-
     counts = sorted({int(c) for c in counts if c})
     if not counts:
         return
-    texts = [s.text for s in settings]
+    unread = unread_counts(game, varies, settings, counts, rules_text)
     for v in varies:
-        if v.is_players or any(reads_setting(game, rules_text, texts, n, v.name, v.values) for n in counts):
+        if v.is_players or len(unread.get(v.name, ())) < len(counts):
             continue
-        at = (str(counts[0]) if len(counts) == 1 else
-              ", ".join(map(str, counts[:-1])) + f" and {counts[-1]}")
+        at = counts_text(counts)
         where = f"in any cell of this panel ({at} players)" if panel else f"at {at} players"
         raise UsageError(f"{option} {v.text}: {registry.get(game).title} does not read {v.name} "
                          f"{where}: the rules played are the same at every value, so it would "
                          "change no game")
+
+
+def unread_counts(game: str, varies, settings, counts, rules_text: str) -> dict[str, list[int]]:
+    """Per varied setting, the player counts among ``counts`` that do not read it at its values
+    (:func:`analysis.rules_diff.reads_setting`; ``settings``: the ``--set`` settings played): the
+    decision :func:`check_read` refuses a ``--vary`` by when it is every count, and a tune over a
+    panel leaves cells out by when it is some (session 63). A varied player count reads itself."""
+    from analysis.rules_diff import reads_setting
+
+    counts = sorted({int(c) for c in counts if c})
+    texts = [s.text for s in settings]
+    return {v.name: [n for n in counts if not reads_setting(game, rules_text, texts, n, v.name, v.values)]
+            for v in varies if not v.is_players}
+
+
+def counts_text(counts) -> str:
+    """"3", "3 and 5", "3, 4 and 5": player counts, lowest first, as a refusal names them."""
+    counts = sorted({int(c) for c in counts})
+    return (str(counts[0]) if len(counts) == 1 else
+            ", ".join(map(str, counts[:-1])) + f" and {counts[-1]}")
 
 
 def check_compared(varies, option: str = "--vary") -> None:

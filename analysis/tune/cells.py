@@ -140,16 +140,24 @@ def cell_rows(pj: PanelJudgement, cells, dirs=None, seeds=None) -> list[dict]:
 
 def panel_sentence(pj: PanelJudgement, targets: tuple[Target, ...], fairs: list, settings: str,
                    games: int, seed: int, where: str = "",
-                   scope: str = "this line-up and player count") -> str:
+                   scope: str = "this line-up and player count", read_in: str = "",
+                   unread: str = "") -> str:
     """The verdict over the panel, naming the cells where the target is met and, with their
     figures, those where it is not (some interval wholly outside the tolerance) or where the games
     cannot tell (unclear): "Target met in every cell (all 3: …)", else "met in k of n cells (…)".
-    One cell: the single-line-up sentence, naming its player count and line-up (``where``)."""
+    One cell: the single-line-up sentence, naming its player count and line-up (``where``).
+    ``read_in`` and ``unread`` (session 63): a panel some of whose cells do not read the settings
+    tuned judges only the others, so the cells counted are those "where track.goal.4 is read"
+    (``read_in``) and ``unread`` ("not read at 3 players (2 cells, not played: …)") names the others
+    after the verdict, never among the cells where it is met."""
     n = len(pj.cells)
+    tail = f"; {unread}" if unread else ""
     if n == 1:
-        return sentence(pj.cells[0], targets, fairs[0], settings, games, seed,
-                        where=where or (pj.labels[0] if pj.labels else ""), scope=scope)
+        one = sentence(pj.cells[0], targets, fairs[0], settings, games, seed,
+                       where=where or (pj.labels[0] if pj.labels else ""), scope=scope)
+        return (one[:-1] if one.endswith(".") else one) + tail + "." if tail else one
     said = [cell_outcome(j.parts) for j in pj.cells]
+    among = f" {read_in}" if read_in else ""
 
     def detail(k: int) -> str:
         return f"{pj.labels[k]}: " + "; ".join(target_bits(pj.cells[k], targets, fairs[k]))
@@ -160,17 +168,18 @@ def panel_sentence(pj: PanelJudgement, targets: tuple[Target, ...], fairs: list,
     # the long fresh seed is in result.json (confirm.seed), not in the sentence
     if pj.met:
         closest = detail(pj.binding[0])
-        return (f"Target met in every cell (all {n}: {', '.join(met)}) with {settings}, confirmed "
-                f"on {games:,} fresh games per cell; the closest cell to the tolerance is {closest}.")
+        return (f"Target met in every cell{among} (all {n}: {', '.join(met)}) with {settings}, confirmed "
+                f"on {games:,} fresh games per cell; the closest cell to the tolerance is {closest}"
+                f"{tail}.")
     head = "Target NOT met" if missed else "Target not confirmed (unclear)"
     held = f" ({', '.join(met)})" if met else ""
-    out = (f"{head}: met in {len(met)} of {n} cells{held} with {settings}, confirmed on {games:,} "
+    out = (f"{head}: met in {len(met)} of {n} cells{among}{held} with {settings}, confirmed on {games:,} "
            f"fresh games per cell")
     if missed:
         out += "; not met in " + "; ".join(missed)
     if unclear:
         out += "; unclear in " + "; ".join(unclear) + f" ({UNCLEAR})"
-    return out + "."
+    return out + tail + "."
 
 
 __all__ = ["AGGREGATES", "PanelJudgement", "aggregate", "best_possible", "cell_rows", "panel_sentence"]

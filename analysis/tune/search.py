@@ -56,7 +56,11 @@ by seat in the verdict (:meth:`TunePlan.seat_label`; the seat from the game's sp
 ``resources.start_cards[2]`` is seat 4's), and a per-seat entry no played cell seats is refused
 before any game (:func:`analysis.sweep.grammar.check_seats_of`), and so is a setting no played player
 count reads (:func:`analysis.sweep.play.check_read`, as a sweep refuses it: ``track.goal.4`` at 3
-players; every candidate would play the same games). result.json ``edges``: the ranges
+players; every candidate would play the same games). Over a panel, the cells whose player count
+reads none of the settings tuned are left out of the search and the confirmation, said in one line
+before any game naming them, and the verdict counts only the cells "where track.goal.4 is read" and
+lists the others as not read (:func:`unread_cells`, :func:`scope_words`, result.json ``not_read``;
+session 63). result.json ``edges``: the ranges
 the advice suggests beyond a setting at the edge of its range, put through the game's loader
 (:func:`edge_checks`); result.json is strict JSON (no NaN: :func:`_finite_json`).
 
@@ -360,6 +364,10 @@ class TunePlan:
     #: the game's own options every candidate plays with (a Fief combat's matchup: --attacker,
     #: --darc …), as ``simulate`` takes them
     options: dict = field(default_factory=dict)
+    #: the panel's cells whose player count reads none of the settings tuned (session 63:
+    #: :func:`unread_cells`), left out of the search and the confirmation: ``label``, ``players``,
+    #: ``lineup`` each; the verdict lists them as not read
+    not_read: list = field(default_factory=list)
 
     @property
     def startup(self) -> int:
@@ -390,6 +398,8 @@ class TunePlan:
             "aggregate": self.aggregate,
             # (a tune written before, or without any, has no key)
             **({"options": dict(self.options)} if self.options else {}),
+            # the panel's cells that read none of the settings tuned, not played (session 63)
+            **({"not_read": list(self.not_read)} if self.not_read else {}),
             # over a panel, each cell's objective interval at 1 − 0.05/cells, from which the worst
             # cell's is built (analysis.tune.cells.aggregate); a panel tune begun before session 59
             # has no key: its worst-cell intervals are the largest of the cells' own 95% ends, which
@@ -538,6 +548,12 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     # a setting no played count reads: every candidate would play the same games (session 62 #2)
     check_read(game, [_compared_values(v) for v in parsed], base, counts, src.text,
                panel=panel is not None and len(panel) > 1)
+    # cells of a panel that read none of the settings tuned: left out, and said (session 63)
+    not_read, scope_lines = [], []
+    if panel is not None and len(panel) > 1:
+        panel, not_read, scope_lines = unread_cells(game, panel, parsed, base, src.text)
+        if len(panel) == 1:
+            players, strategies = panel.cells[0].players, panel.cells[0].strategies
     cseed = confirm_seed_for(seed) if confirm_seed is None else check_seed(confirm_seed, "--confirm-seed")
     if cseed == seed:
         raise UsageError(f"--confirm-seed {cseed}: must differ from the search seed")
@@ -547,7 +563,7 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
                     max_games=max_games, eta=eta, confirm_games=confirm_games,
                     confirm_seed=cseed, stop_when_met=stop_when_met, rotate_seats=rotate_seats,
                     n_players=0, strategy_names=[], panel=panel, aggregate=aggregate,
-                    options=options)
+                    options=options, not_read=not_read)
     # the corners of the space (every range at its low end, at its high end; every listed value)
     corners = [{v.name: _low(v) for v in parsed}, {v.name: _high(v) for v in parsed}]
     for v in parsed:
@@ -592,9 +608,61 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     lineups = ([(c.players, len(set(c.lineup))) for c in panel.cells] if panel is not None else
                [(int(n), len(set(plan.strategy_names))) for n in counts])
     # (at the level each confirmation attempt is read at: --keep-going's one attempt at 95%)
-    plan.warnings = tuple(check_reachable(tgs, lineups, confirm_games, game,
-                                          level=confirmation_level(stop_when_met)))
+    plan.warnings = tuple(scope_lines) + tuple(check_reachable(tgs, lineups, confirm_games, game,
+                                                              level=confirmation_level(stop_when_met)))
     return plan
+
+
+def unread_cells(game: str, panel: Panel, parsed, base, rules_text: str) -> tuple[Panel, list, list[str]]:
+    """A panel's cells whose player count does not read a setting tuned (session 63; the decision
+    a panel sweep makes for its cells, :func:`analysis.sweep.play.unread_counts`): the cells that
+    read none of them play the same games for every candidate, so they can never move and a verdict
+    counting them would say the fix holds where it does not act. Returns the panel of the other
+    cells (named as :meth:`strategies.panels.Panel.only_players` names them: "wide@4p"; the whole
+    panel when every cell reads one),
+    the cells left out (``label``, ``players``, ``lineup``) and one line per setting some cell does
+    not read, printed before any game: which cells, and whether the tune leaves them out or tunes
+    only the other settings there. A setting no cell reads is refused before this
+    (:func:`analysis.sweep.play.check_read`)."""
+    from analysis.sweep.play import counts_text, unread_counts
+
+    varied = [_compared_values(v) for v in parsed if not v.is_players]
+    unread = unread_counts(game, varied, base, panel.player_counts, rules_text)
+    dropped = set.intersection(*(set(unread[v.name]) for v in varied)) if varied else set()
+    title = registry.get(game).title
+    shown = [x for x in parsed if not x.is_players]
+
+    def cells_at(at) -> str:
+        cells = [c for c in panel.cells if c.players in at]
+        return f"{len(cells)} of the {len(panel)} cells: {', '.join(c.label for c in cells)}"
+
+    lines = []
+    if dropped:
+        rest = sum(c.players not in dropped for c in panel.cells)
+        what = (f"does not read {varied[0].name}" if len(varied) == 1 else
+                "reads none of " + ", ".join(v.name for v in varied))
+        one = sum(c.players in dropped for c in panel.cells) == 1
+        lines.append(f"--vary {' --vary '.join(x.text for x in shown)}: {title} {what} at "
+                     f"{counts_text(dropped)} players ({cells_at(dropped)}): every candidate would "
+                     "play the same games there, so the tune plays and judges "
+                     + ("the other cell only" if rest == 1 else f"the other {rest} cells only")
+                     + f", and its verdict lists {'it' if one else 'these'} as not read")
+    for v, x in zip(varied, shown):
+        at = [n for n in unread[v.name] if n not in dropped]
+        if at:          # read there: the other settings tuned act in those cells
+            others = [o.name for o in varied if o.name != v.name and any(n not in unread[o.name] for n in at)]
+            lines.append(f"--vary {x.text}: {title} does not read {v.name} at {counts_text(at)} "
+                         f"players ({cells_at(at)}): there only the other settings tuned act "
+                         f"({', '.join(others)})")
+    if not dropped:
+        return panel, [], lines
+    left = [{"label": c.label, "players": c.players, "lineup": list(c.lineup)}
+            for c in panel.cells if c.players in dropped]
+    kept = [n for n in panel.player_counts if n not in dropped]
+    # named as --panel wide --players 4 names its cells ("wide@4p", not "wide@3,4p@4p")
+    return (Panel(panel.game, f"{panel.name.split('@')[0]}@{','.join(map(str, kept))}p",
+                  tuple(c for c in panel.cells if c.players in kept), panel.description, panel.source),
+            left, lines)
 
 
 def _compared_values(v: Vary) -> Vary:
@@ -1167,8 +1235,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     if not plan.multi and "players" not in spec.takes and callable(spec.extra.get("played_as")) \
             and (played := spec.extra["played_as"](prep.meta)):
         where, scope = played, str(spec.extra.get("played_as_scope") or "this run")
+    read_in, unread = scope_words(plan)
     text = panel_sentence(pj, plan.targets, fairs, plan.fix_label(values), plan.confirm_games, cseed,
-                          where=where, scope=scope)
+                          where=where, scope=scope, read_in=read_in, unread=unread)
     # the best candidate is the rules the tune started from (review s48 tune #2: "Target met …
     # with track.goal.4=10", its base value, read as a fix to adopt and check)
     unchanged = not any(v.is_players for v in plan.varies) and all(
@@ -1234,6 +1303,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                  "outcome": _attempt_outcome(judged), "level": clevel,
                                  "dir": str(confirm_dir.relative_to(out))}],
               "met": j.met, "unchanged": unchanged, "sentence": text,
+              # the panel's cells that read none of the settings tuned: not played (session 63)
+              "not_read": list(plan.not_read),
               "trials": len(counted()),
               # proposals that repeated a trial's settings: its result reused, nothing played
               # (trials.csv state "duplicate"), not counted in "trials"
@@ -1301,6 +1372,24 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     if study_file is not None:
         release_claim(study_file, True)
     return result
+
+
+def scope_words(plan: TunePlan) -> tuple[str, str]:
+    """What the verdict of a panel tune some of whose cells read none of the settings tuned
+    (:attr:`TunePlan.not_read`) says of its scope (session 63): the cells it counts are those
+    "where track.goal.4 is read", and the others are named after it, in a panel sweep's words
+    (:func:`analysis.sweep.panel_effects.unread_note`): "not read at 3 players (2 cells, not
+    played: …: 3p …, 3p …)". ('', '') when every cell reads one."""
+    if not plan.not_read:
+        return "", ""
+    from analysis.sweep.panel_effects import unread_note
+
+    names = [v.name for v in plan.varies if not v.is_players]
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" or {names[-1]}"
+    return (f"where {said} is read",
+            unread_note([c["label"] for c in plan.not_read], [c["players"] for c in plan.not_read],
+                        left="not played: every candidate plays the same games there, so the fix "
+                             "does not act there", named=None))
 
 
 def _attempt_outcome(judged: list) -> str:
@@ -1805,15 +1894,22 @@ def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str
     at_limit = {t.get("cell") for t in flagged(list(limits))}
     if warning and not plan.multi:
         word["met"] = "met, but on games many of which stopped at the turn limit (the warning above)"
+    # the panel's cells that read none of the settings tuned (session 63): never among the met
+    unread_lines = [f"  {c['label']}: not read (not played: every candidate plays the same games "
+                    "there, so the fix does not act there)" for c in plan.not_read]
     if plan.multi:
         said = [cell_outcome(j.parts) for j in pj.cells]
         name = plan.panel.name if plan.panel is not None else "command-line"
-        name = "of --players and --lineup" if name == "command-line" else name
+        # (a panel of --players and --lineup some of whose cells were left out is "command-line@4p")
+        name = ("of --players and --lineup" if name == "command-line" or
+                (plan.panel is not None and plan.panel.made_here) else name)
+        read_in = scope_words(plan)[0]
         lines.append(f"confirmed on {plan.confirm_games:,} fresh games per cell of the panel {name}: "
                      f"the target ({'; '.join(t.text for t in plan.targets)}) is met in "
-                     f"{pj.n_met} of {len(pj.cells)} cells")
+                     f"{pj.n_met} of {len(pj.cells)} cells" + (f" {read_in}" if read_in else ""))
         lines += [f"  {lab}: {word[w]}" + (" (many games stopped at the turn limit: the warning above)"
                                            if lab in at_limit else "") for lab, w in zip(pj.labels, said)]
+        lines += unread_lines
         lines.append("other line-ups and player counts were not played")
     else:
         lines.append(f"confirmed on {plan.confirm_games:,} fresh games for {where} only: the target "
@@ -1822,6 +1918,7 @@ def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str
                      + ("other line-ups and player counts were not confirmed (balance tune --panel "
                         "judges several)" if scope == "this line-up and player count" else
                         f"only {scope} was played (another: tune again with its options)"))
+        lines += unread_lines
     return "".join(f"# {x}\n" for x in lines)
 
 
