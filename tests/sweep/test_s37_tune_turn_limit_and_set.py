@@ -101,12 +101,14 @@ def test_the_tunes_own_set_is_named_wherever_the_tuned_settings_are(tmp_path, ca
 
 
 def test_a_panel_tune_warns_in_the_cells_whose_games_stopped_at_the_turn_limit(tmp_path, capsys):
-    """Over a panel (3p and 4p) the warning names each cell with its share, from that cell's games."""
+    """Over a panel (3p and 4p) the warning names each cell with its share, from that cell's games.
+    Each cell tunes its own count's goal: a 3-player cell does not read track.goal.4, and a tune of
+    it alone now leaves that cell out (session 63)."""
     import json
 
     out = tmp_path / "tune"
     argv = ["tune", "--game", "seigneurial", "--players", "3,4", "--lineup", "standard",
-            "--set", "end.max_turns=6", "--vary", "track.goal.4=9..10",
+            "--set", "end.max_turns=6", "--vary", "track.goal.3=9..10", "--vary", "track.goal.4=9..10",
             "--target", "role=Seigneur:30%:30", "--trials", "2", "--min-games", "200",
             "--max-games", "200", "--confirm-games", "400", "--threads", "1", "--quiet",
             "--out", str(out)]
