@@ -1055,9 +1055,15 @@ def seat_headlines(t: dict) -> list[str]:
                f"does equally well) and AdvantageP1 is Seat 1's average.")
     if "win_share_balance" in st:
         # Seat 1's win share only where no seat line above gave it already (revD #15: it was said twice)
+        # (at least the decimals its Seats row prints it with, seat_digits: one value for one number
+        # on a page, session 63: "Seat 1 wins 36.2% (33.3–39.2)" here beside the table's "36.20%
+        # (33.28–39.23)")
+        r0 = seats.row(0, named=True)
+        least = (seat_digits(r0) if all(r0.get(c) is not None for c in ("win_share", "fair_share", "diff"))
+                 else 1)
         first = ("" if any(x.startswith(f"{seats['seat_label'][0]} wins ") for x in out) else
-                 " and Seat 1 wins " + _p(st, 'first_seat_win_share', 'first_seat_win_share_low',
-                                          'first_seat_win_share_high'))
+                 " and Seat 1 wins " + pct_ci(st['first_seat_win_share'], st['first_seat_win_share_low'],
+                                              st['first_seat_win_share_high'], least))
         out.append(f"Counting wins only, the win-share balance is {num(st['win_share_balance'], 3)} "
                    f"({num_ci(st['win_share_balance_low'], st['win_share_balance_high'], 3)}; 1 minus the "
                    f"largest gap between two seats' win shares){first}.")

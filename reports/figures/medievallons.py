@@ -150,13 +150,22 @@ def _share_interval(d: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(lo, float), np.asarray(hi, float)
 
 
+def _least(d: pl.DataFrame) -> int:
+    """The least decimals Seat 1's label prints with: a row from a run at its Seats table's
+    (column ``digits``, :func:`reports.games.medievallons.with_run_first_player`; session 63: a
+    label "36.2%" beside the table's "36.20%" for one seat), else 1."""
+    x = d["digits"][0] if "digits" in d.columns and d.height else None
+    return int(x) if x is not None else 1
+
+
 @styled
 def played_first_player(fp: pl.DataFrame) -> Figure | None:
     """Win share per seat for every player count (played with identical bots) against 1/P, with
     the table's 95% interval (``ci_low``/``ci_high``, else Wilson's over the games: a share's
     interval stays within 0–100%, where ±1.96 SE reached past 100% at 5 games and had no width at
     a seat that won none), Seat 1's share labelled as the table prints it
-    (:func:`reports.text.pct` at :func:`reports.text.pct_ci_digits`' decimals)."""
+    (:func:`reports.text.pct` at :func:`reports.text.pct_ci_digits`' decimals, at least the run's
+    Seats table's for a row from a run: :func:`_least`)."""
     if fp is None or fp.height == 0:
         return None
     counts = sorted(set(fp["players"].to_list()))
@@ -172,7 +181,7 @@ def played_first_player(fp: pl.DataFrame) -> Figure | None:
         ax.bar(x, p, width=w * 0.9, color=[OKABE_ITO[s % 8] for s in d["seat"]],
                yerr=error_bars(lo, p, hi), capsize=3, ecolor="black")
         ax.hlines(1 / P, k * step - 0.45, k * step + 0.45, color=FAIR, linestyle="--", linewidth=1.3)
-        ax.annotate(f"{pct(p[0], pct_ci_digits(p[0], lo[0], hi[0]))}%", (x[0], hi[0]), xytext=(0, 4),
+        ax.annotate(f"{pct(p[0], pct_ci_digits(p[0], lo[0], hi[0], _least(d)))}%", (x[0], hi[0]), xytext=(0, 4),
                     textcoords="offset points", ha="center", fontsize=9)
     # each count's games under it: a run's own count (``from_run``) has many more than the played
     # ones, so its intervals are narrower (review Z #10: 100,000 beside 2,000 games, unmarked)

@@ -45,7 +45,7 @@ from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import (best_and_worst, common_digits, difference_pp, gap_beside, metric_digits, metric_value, num,
                           pct, pct_ci, pp, pp_ci, pvalue, room_for_a_swing, row_pct_ci, shares_and_gap, shown_change,
-                          run_fair, seats_fair, signed, size_range, verdict_digits, verdict_words)
+                          run_fair, seat_digits, seats_fair, signed, size_range, verdict_digits, verdict_words)
 from simcore import numbers
 
 card_name = F.card_name          # the spec's name of a card type
@@ -415,10 +415,14 @@ def with_run_first_player(fp: pl.DataFrame, t: dict, rs: RunSet) -> pl.DataFrame
     own seats (table ``seats``: win share, its Wilson interval, the standard error of the per-game
     win share over the run's games); column ``from_run`` marks them. The played rows get their
     Wilson interval over their games as ``ci_low``/``ci_high``, so every row is printed the same
-    way. Unchanged (but for those columns) when the run's player count was not played."""
+    way. Unchanged (but for those columns) when the run's player count was not played. Column
+    ``digits`` (null for the played rows) is the decimals the run's Seats table prints each of its
+    seats with (:func:`reports.text.seat_digits`): a row from the run prints its share and gap as
+    that table and the seat lines do (session 63: "Seat 1 wins most (36.20%, +2.87 pp)" in the seat
+    lines beside "36.2% (33.3–39.2) … +2.9 pp" for the same seat here; one value for one number)."""
     lo, hi = stats.wilson(fp["win_share"].to_numpy() * fp["games"].to_numpy(), fp["games"].to_numpy())
     fp = fp.with_columns(pl.Series("ci_low", np.asarray(lo, float)), pl.Series("ci_high", np.asarray(hi, float)),
-                         pl.lit(False).alias("from_run"))
+                         pl.lit(False).alias("from_run"), pl.lit(None, pl.Int64).alias("digits"))
     if "seats" not in t or rs.n_players not in set(fp["players"].to_list()):
         return fp
     s = t["seats"]
@@ -427,7 +431,7 @@ def with_run_first_player(fp: pl.DataFrame, t: dict, rs: RunSet) -> pl.DataFrame
         "players": [rs.n_players] * s.height, "seat": s["seat"].cast(pl.Int64), "games": s["games"].cast(pl.Int64),
         "win_share": s["win_share"], "std_error": se, "fair": s["fair_share"], "advantage": s["diff"],
         "z": s["diff"].to_numpy() / se, "ci_low": s["ci_low"], "ci_high": s["ci_high"],
-        "from_run": [True] * s.height})
+        "from_run": [True] * s.height, "digits": [seat_digits(r) for r in s.iter_rows(named=True)]})
     rest = fp.filter(pl.col("players") != rs.n_players)
     own = own.select([pl.col(c).cast(rest.schema[c]) if c in rest.schema else pl.col(c) for c in own.columns])
     # (a column of the played rows the run has no value for, the games' fingerprint: null there)
@@ -451,7 +455,7 @@ def with_side_first_player(fp: pl.DataFrame, q, side) -> pl.DataFrame:
         at = fp.filter(pl.col("players") == rs2.n_players)
         if at.height == 0 or at["from_run"].any():
             continue
-        mine = with_run_first_player(at.drop("ci_low", "ci_high", "from_run", "run_label"), t2, rs2)
+        mine = with_run_first_player(at.drop("ci_low", "ci_high", "from_run", "digits", "run_label"), t2, rs2)
         mine = mine.with_columns(pl.lit(str(label)).alias("run_label")).select(fp.columns)
         fp = pl.concat([fp.filter(pl.col("players") != rs2.n_players), mine]).sort(["players", "seat"])
     return fp
@@ -465,9 +469,11 @@ def _own_where(r: dict) -> str:
 
 def _row_ci(r: dict) -> str:
     """A first-player row's win share with its interval (:func:`with_run_first_player`'s columns,
-    else Wilson's over its games)."""
+    else Wilson's over its games); a row from a run at the decimals its Seats table prints the seat
+    with (column ``digits``, :func:`reports.text.seat_vs_fair`), so that its gap
+    (:func:`_vs_fair`) is that table's too."""
     if r.get("ci_low") is not None:
-        return pct_ci(r["win_share"], r["ci_low"], r["ci_high"])
+        return pct_ci(r["win_share"], r["ci_low"], r["ci_high"], r.get("digits") or 1)
     return _ci(r["win_share"], r["std_error"], r.get("games"))
 
 

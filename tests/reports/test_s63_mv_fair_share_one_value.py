@@ -94,3 +94,19 @@ def test_s63_the_guild_figure_gives_the_pages_fair_share(mv3):
     finally:
         plt.close(fig)
     assert f"Fair share ({lead}%)" in legend, legend
+
+
+def test_s63_the_runs_seat_1_is_printed_one_way_on_a_medievallons_page(mv3):
+    # the seat lines and the Seats table said "36.20%, +2.87 pp", the first-player row and sentence
+    # taken from the run "36.2% (33.3–39.2) … +2.9 pp", the counting-wins headline "36.2% (33.3–39.2)"
+    _, text = mv3
+    row = re.search(rf"Seat 1 1,000 ({NUM}% \({NUM}–{NUM}\)) ({NUM} pp)", text)
+    assert row, text[:2000]
+    share, gap = row.groups()
+    fp = re.search(rf"3 Seat 1 1,000 the run itself ({NUM}% \({NUM}–{NUM}\)) ({NUM} pp)", text)
+    assert fp and fp.groups() == (share, gap), (fp and fp.groups(), share, gap)
+    line = re.search(FIRST.replace(r"(\d) players", r"(3) players"), text)
+    assert line and (f"{line.group(2)}% ({line.group(3)}–{line.group(4)})", f"{line.group(6)} pp") == (share, gap)
+    said = re.findall(rf"Seat 1 wins (?:most \()?({NUM})%", text)
+    assert said and set(said) == {share.split("%")[0]}, (said, share)
+    assert len(re.findall(rf"Seat 1's {re.escape(gap)}|Seat 1 wins most \({NUM}%, {re.escape(gap)}\)", text)) >= 2, gap
