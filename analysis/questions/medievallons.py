@@ -671,7 +671,8 @@ def _digest(r: dict, column: str = "games_digest") -> str | None:
 def _se_floor(p: float, se: float, n: int) -> float:
     """``se``, or where it is 0 (every game, match or founder of a side gave the same result: 100%
     of the matches won) the plus-four standard error of a rate ``p`` over ``n``, √(p̃(1 − p̃)/(n + 4))
-    with p̃ = (pn + 2)/(n + 4) (Agresti and Caffo): 120 matches won of 120 do not show a rate of
+    with p̃ = (pn + 2)/(n + 4) (Agresti and Coull's "plus four" for one proportion; Agresti and
+    Caffo's adding of a win and a loss to each side is for a difference of two): 120 matches won of 120 do not show a rate of
     exactly 100%."""
     if se > 0 or n <= 0:
         return se
