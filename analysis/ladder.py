@@ -79,13 +79,13 @@ class Cell:
         """How many standard errors the bot's share lies above the fair share (a shared role's
         cell: of the paired difference from the column bot's own share, as its call reads it;
         where that difference has no spread, every deal alike, of the two shares' own errors read
-        together, unpaired, a share without spread over the deals counting its deals as games, as
-        its interval does). Unbounded (±inf, an empty cell in the CSV) where the error is 0, nan
+        together, unpaired, a share without spread over the deals counting its games, the column
+        bot's own its deals, as its interval does). Unbounded (±inf, an empty cell in the CSV) where the error is 0, nan
         where the share equals the fair share too."""
         if np.isfinite(self.diff_std_error):
             se = _spread(self.diff_std_error)
             if not se > 0 and self.deals > 0:
-                se = math.hypot(_own_se(self.win_share, self.std_error, self.deals),
+                se = math.hypot(_own_se(self.win_share, self.std_error, max(self.games, self.deals)),
                                 _own_se(self.fair, self.fair_std_error, self.deals))
         else:
             se = self.std_error
@@ -107,8 +107,8 @@ def _spread(sd: float) -> float:
 
 
 def _own_se(share: float, se: float, deals: int) -> float:
-    """A share's standard error over ``deals`` deals; where its deals have no spread, the one its
-    interval reads (Wilson's over the deals: √(m(1 − m)/D))."""
+    """A share's standard error; where its deals have no spread, the one its interval reads over
+    ``deals`` (the row bot's games, the column bot's own deals: √(m(1 − m)/N), review 283 #2)."""
     se = _spread(se)
     if not np.isfinite(se):
         return float("nan")
@@ -149,16 +149,21 @@ def deal_interval(shares, level: float = stats.LEVEL) -> tuple[float, float, flo
     (tests/analysis/test_interval_coverage.py). The t interval itself (symmetric, clipped to
     [0, 1]) fell short near 0 or 1 with skewed deals: 88.7 % at a true share of 0.9 % over 100
     deals (statistics audit s37 #3; tests/stats/test_s37_ladder_edges.py). Deals whose means differ
-    by rounding only (below :data:`NO_SPREAD`: a third of every deal) have no spread: Wilson over
-    the deals, never an interval of no width."""
+    by rounding only (below :data:`NO_SPREAD`: a third of every deal, or every deal lost) have no
+    spread: Wilson over the games with the same t critical value, never an interval of no width.
+    Before session 63 it was Wilson over the deals, so 0 wins of 1,002 games in 334 deals read
+    0–1.14% and 1 win 0–0.57%: the upper end fell as a win was added (review 283 #2). The games are
+    the effective number one win gives (N(1 − m), m → 0), so the upper end rises with the wins
+    (0, 1, 2 wins: 0.39%, 0.57%, 0.73%); simulated, 334 deals of 3 independent games cover a true
+    share of 0.3% and 0.5% in at least 95 % of runs (tests/analysis/test_s63_ladder_zero_win_interval.py)."""
     shares = np.asarray(shares, dtype=float)
     per_deal = shares.mean(axis=1)
     deals = per_deal.size
     mean = float(shares.mean())
     if deals < 2:
         return mean, float("nan"), float("nan"), float("nan")
-    sd = _spread(float(per_deal.std(ddof=1)))    # (every deal alike: Wilson over the deals)
-    lo, hi = _share_mean_wilson(mean, sd, deals, level)   # (Wilson over the deals where every deal is alike)
+    sd = _spread(float(per_deal.std(ddof=1)))    # (every deal alike: Wilson over the games)
+    lo, hi = _share_mean_wilson(mean, sd, deals, level, games=shares.size)
     return mean, sd / float(np.sqrt(deals)), lo, hi
 
 
@@ -183,15 +188,18 @@ def fair_bounds(cells: list[Cell], players: int, alpha: float = ALPHA,
             continue
         # (as the cell's own interval: Wilson at the deals' effective games, Wilson over the deals
         # where every deal is alike)
-        lo, hi = _share_mean_wilson(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
+        lo, hi = _share_mean_wilson(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k,
+                                    games=c.games)
         out.append(_share_bounds(lo, hi))
     return out
 
 
-def _share_mean_wilson(mean: float, sd: float, deals: int, level: float) -> tuple[float, float]:
+def _share_mean_wilson(mean: float, sd: float, deals: int, level: float,
+                       games: int | None = None) -> tuple[float, float]:
     """:func:`analysis.stats.share_mean_wilson` of one share, as floats ((0, 1) where the Student t
-    critical value over so few deals is beyond any normal one: 2 deals)."""
-    lo, hi = stats.share_mean_wilson(mean, sd, deals, level)
+    critical value over so few deals is beyond any normal one: 2 deals); ``games``: the games the
+    deals hold, read where every deal is alike (review 283 #2)."""
+    lo, hi = stats.share_mean_wilson(mean, sd, deals, level, games=games)
     return float(lo), float(hi)
 
 
@@ -250,8 +258,10 @@ def _newcombe_bounds(c: Cell, level: float) -> tuple[float, float] | None:
     if not (np.isfinite(c.std_error) and np.isfinite(c.fair_std_error)):
         return None
     ends = []
-    for p, se in ((c.win_share, c.std_error), (c.fair, c.fair_std_error)):
-        ends += list(_share_mean_wilson(p, _spread(se) * np.sqrt(D), D, level))
+    # (the row bot's share over its games where its deals are alike; the column bot's own is one
+    # game's seats per deal: its deals)
+    for p, se, g in ((c.win_share, c.std_error, c.games), (c.fair, c.fair_std_error, D)):
+        ends += list(_share_mean_wilson(p, _spread(se) * np.sqrt(D), D, level, games=g))
     if not all(np.isfinite(ends)):
         return None
     low, high = stats.newcombe(c.win_share, ends[0], ends[1], c.fair, ends[2], ends[3])
@@ -558,7 +568,8 @@ def _row_share(cells: list[Cell], level: float) -> tuple[float, float, float, np
     if all(c.per_deal is not None for c in cells) and len({len(c.per_deal) for c in cells}) == 1 \
             and len(cells[0].per_deal) > 1:
         per = np.mean([c.per_deal for c in cells], axis=0)
-        lo, hi = _share_mean_wilson(mean, _spread(float(per.std(ddof=1))), per.size, level)
+        lo, hi = _share_mean_wilson(mean, _spread(float(per.std(ddof=1))), per.size, level,
+                                    games=per.size * len(cells))
         return mean, lo, hi, per
     games = sum(c.games for c in cells)
     lo, hi = (float(v) for v in stats.wilson(mean * games, games, level))

@@ -1156,7 +1156,7 @@ def binomial_test(successes, n, p: float) -> np.ndarray:
     return out.reshape(np.shape(np.asarray(successes))) if np.ndim(successes) else out
 
 
-def share_mean_wilson(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+def share_mean_wilson(mean, sd, n, level: float = LEVEL, games=None) -> tuple[np.ndarray, np.ndarray]:
     """The interval of the mean of ``n`` independent units that are each a share in [0, 1] (a deal's
     mean win share over its rotations), Wilson's at the effective number of games n_eff =
     m(1 − m)/se², se = ``sd``/√n (the games whose binomial variance equals the units'), with the
@@ -1165,19 +1165,30 @@ def share_mean_wilson(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, np
     ~z²/(2·n_eff)); near 0 or 1 it is skewed away from the end, as the share's sampling
     distribution is, where the t interval (symmetric, clipped) covered 88.7% at a true share of
     0.9% over 100 deals (statistics audit s37 #3). Where every unit is alike (``sd`` 0: every deal
-    won, or none, or alike), n_eff is the units' count, as :func:`share_mean_interval` reads it.
-    ``nan`` below two units."""
+    won, or none, or alike), n_eff is ``games`` where given (the games the units hold, all told:
+    a ladder cell's deals × rotations), with the same t critical value: the effective number of
+    games one win in a deal gives is N(1 − m), N the games, so at m → 0 it is N, and reading no
+    spread as fewer games (the units' count, as before session 63) gave 0 wins of 1,002 games in
+    334 deals a wider interval (0–1.14%) than 1 win (0–0.57%): the upper end fell as a win was
+    added (review 283 #2). No spread between deals is no variance beyond the games' own, for which
+    the games are at least as informative as independent ones; no more can be read from no win
+    than from one. Without ``games``, the units' count, as :func:`share_mean_interval` reads it
+    (a sweep's units). ``nan`` below two units."""
     mean, sd, n = np.broadcast_arrays(np.asarray(mean, dtype=float), np.asarray(sd, dtype=float),
                                       np.asarray(n, dtype=float))
+    games = n if games is None else np.broadcast_to(np.asarray(games, dtype=float), mean.shape)
     low, high = np.full(mean.shape, np.nan), np.full(mean.shape, np.nan)
-    for i, (m, s, k) in enumerate(zip(mean.ravel(), sd.ravel(), n.ravel())):
+    for i, (m, s, k, g) in enumerate(zip(mean.ravel(), sd.ravel(), n.ravel(), games.ravel())):
         if not (k > 1 and np.isfinite(m) and np.isfinite(s)):
             continue
         m = min(max(float(m), 0.0), 1.0)
         var, se2 = m * (1.0 - m), float(s) * float(s) / float(k)
+        # the normal level whose critical value is t(n − 1)'s at ``level``
+        z_level = 1.0 - 2.0 * normal_sf(t_quantile(float(k - 1), level))
         if s > 0 and var > 0:
-            # the normal level whose critical value is t(n − 1)'s at ``level``
-            n_eff, z_level = var / se2, 1.0 - 2.0 * normal_sf(t_quantile(float(k - 1), level))
+            n_eff = var / se2
+        elif games is not n:        # every unit alike: Wilson over the games (review 283 #2)
+            n_eff = max(float(g), float(k))
         else:                       # every unit alike: Wilson over the units, as share_mean_interval
             n_eff, z_level = float(k), level
         if z_level >= 1.0:
