@@ -39,7 +39,7 @@ May import numpy, polars, :mod:`simcore.runner`, :mod:`simcore.stats`, :mod:`sim
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import polars as pl
@@ -260,7 +260,7 @@ def _newcombe_bounds(c: Cell, level: float) -> tuple[float, float] | None:
     ends = []
     # (the row bot's share over its games where its deals are alike; the column bot's own is one
     # game's seats per deal: its deals)
-    for p, se, g in ((c.win_share, c.std_error, c.games), (c.fair, c.fair_std_error, D)):
+    for p, se, g in ((c.win_share, c.std_error, c.games), (c.fair, c.fair_std_error, None)):
         ends += list(_share_mean_wilson(p, _spread(se) * np.sqrt(D), D, level, games=g))
     if not all(np.isfinite(ends)):
         return None
@@ -642,7 +642,14 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
     leader is also read head to head against each other bot: its share against copies of that bot
     minus that bot's against copies of it (:func:`_head_to_head`), the n − 1 differences at
     1 − alpha/(n − 1), Bonferroni over those n − 1 as the means'. "The strongest: clearly ahead of
-    every other bot" only where its mean and every head-to-head difference are clear; where the
+    every other bot" only where its mean and every head-to-head difference are clear and no other
+    bot wins clearly above the fair share against copies of it (the table's ▲ on that bot's cell
+    against the leader: review 283 #1, in 4-player Middle-Ages a lone bot gains whichever it is,
+    balanced alone among search4s 36.0% ▲ beside search4 alone among balanced bots 42.2% ▲, which
+    was called "search4 is the strongest"); where such a bot does, the sentence says the leader
+    wins more against copies of it than it against copies of the leader, then that it too wins
+    clearly above fair and that these shares do not show the leader the stronger
+    (:func:`_also_above`); a clear head to head is never "clearly ahead" beside such a ▲. Where the
     mean is clear and some head to head is not, the sentence says the mean is the highest, then by
     name which bots beat it head to head, which it does not beat (lower or equal in these games)
     and which it is not clearly ahead of, each with both shares and the difference's interval
@@ -696,7 +703,26 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
     # bot's against copies of the leader, the n − 1 differences read together as the means' are
     m = len(rows) - 1
     duels = {r: _head_to_head(cells, best, r, players, alpha, m) for r in order[1:]}
+    # each other bot's own cell against copies of the leader, where the table's ▲ says it too wins
+    # clearly above the fair share (review 283 #1): the leader's higher lone share then says no
+    # more than that a lone bot gains here whichever it is
+    fair = 1.0 / players
+    for r, h in duels.items():
+        b = bounds.get((r, best))
+        if h is not None and b is not None and b[1] > b[0] and b[0] > fair:
+            duels[r] = replace(h, theirs_above=b)
     h2h_family = _h2h_family_words(m)
+    if clear and all(h is not None and h.ahead for h in duels.values()) and \
+            not all(h.stronger for h in duels.values()):
+        up = [h for h in duels.values() if h.theirs_above is not None]
+        if len(rows) == 2 and [c.opponent for c in mine[best]] == [nxt] and [c.opponent for c in mine[nxt]] == [best]:
+            return said + (f" {best} wins more alone against copies of {nxt} than {nxt} alone against "
+                           f"copies of it ({mean_family}; with two bots its mean is its head to head): "
+                           f"{_h2h_item(duels[nxt])}." + _also_above(up, best, players, k))
+        return said + (f" {best} has the highest mean win share, clearly above every other bot's "
+                       f"({mean_family}), and wins more against copies of each than each wins against "
+                       f"copies of it ({h2h_family}): {_h2h_list(list(duels.values()))}."
+                       + _also_above(up, best, players, k))
     if clear and all(h is not None and h.ahead for h in duels.values()):
         if len(rows) == 2 and [c.opponent for c in mine[best]] == [nxt] and [c.opponent for c in mine[nxt]] == [best]:
             # two bots, each read against the other only: the means are the head to head
@@ -710,18 +736,22 @@ def ranking_sentence(cells: list[Cell], players: int, random_bots=(), alpha: flo
         whom = "its opponents" if len(plain) == len(cols) else "its opponents that do not play at random"
         return said + (f" {best} has the highest mean win share over {whom}, clearly above every other "
                        f"bot's ({mean_family}), "
-                       f"but {_h2h_short(duels, best, h2h_family)}{_common_words(mine, best, duels, plain)}")
+                       f"but {_h2h_short(duels, best, h2h_family, players, k)}"
+                       f"{_common_words(mine, best, duels, plain)}")
     # the two head to head, read as every head-to-head claim of the sentence (review s49 skill #2:
     # "it may be no stronger" beside search4 52.7% ▲ against 2×balanced; the ▲ alone read one
     # cell, not the runner-up's games against copies of the leader)
     h = duels[nxt]
+    if h is not None and h.ahead and not h.stronger:
+        return said + (f" The highest is {best}'s. Its mean is not clearly above {nxt}'s ({mean_family}); "
+                       f"head to head it wins more against copies of {nxt} than {nxt} against copies "
+                       f"of it: {_h2h_item(h)} ({h2h_family})." + _also_above([h], best, players, k))
     if h is not None and h.ahead:
         return said + (f" The highest is {best}'s. Its mean is not clearly above {nxt}'s ({mean_family}), "
                        f"but head to head it is ahead of {nxt}: {_h2h_item(h)} ({h2h_family}).")
     shown = (f"{_h2h_item(h)}, {h2h_family}" if h is not None else f"no games of {nxt} against copies of it")
     said += (f" The highest is {best}'s, but not clearly ahead of {nxt}: neither its mean "
              f"({mean_family}) nor head to head ({shown}) shows it stronger; it may be no stronger.")
-    fair = 1.0 / players
     direct = bounds.get((best, nxt))
     if h is not None and direct is not None and direct[0] > fair:
         said += (f" Against copies of {nxt} it wins {_pct(h.mine, h.mine_digits)}, clearly above the fair "
@@ -745,10 +775,23 @@ class HeadToHead:
     paired: bool
     mine_digits: int = 1
     theirs_digits: int = 1
+    #: ``other``'s adjusted interval against copies of the leader (the table's ▲ bounds, cell
+    #: (other, leader)) where it lies wholly above the fair share, else None: then ``other`` too
+    #: gains alone against copies of the leader, and the leader's higher share is not "ahead"
+    #: in strength (review 283 #1)
+    theirs_above: tuple[float, float] | None = None
 
     @property
     def ahead(self) -> bool:
         return self.low > 0 and self.high > self.low
+
+    @property
+    def stronger(self) -> bool:
+        """Clearly ahead, and ``other`` not clearly above the fair share against copies of the
+        leader: only then do the two lone shares say the leader is the stronger (review 283 #1:
+        in 4-player Middle-Ages a lone bot gains against copies of another whichever it is;
+        balanced alone among search4s won 36.0% ▲ beside search4's 42.2% ▲ among balanced bots)."""
+        return self.ahead and self.theirs_above is None
 
     @property
     def behind(self) -> bool:
@@ -830,6 +873,27 @@ def _h2h_list(duels: list[HeadToHead]) -> str:
     return "; ".join(_h2h_item(h) for h in duels)
 
 
+def _also_above(duels: list[HeadToHead], best: str, players: int, k: int) -> str:
+    """The bots among ``duels`` that win clearly above the fair share against copies of the leader
+    (:attr:`HeadToHead.theirs_above`, the table's ▲), said with their shares and the adjusted
+    intervals the ▲ reads, and what it means: " But balanced also wins clearly above the fair 25%
+    against copies of search4: balanced 36.0% (33.6–38.5% with the 2 matchups read together, ▲); a
+    lone bot gains against copies of the other either way, so these shares do not show search4 the
+    stronger player against it." ('' where none; review 283 #1)."""
+    up = [h for h in duels if h.theirs_above is not None]
+    if not up:
+        return ""
+    fair = f"{100 / players:.3g}%"
+    items = "; ".join(f"{h.other} {_pct(h.theirs, h.theirs_digits)} ({_span(*h.theirs_above)} with the "
+                      f"{k} matchups read together, ▲)" for h in up)
+    who = _names([h.other for h in up], "and")
+    verb = "also wins" if len(up) == 1 else "each also win"
+    them = "it" if len(up) == 1 else "them"
+    return (f" But {who} {verb} clearly above the fair {fair} against copies of {best}: {items}; a "
+            f"lone bot gains against copies of the other either way, so these shares do not show "
+            f"{best} the stronger player against {them}.")
+
+
 def _h2h_family_words(m: int) -> str:
     """The family a head-to-head claim reads, in words: the leader's m head-to-head differences,
     Bonferroni over those m, as its mean's (:func:`_differences_words`)."""
@@ -842,18 +906,22 @@ def _names(names: list[str], word: str = "or") -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {word} {names[-1]}"
 
 
-def _h2h_short(duels: dict, best: str, family: str) -> str:
+def _h2h_short(duels: dict, best: str, family: str, players: int = 4, k: int = 1) -> str:
     """The bots the leader is not clearly ahead of head to head, by name, with their numbers: those
     that beat it (the difference clearly below 0), those it does not beat (below or at 0 in these
     games, not clear), those it is not clearly ahead of (above 0, not clear); then the others it
-    is clearly ahead of. Ends with a full stop."""
+    is clearly ahead of; then those it wins more against than they against it while they too win
+    clearly above the fair share against copies of it (:func:`_also_above`: not "clearly ahead",
+    review 283 #1; ``players``, ``k``: the fair share's player count and the ▲'s family). Ends with
+    a full stop."""
     beat = [h for h in duels.values() if h is not None and h.behind]
     lower = [h for h in duels.values() if h is not None and not h.behind and not h.ahead
              and h.mine <= h.theirs]
     unsure = [h for h in duels.values() if h is not None and not h.behind and not h.ahead
               and h.mine > h.theirs]
     unread = [r for r, h in duels.items() if h is None]
-    ahead = [h for h in duels.values() if h is not None and h.ahead]
+    ahead = [h for h in duels.values() if h is not None and h.stronger]
+    both = [h for h in duels.values() if h is not None and h.ahead and not h.stronger]
     parts = []
     if beat:
         who = _names([h.other for h in beat], "and")
@@ -873,6 +941,12 @@ def _h2h_short(duels: dict, best: str, family: str) -> str:
     if ahead:
         text += (f" Head to head it is clearly ahead of {_names([h.other for h in ahead], 'and')}: "
                  f"{_h2h_list(ahead)}.")
+    if both:
+        # (review 283 #1: "clearly ahead of greedy: 64.8% against greedy's 45.0%" beside greedy
+        # alone among search4s at 45.0% ▲)
+        text += (f" Head to head it wins more against copies of {_names([h.other for h in both], 'and')} "
+                 f"than {'it wins' if len(both) == 1 else 'each wins'} against copies of it: "
+                 f"{_h2h_list(both)}." + _also_above(both, best, players, k))
     return text
 
 

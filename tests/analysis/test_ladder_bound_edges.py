@@ -45,18 +45,22 @@ def _wilson(x, n, alpha):
     return lo, hi
 
 
-def _own(m, se, deals, alpha):
+def _own(m, se, deals, alpha, games=None):
     """A share's own interval over its deals at level 1 − alpha: Wilson's at the effective number
-    of games m(1 − m)/se² with the t(deals − 1) critical value; with no spread, over the deals."""
+    of games m(1 − m)/se² with the t(deals − 1) critical value; with no spread, over its ``games``
+    with that critical value (the row bot's share, session 63: review 283 #2), else (the column
+    bot's own share, one game's seats a deal) over the deals."""
+    tail = norm.sf(student.ppf(1 - alpha / 2, deals - 1))
     if se == 0 or m in (0.0, 1.0):
+        if games is not None:
+            return _wilson(m * games, games, 2 * tail)
         return _wilson(m * deals, deals, alpha)
     n = m * (1 - m) / se ** 2
-    tail = norm.sf(student.ppf(1 - alpha / 2, deals - 1))
     return _wilson(m * n, n, 2 * tail)
 
 
-def _newcombe(p1, se1, p2, se2, deals, alpha):
-    (l1, u1), (l2, u2) = _own(p1, se1, deals, alpha), _own(p2, se2, deals, alpha)
+def _newcombe(p1, se1, p2, se2, deals, alpha, seats=3):
+    (l1, u1), (l2, u2) = _own(p1, se1, deals, alpha, deals * seats), _own(p2, se2, deals, alpha)
     lo = p1 - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     hi = p1 + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return max(lo, 0.0), min(hi, 1.0)
@@ -73,10 +77,11 @@ def test_a_paired_difference_without_spread_reads_newcombes_interval():
     (b,) = L.paired_fair_bounds([c], family=K)
     want = _newcombe(0.0, 0.0, 1 / 3, 0.0, 67, 0.05 / K)
     assert b == pytest.approx(want, abs=1e-12)
-    assert b[0] == 0.0 and b[1] == pytest.approx(0.20397, abs=1e-5)
+    # (20.4% before session 63: the row bot's 0 wins read over its 67 deals, now its 201 games)
+    assert b[0] == 0.0 and b[1] == pytest.approx(0.16172, abs=1e-5)
     own_high = proportion_confint(0, 67, alpha=0.05, method="wilson")[1]      # 5.4%, the ci
     assert b[1] > own_high > b[0] == 0.0                       # never narrower than the cell's own
-    assert L.paired_fair_calls([c] * K)[0] == "below"          # 20.4% < 33.3%: still clear
+    assert L.paired_fair_calls([c] * K)[0] == "below"          # 16.2% < 33.3%: still clear
     # its margin: the two shares' own errors (no spread: Wilson over the deals), by hand
     assert c.margin_in_se == pytest.approx(-(1 / 3) / math.sqrt((1 / 3) * (2 / 3) / 67), rel=1e-12)
     # the same share as the column bot on every deal: an interval of width, no call, margin 0

@@ -12,13 +12,21 @@ from statsmodels.stats.proportion import proportion_confint
 from analysis import ladder, stats
 
 
-def test_every_deal_alike_gives_the_wilson_interval_of_the_deals_not_a_point():
+def _t_alpha(deals: int) -> float:
+    """The normal two-sided alpha whose critical value is t(deals − 1)'s at 95%."""
+    from scipy.stats import norm, t
+    return 2 * norm.sf(t.ppf(0.975, deals - 1))
+
+
+def test_every_deal_alike_gives_the_wilson_interval_of_the_games_not_a_point():
+    # (session 63, review 283 #2: Wilson over the games with the t critical value over the deals;
+    # it was over the deals, which gave 0 wins a wider interval than 1 win in as many games)
     mean, se, lo, hi = ladder.deal_interval(np.ones((3, 4)))           # 3 deals, every game won
     assert mean == 1.0 and se == 0.0
-    wl, wh = proportion_confint(3, 3, method="wilson")
+    wl, wh = proportion_confint(12, 12, alpha=_t_alpha(3), method="wilson")
     assert (lo, hi) == pytest.approx((wl, wh), abs=1e-9) and lo < 0.5
     mean, _, lo, hi = ladder.deal_interval(np.zeros((20, 3)))
-    assert (lo, hi) == pytest.approx(proportion_confint(0, 20, method="wilson"), abs=1e-9)
+    assert (lo, hi) == pytest.approx(proportion_confint(0, 60, alpha=_t_alpha(20), method="wilson"), abs=1e-9)
 
 
 def test_a_share_interval_never_leaves_0_to_1():

@@ -128,9 +128,11 @@ def test_a_bot_that_beats_the_leader_head_to_head_is_named_with_its_size():
 
 
 def test_a_clear_but_small_head_to_head_lead_is_worded_so():
-    """Every head to head clear: "the strongest", with each difference's size (one under 1 pp)."""
+    """Every head to head clear: "the strongest", with each difference's size (one under 1 pp).
+    (b alone against copies of a at the fair 25%, not above it: session 63 says no bot is the
+    strongest where the other wins clearly above fair against copies of it, review 283 #1.)"""
     rng = np.random.default_rng(11)
-    shares = {("a", "b"): 0.30, ("a", "c"): 0.40, ("b", "a"): 0.30, ("b", "c"): 0.30,
+    shares = {("a", "b"): 0.25, ("a", "c"): 0.40, ("b", "a"): 0.25, ("b", "c"): 0.30,
               ("c", "a"): 0.10, ("c", "b"): 0.20}
     cells, wins = _ladder(shares, seed=12)
     base = wins[("b", "a")]
