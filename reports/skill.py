@@ -803,11 +803,22 @@ _GAIN_WORDS = {("large", 1): "clearly more, by enough to matter,", ("may", 1): "
                ("none", 0): "no difference to measure (neither wins there)"}
 
 
+#: What a searching seat's gain does not say (review 283 #1): a skill run plays one searching seat
+#: among the bots, never one bot among searchers, and in a game where a lone seat gains against
+#: copies of another whatever it plays (4-player Middle-Ages: balanced alone among search4s won
+#: 36.0% ▲, search4 alone among balanced bots 42.2% ▲, ``balance ladder``), a lone searching
+#: seat's gain is not by itself stronger play. Until session 63 the sentence said "the search bot
+#: is the stronger player, so the budgets do measure stronger play" from that one side.
+LONE_SEAT = (" These games play no bot alone among searching seats, so they do not say whether the "
+             "search bot is the stronger player (a lone seat may gain whatever it plays; balance "
+             "ladder plays both ways).")
+
+
 #: :func:`gain_sentence` of a table without budget 0 (the bots themselves): the searching seat has
 #: nothing to be compared with, so whether the budgets measure stronger play is not read
 NO_BUDGET_ZERO = (" Budget 0 (every seat its own bot) was not played, so these games do not say "
-                  "whether one searching seat at budget {top} beats the seat's own bot, nor whether "
-                  "the budgets measure stronger play: the same balance skill command with "
+                  "whether one searching seat at budget {top} beats the seat's own bot: the same "
+                  "balance skill command with "
                   "--budgets 0 adds it (it plays budget 0 only and keeps the budgets played).")
 
 
@@ -837,9 +848,12 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None,
     Then the searching seat over all its games (the seats in turn) against the bots' shares in the
     same seats (:func:`overall_gain`: Wald's interval for the difference of the two weighted means,
     a test at 5% whose false-positive rate tests/test_s42_F_skill.py measures): where the seats
-    alone cannot tell (too few games each), a clear overall gain says the budgets do measure
-    stronger play (review s42 B #6), with the seats it could not show it in; in a game with roles
-    (its seats of different roles) it does not stand for the seats it could not show it in.
+    alone cannot tell (too few games each), a clear overall gain says one searching seat gains on
+    the bots (review s42 B #6), with the seats it could not show it in; in a game with roles
+    (its seats of different roles) it does not stand for the seats it could not show it in. A gain
+    is worded as what was measured, one searching seat among the bots, never as "stronger play":
+    the run plays no bot alone among searching seats, and a lone seat may gain whatever it plays
+    (:data:`LONE_SEAT`, review 283 #1).
 
     ``family``: the whole table of the page (every cell of a panel), whose every (cell, seat)
     comparison the page states in its cells' gain sentences: Holm's step-down and the Bonferroni
@@ -1036,14 +1050,12 @@ def _gain_ending(ct: pl.DataFrame, got: dict, verdicts, groups: dict, clauses: l
     if more and not unclear:
         where = " wherever a seat can win" if groups[("none", 0)] else ""
         if all(verdicts[i] == stats.SMALL for i in more):
-            return head + (f": the search bot is clearly the stronger player{where}, but by less than the "
-                           f"{100 * small:g} pp that matters in every seat, so the budgets barely measure "
-                           "stronger play.")
-        return head + (f": the search bot is the stronger player{where}, so the budgets do measure "
-                       f"stronger play{' there' if where else ''}.")
-    seat_by_seat = (f"seat by seat these games show it the stronger player in {seats_of(more)} and "
+            return head + (f": one searching seat clearly gains on the seat's own bot{where}, but by less "
+                           f"than the {100 * small:g} pp that matters in every seat.{LONE_SEAT}")
+        return head + f": one searching seat gains on the seat's own bot{where}.{LONE_SEAT}"
+    seat_by_seat = (f"seat by seat these games show it gaining in {seats_of(more)} and "
                     f"cannot tell yet in {seats_of(unclear)}" if more else
-                    "seat by seat these games do not show it the stronger player in any seat")
+                    "seat by seat these games do not show it gaining in any seat")
     roles = {str(r["role"]) for r, _ in pairs} if "role" in ct.columns else set()
     if pooled is not None and pooled["clear"] and pooled["diff"] > 0 and len(roles) <= 1:
         mattering = [i for i in more if verdicts[i] in (stats.LARGE, stats.MAY_MATTER)]
@@ -1051,28 +1063,27 @@ def _gain_ending(ct: pl.DataFrame, got: dict, verdicts, groups: dict, clauses: l
             # clear but below the difference that matters, and no seat's gain may matter: as the
             # seats' own "barely" (session 54 review: +0.6 pp (+0.3 to +0.9) over all the games
             # read "the budgets do measure stronger play", worded by its p-value, not its size)
-            return head + (f": over all its games it is clearly the stronger player, but by less than "
-                           f"the {100 * small:g} pp that matters, so the budgets barely measure "
-                           f"stronger play, and {seat_by_seat}.")
-        return head + (f": over all its games it is clearly the stronger player, so the budgets do "
-                       f"measure stronger play, though {seat_by_seat}.")
+            return head + (f": over all its games one searching seat clearly gains on the bots, but by "
+                           f"less than the {100 * small:g} pp that matters, and {seat_by_seat}.{LONE_SEAT}")
+        return head + (f": over all its games one searching seat clearly gains on the bots, though "
+                       f"{seat_by_seat}.{LONE_SEAT}")
     if pooled is not None and pooled["clear"] and pooled["diff"] > 0:
         # seats of different roles: the games pooled over them do not show it stronger in the
         # role of a seat the seat-by-seat test cannot tell
         where = ", ".join(f"seat {pairs[i][0]['seat'] + 1} ({str(pairs[i][0]['role']).capitalize()})"
                           for i in unclear)
-        return head + (f": over all its games it is clearly the stronger player, but its seats play "
-                       f"different roles and {seat_by_seat}: play more games before reading the trend "
-                       f"in {where} as one of stronger play.")
+        return head + (f": over all its games one searching seat clearly gains on the bots, but its "
+                       f"seats play different roles and {seat_by_seat}: play more games before reading "
+                       f"the trend in {where} as a searching seat's gain.{LONE_SEAT}")
     if pooled is not None and pooled["clear"] and pooled["diff"] < 0:
         return head + (f": over all its games it is clearly the weaker player ({seat_by_seat}); read "
                        "the trend with care.")
     if more:
-        return head + (f": these games show it the stronger player in {seats_of(more)}; in "
+        return head + (f": these games show a searching seat gaining in {seats_of(more)}; in "
                        f"{seats_of(unclear)} they cannot tell yet, nor over all its games: play more "
-                       "games before reading the trend as one of stronger play.")
-    return head + (": these games do not show it the stronger player in any seat, nor over all its "
-                   "games; play more games before reading the trend as one of stronger play.")
+                       "games before reading the trend as a searching seat's gain.")
+    return head + (": these games do not show a searching seat gaining in any seat, nor over all its "
+                   "games; play more games before reading the trend as a searching seat's gain.")
 
 
 def _row_digits(r: dict) -> int:

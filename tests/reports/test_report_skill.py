@@ -147,9 +147,11 @@ def test_the_sentence_is_true_for_the_table_beside_it(built):
             "95% interval ") in text
     # (session 42, review B #6: over all the seats the searching seat's games are clearly more, so
     # seat 3 alone no longer asks for more games)
-    assert ("over all its games it is clearly the stronger player, so the budgets do measure stronger "
-            "play, though seat by seat these games show it the stronger player in seats 1, 2 and 4 and "
-            "cannot tell yet in seat 3.") in text
+    # (session 63, review 283 #1: a searching seat's gain, not "stronger play": no bot played alone
+    # among searching seats)
+    assert ("over all its games one searching seat clearly gains on the bots, though seat by seat these "
+            "games show it gaining in seats 1, 2 and 4 and cannot tell yet in seat 3. These games play "
+            "no bot alone among searching seats") in text
 
 
 def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_apart():
@@ -165,7 +167,7 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
     apart = gain_sentence(table([0.5, 0.4], [0.45, 0.35], [0.55, 0.45]))
     assert ("is clearly more, by enough to matter, in seats 1 and 2 (seat 1 50.0% of 500 games vs the "
             "bot's 20.0% of 500, +30.0 pp, 95% interval ") in apart
-    assert "the search bot is the stronger player, so the budgets do measure stronger play" in apart
+    assert ": one searching seat gains on the seat's own bot. These games play no bot alone" in apart
     close = gain_sentence(table([0.5, 0.21], [0.45, 0.17], [0.55, 0.25]))
     assert ("is clearly more, by enough to matter, in seat 1 (50.0% of 500 games vs the bot's 20.0% of "
             "500, +30.0 pp, ") in close
@@ -173,14 +175,13 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
             "95% interval ") in close
     # (session 42, review B #6: seat 1's +30 pp carries the searching seat's games over both seats,
     # clearly more; seat 2 alone cannot tell, and the sentence says so)
-    assert "the search bot is the stronger player" not in close
-    assert ("over all its games it is clearly the stronger player, so the budgets do measure stronger "
-            "play, though seat by seat these games show it the stronger player in seat 1 and cannot "
-            "tell yet in seat 2.") in close
+    assert "one searching seat gains on the seat's own bot." not in close
+    assert ("over all its games one searching seat clearly gains on the bots, though seat by seat these "
+            "games show it gaining in seat 1 and cannot tell yet in seat 2.") in close
     none = gain_sentence(table([0.21, 0.19], [0.17, 0.15], [0.25, 0.23]))
     assert ("is not clearly different in seats 1 and 2 (seat 1 21.0% of 500 games vs the bot's 20.0% of "
             "500, +1.0 pp, ") in none and "seat 2 19.0% of 500 games vs the bot's 20.0% of 500, −1.0 pp" in none
-    assert "these games do not show it the stronger player in any seat" in none
+    assert "these games do not show a searching seat gaining in any seat" in none
 
 
 @pytest.mark.slow   # costly: make test-slow and CI run it (docs/testing.md)

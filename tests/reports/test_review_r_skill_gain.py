@@ -22,6 +22,7 @@ from scipy.stats import norm
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from analysis import skill as K
+from reports import skill as page
 from reports.skill import gain_sentence
 
 REST = (None,) * (len(K.BALANCE_COLUMNS) + 1) + (None,) * len(K.ROLE_GAP_COLUMNS)
@@ -163,9 +164,9 @@ def test_each_seat_is_worded_by_the_size_of_its_difference(multipletests):
     assert "intervals apart" not in words and "intervals overlap" not in words
     # (session 42, review B #6: the searching seat's games over all the seats are read too; here
     # they are clearly more, so the seat these games cannot tell alone no longer asks for more games)
-    assert words.endswith(": over all its games it is clearly the stronger player, so the budgets do "
-                          "measure stronger play, though seat by seat these games show it the stronger "
-                          "player in seats 1, 2 and 3 and cannot tell yet in seat 4.")
+    assert words.endswith(": over all its games one searching seat clearly gains on the bots, though "
+                          "seat by seat these games show it gaining in seats 1, 2 and 3 and cannot tell "
+                          "yet in seat 4." + page.LONE_SEAT)
 
 
 def test_a_seat_where_neither_wins_is_out_of_the_family_and_less_is_worded_too(multipletests):
@@ -190,11 +191,12 @@ def test_every_seat_clearly_more_is_stronger_play_and_the_smallest_difference_is
     bot = [250_000, 250_000]
     words = gain_sentence(_table(top, bot))
     assert "is clearly more, by enough to matter, in seats 1 and 2 (seat 1 60.0% of 2,000 games" in words
-    assert words.endswith(": the search bot is the stronger player, so the budgets do measure stronger play.")
+    # (session 63, review 283 #1: what was measured, not "stronger play")
+    assert words.endswith(": one searching seat gains on the seat's own bot." + page.LONE_SEAT)
     wide = gain_sentence(_table(top, bot), 0.5)
     assert "50 pp matters) is clearly more but by less than 50 pp in seats 1 and 2" in wide
-    assert wide.endswith(": the search bot is clearly the stronger player, but by less than the 50 pp that "
-                         "matters in every seat, so the budgets barely measure stronger play.")
+    assert wide.endswith(": one searching seat clearly gains on the seat's own bot, but by less than the "
+                         "50 pp that matters in every seat." + page.LONE_SEAT)
 
 
 def test_a_seat_whose_own_interval_excludes_0_is_clear_only_after_holm(multipletests):

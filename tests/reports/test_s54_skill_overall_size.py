@@ -17,6 +17,7 @@ import polars as pl
 from scipy.stats import norm
 
 from analysis import skill as K
+from reports import skill as page
 from reports.skill import gain_sentence
 
 REST = (None,) * (len(K.BALANCE_COLUMNS) + 1) + (None,) * len(K.ROLE_GAP_COLUMNS)
@@ -55,9 +56,10 @@ def test_a_clear_overall_gain_smaller_than_what_matters_reads_barely():
     words = " ".join(gain_sentence(_table(top, bot)).split())
     assert "not clearly different in seats 1, 2, 3 and 4" in words          # no seat alone shows it
     assert "every seat weighted by its games), clearly more but by less than the 1 pp that matters" in words
-    assert words.endswith(": over all its games it is clearly the stronger player, but by less than the "
-                          "1 pp that matters, so the budgets barely measure stronger play, and seat by "
-                          "seat these games do not show it the stronger player in any seat."), words
+    # (session 63, review 283 #1: a searching seat's gain, not "stronger play")
+    assert words.endswith(": over all its games one searching seat clearly gains on the bots, but by less "
+                          "than the 1 pp that matters, and seat by seat these games do not show it gaining "
+                          "in any seat. " + " ".join(page.LONE_SEAT.split())), words
     assert "do measure stronger play" not in words
 
 
@@ -73,4 +75,4 @@ def test_a_clear_overall_gain_of_what_matters_says_so():
     assert low >= 0.01                                       # every gain it allows matters
     words = " ".join(gain_sentence(_table(top, bot)).split())
     assert "every seat weighted by its games), clearly more, by enough to matter:" in words, words
-    assert "so the budgets do measure stronger play" in words
+    assert "over all its games one searching seat clearly gains on the bots" in words

@@ -71,8 +71,8 @@ def test_the_verdict_is_read_on_the_interval_it_names():
     clause = _clause(words)
     assert "), not clearly different" in clause, clause
     assert "clearly the stronger player" not in words, words
-    assert words.endswith("nor over all its games; play more games before reading the trend as one of "
-                          "stronger play."), words
+    assert words.endswith("nor over all its games; play more games before reading the trend as a "
+                          "searching seat's gain."), words
     # a cell clear on both: "clearly more", read on the panel's interval
     words = _clause(gain_sentence(table.filter(pl.col("cell") == "4p 4×balanced"), family=table))
     assert "), clearly more, by enough to matter" in words, words
@@ -84,4 +84,4 @@ def test_one_cell_keeps_its_one_95_interval():
     words = gain_sentence(table, family=table)
     assert words == gain_sentence(table)
     assert "(95% interval +0.3 to +4.7 pp, Wald's for the difference of the two means" in words, words
-    assert "over all its games it is clearly the stronger player" in words, words
+    assert "over all its games one searching seat clearly gains on the bots" in words, words
