@@ -23,8 +23,8 @@ and the line said the answer was of 0,4,16); ``--budgets 16`` alone adds 16 to w
 
 The answer is shown only once it is written and published (:func:`write_answer`, then
 :func:`publish_skill_out` with SIGINT and SIGTERM held, so a replacement is never half renamed): the
-budget tables, the trend sentence and whether one searching seat was shown the stronger player
-(:func:`reports.skill.gain_sentence`, as on the page; also the second line of ``skill.txt``). An
+budget tables, the trend sentence and what one searching seat gained over its table (not whether it
+is the stronger player: no bot plays alone among searching seats; session 63) (:func:`reports.skill.gain_sentence`, as on the page; also the second line of ``skill.txt``). An
 interruption at any moment is said in one line naming the directory and what the same command
 again does (:func:`interrupted_line`: plays the rest, writes the page from the parts kept, or shows
 the answer already written). A question refused in a directory of another says what differs
@@ -381,8 +381,8 @@ def write_answer(out: Path, table, bs, spec, question: dict, about_rules: dict, 
     from analysis.skill_target import lead_band, role_labels
 
     # judged against the designer's --target where one measures the first role's share (review
-    # s37 seig #10), as the page's lead is; then, as on the page, whether the searching seat was
-    # shown the stronger player (review s42 B #2: only the page said so, and "persists as play
+    # s37 seig #10), as the page's lead is; then, as on the page, what the searching seat gained
+    # (review s42 B #2: only the page said so, and "persists as play
     # gets stronger" read alone on the terminal and in skill.txt)
     sentence = K.verdict(adv, band=lead_band(table, targets, role_labels(spec)))
     words = "\n".join([sentence] + gains)
