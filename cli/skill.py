@@ -24,7 +24,8 @@ and the line said the answer was of 0,4,16); ``--budgets 16`` alone adds 16 to w
 The answer is shown only once it is written and published (:func:`write_answer`, then
 :func:`publish_skill_out` with SIGINT and SIGTERM held, so a replacement is never half renamed): the
 budget tables, the trend sentence and what one searching seat gained over its table (not whether it
-is the stronger player: no bot plays alone among searching seats; session 63) (:func:`reports.skill.gain_sentence`, as on the page; also the second line of ``skill.txt``). An
+is the stronger player: no bot plays alone among searching seats; session 63)
+(:func:`reports.skill.gain_sentence`, as on the page; also the second line of ``skill.txt``). An
 interruption at any moment is said in one line naming the directory and what the same command
 again does (:func:`interrupted_line`: plays the rest, writes the page from the parts kept, or shows
 the answer already written). A question refused in a directory of another says what differs
