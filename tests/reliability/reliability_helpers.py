@@ -36,6 +36,15 @@ def start(*args, cwd: Path, **extra) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process, all its threads (/proc/PID/stat)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def wait_for(predicate, timeout: float = 90, what: str = "") -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:

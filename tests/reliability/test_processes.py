@@ -17,7 +17,7 @@ import signal
 
 import pytest
 
-from reliability_helpers import cli_in_process, hidden, one_error_line, start, wait_for
+from reliability_helpers import cli_in_process, cpu_seconds, hidden, one_error_line, start, wait_for
 
 pytestmark = pytest.mark.slow   # a costly file: make test-slow and CI run it (docs/testing.md, the fast suite's budget)
 
@@ -26,15 +26,6 @@ LONG_RUN = ("simulate", "--games", "3e6", "--quiet")
 
 def _writing(folder, name) -> bool:
     return bool(hidden(folder, f".{name}.tmp-*"))
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a running process, all its threads (/proc/PID/stat)."""
-    try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _stop(proc) -> None:
@@ -188,9 +179,9 @@ def test_sigterm_stops_a_fief_odds_grid_at_once(tmp_path):
         # temporary directory appears at 0.9-1.0 s) and playing on both threads for a batch or two
         # (CPU time, not a wall-clock wait; was 3.0 s, a second more of the child's CPU that showed
         # nothing more: the old deaf kernel still played on for 10-25 s after the signal)
-        wait_for(lambda: _cpu_seconds(proc.pid) > 2.0, what="the grid's Monte Carlo")
+        wait_for(lambda: cpu_seconds(proc.pid) > 2.0, what="the grid's Monte Carlo")
         assert proc.poll() is None, proc.communicate()
-        before = _cpu_seconds(proc.pid)
+        before = cpu_seconds(proc.pid)
         proc.send_signal(signal.SIGTERM)
         err = proc.stderr.read()
         proc.stdout.read()

@@ -86,19 +86,14 @@ def _sweep(here, capsys) -> Path:
 
 
 @pytest.mark.slow   # builds a page (1.5-3 s of CPU): make test-slow and CI run it
-def test_s63_report_of_a_sweep_whose_record_nests_deep(here, capsys):
+@pytest.mark.parametrize("damaged", ["sweep.json", "every variant's run.json"])
+def test_s63_report_of_a_sweep_whose_record_nests_deep(here, capsys, damaged):
     sw = _sweep(here, capsys)
-    _damage(sw / "sweep.json")
-    code, err = cli_in_process(["report", "sw", "-o", "rep"], capsys)
-    assert code == 0 and "Traceback" not in err, err[-2000:]
-    assert (here / "rep" / "report.html").is_file()
-
-
-@pytest.mark.slow   # builds a page (1.5-3 s of CPU): make test-slow and CI run it
-def test_s63_report_of_a_sweep_whose_variants_records_nest_deep(here, capsys):
-    sw = _sweep(here, capsys)
-    for variant in sorted((sw / "variants").iterdir()):
-        _damage(variant / "run.json")
+    if damaged == "sweep.json":
+        _damage(sw / "sweep.json")
+    else:
+        for variant in sorted((sw / "variants").iterdir()):
+            _damage(variant / "run.json")
     code, err = cli_in_process(["report", "sw", "-o", "rep"], capsys)
     assert code == 0 and "Traceback" not in err, err[-2000:]
     assert (here / "rep" / "report.html").is_file()

@@ -20,18 +20,9 @@ import threading
 
 import pytest
 
-from reliability_helpers import hidden, start, wait_for
+from reliability_helpers import cpu_seconds, hidden, start, wait_for
 
 PANEL = ("--lineup", "random", "--lineup", "greedy", "--players", "2", "--games", "3e7")
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a running process, all its threads (/proc/PID/stat)."""
-    try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _interrupted_once_playing(args, folder, name):
@@ -43,8 +34,8 @@ def _interrupted_once_playing(args, folder, name):
     try:
         wait_for(lambda: hidden(folder, f".{name}.*") or proc.poll() is not None,
                  what=f"the claim of {name}")
-        since = _cpu_seconds(proc.pid)
-        wait_for(lambda: err or _cpu_seconds(proc.pid) > since + 3 or proc.poll() is not None,
+        since = cpu_seconds(proc.pid)
+        wait_for(lambda: err or cpu_seconds(proc.pid) > since + 3 or proc.poll() is not None,
                  timeout=180, what="a line on stderr or 3 s of play")
         assert proc.poll() is None, "".join(err)        # still playing: the signal stops it
         proc.send_signal(signal.SIGINT)
