@@ -484,22 +484,26 @@ def fair_by_count(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE, seats: pl.
     fair share since session 62 (:func:`reports.text.seats_fair`: 25.0% where that is 1/P exactly,
     else at the most decimals any seat's share needs, 33.33%). At the run's own count (``players``,
     its table ``seats``), the page lead's value; at another, :func:`reports.text.seats_fair` over
-    that count's rows of ``fp`` (table ``first_player``, ``smallest`` the share that matters).
+    that count's rows of ``fp`` (table ``first_player``; ``smallest`` no longer read there) at the
+    most decimals those rows print their shares with (one decimal where 1/P is exact).
     Session 63: a 3-player page said "the fair 33.33%" in its lead and "against a fair 33.3%" for
     the same 1/3 in the first-player sentence, printed at the share's decimals."""
     out: dict[int, str] = {}
     if fp is None or fp.height == 0:
         return out
-    ends = [c for c in ("ci_low", "ci_high") if c in fp.columns]
     for (n,), rows in fp.group_by(["players"], maintain_order=True):
         if seats is not None and players is not None and int(n) == int(players) and seats.height and \
                 {"win_share", "fair_share"} <= set(seats.columns):
             out[int(n)] = seats_fair(seats)
             continue
-        like = rows.select(pl.col("win_share"), pl.col("fair").alias("fair_share"),
-                           (pl.col("win_share") - pl.col("fair")).alias("diff"), *ends
-                           ).with_columns(pl.lit(float(smallest)).alias("smallest"))
-        out[int(n)] = seats_fair(like)
+        # a count the page played again has no seat headlines: its rows print their shares at
+        # _row_ci's decimals, and its fair share is printed at the most of those (at one decimal
+        # where 1/P is exact), not at the 3 decimals seat_digits may give a share near 1/P
+        # ("32.7% (27.6–38.2) … against a fair 33.333%")
+        fair = float(rows["fair"][0])
+        exact = abs(round(100 * fair, 1) - 100 * fair) < 1e-9
+        digits = 1 if exact else max([_decimals(_row_ci(r)) for r in rows.iter_rows(named=True)] + [1])
+        out[int(n)] = pct(fair, digits)
     return out
 
 
