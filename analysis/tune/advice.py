@@ -336,7 +336,10 @@ def _advice(result: dict, has_search_bot: bool, cost: str, commands_printed: boo
                 or "the settings found")
     if said == "missed":
         n_met, n = confirm.get("met_cells"), len(cells)
-        held = (f" (met in {n_met} of {n} cells; a fix must meet it in every cell)"
+        # a panel's cells that read none of the settings were left out (session 63): the count is
+        # of the cells where they are read, and says so, as the verdict does
+        where = " where the settings are read" if result.get("not_read") else ""
+        held = (f" (met in {n_met} of {n} cells{where}; a fix must meet it in every cell{where})"
                 if len(cells) > 1 and n_met else "")
         far = how_far(result, targets)
         edge = edge_words(result, varies, tune)
