@@ -188,21 +188,43 @@ def accumulator_from_stats(rs: RunSet) -> MatchupAccumulator:
     return acc
 
 
-def _interval(total, mom: stats.Moments, n, counted):
+def _interval(total, mom: stats.Moments, n, counted, games=None):
     """(mean, 95 % low, high) of per-unit shares: the unit's sum ``total`` over ``n`` units with
     ``mom`` their moments. Where ``counted`` (a bool per entry: each unit's value is one seat's or
     one player pair's share, 0 or 1 but for a shared win or a tie) the Wilson interval of ``total``
     wins in ``n``; elsewhere (a deal's mean over its rotations, a game's mean over a strategy's
     several seats) Wilson's interval at the units' effective number of games
     (:func:`analysis.stats.share_mean_interval`; review s62 #1: the t interval clipped at 0 that
-    stood here covered a rarely winning bot's share in 88.4% of 500-deal samples)."""
+    stood here covered a rarely winning bot's share in 88.4% of 500-deal samples). Where the units
+    have no spread (every deal lost, or won), Wilson's over ``games`` (the shares the units hold,
+    all told, :func:`_games_behind`) with the t(n − 1) critical value, as the ladder reads a cell
+    (review 283 #2, session 64: over the units, the deals, 0 wins of 1,000 games in 250 deals read
+    0–1.51 % and 1 win 0–0.57 %: the upper end fell as a win was added; now 0–0.39 % at 0 wins)."""
     counted = np.broadcast_to(np.asarray(counted, dtype=bool), np.shape(n))
     mean, sd = mom.mean_sd()
-    lo, hi = stats.share_mean_interval(mean, sd, n)       # (a unit's mean share: in [0, 1])
+    lo, hi = stats.share_mean_interval(mean, sd, n, games=games)  # (a unit's mean share: in [0, 1])
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(n > 0, total / np.where(n > 0, n, 1), np.nan)
     wlo, whi = stats.wilson(total, n)
     return (np.where(counted, share, mean), np.where(counted, wlo, lo), np.where(counted, whi, hi))
+
+
+def _games_behind(acc: MatchupAccumulator, rs: RunSet) -> tuple[np.ndarray, np.ndarray]:
+    """The shares behind each value's units, all told, that an interval over units without spread
+    reads (Wilson's over them, :func:`_interval`): (per strategy, per ordered strategy pair).
+
+    A strategy's win share: its player rows (deals × rotations × its seats in each game). Its seats'
+    wins in one game exclude each other (their shares add up to at most 1), so with c seats a game
+    is won by one of them with chance c·p and no win in N games has chance (1 − c·p)^N, at most
+    that of c·N independent games: Wilson's over the player rows holds (and is the effective
+    number of games one win gives, c·N(1 − m), so the upper end rises with the wins; over the
+    games alone it would still fall, c times too wide at 0 wins). A pair's values (A ahead of B,
+    A's win share where B plays): the games where they met (``meetings``: deals × rotations). A's
+    several seats against B's are not counted: whether A finishes ahead of B may be alike for
+    every A–B pair of a game (no independence to count on), and A's seats in the games B plays are
+    not kept by pair; where each holds one seat, the meetings are the pairs, exactly."""
+    per_unit = float(getattr(rs, "games_per_unit", rs.n_players)) if acc.paired else 1.0
+    return acc.rows.astype(float), acc.m_n * per_unit
 
 
 def _one_seat(acc: MatchupAccumulator) -> np.ndarray:
@@ -260,7 +282,8 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     in each: with one seat a game, its player rows' share), ci_low, ci_high (95 %, this strategy's
     alone: unadjusted; Wilson's over the games for a strategy on one seat of every game it plays,
     else Wilson's at the effective games of the per-game or per-deal means, :func:`_interval`,
-    review s62 #1; review s60, a bot on
+    review s62 #1, and Wilson's over its player rows where those means have no spread, a bot that
+    won no game, session 64; review s60, a bot on
     three seats read 9.8–10.9% over its player rows where its games give 9.85–10.80%), fair_share
     (1/n), diff, test_units (what
     the t test is over: games without deals, deals when paired — the strategy's per-game or
@@ -276,7 +299,7 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     """
     acc = _acc(rs, acc)
     one = _one_seat(acc)
-    p, lo, hi = _interval(acc.s_sum, acc.s_mom, acc.s_n, one)
+    p, lo, hi = _interval(acc.s_sum, acc.s_mom, acc.s_n, one, games=_games_behind(acc, rs)[0])
     units = acc.s_n
     fair = 1.0 / rs.n_players
     fixed = _seat_bound(acc)
@@ -323,7 +346,8 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     ahead of B; ties ½, the mean over the units of its mean over the A–B player pairs of each),
     ci_low, ci_high (95 %, this pair's alone: unadjusted; Wilson's over the meetings where A and B
     each hold one seat of every game they play, one pair a game, else Wilson's at the
-    effective games of the per-game or per-deal means, :func:`_interval`), p_value (t test of
+    effective games of the per-game or per-deal means, :func:`_interval`, over the meetings where
+    those means have no spread, session 64), p_value (t test of
     "ahead share = ½" over the units), p_adjusted (Holm over the unordered pairs that met: one
     family; A–B and B–A are one comparison, mirror images, and carry the same p-values),
     significant (p_adjusted < 0.05), verdict (the gap from ½ worded by its size against smallest,
@@ -341,8 +365,9 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     # else Wilson's at the effective games of the per-game (per-deal) means over the pairs. A's win share in a game
     # is one seat's wherever A holds one seat, whatever B holds.
     one = _one_seat(acc)
-    a, lo, hi = _interval(acc.m_sum, acc.m_mom, acc.m_n, (one[:, None] & one[None, :]).ravel())
-    w, wlo, whi = _interval(acc.w_sum, acc.w_mom, acc.m_n, np.repeat(one, k))
+    met = _games_behind(acc, rs)[1]
+    a, lo, hi = _interval(acc.m_sum, acc.m_mom, acc.m_n, (one[:, None] & one[None, :]).ravel(), games=met)
+    w, wlo, whi = _interval(acc.w_sum, acc.w_mom, acc.m_n, np.repeat(one, k), games=met)
     fixed = _seat_bound(acc)
     keys = [key for key in range(k * k) if acc.m_n[key] > 0]
     raw = _unit_p_values(acc.m_mom, acc.m_n, 0.5)
@@ -361,8 +386,7 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
         # the games the pair met, and the units its interval counts (review s61 fix 260 #3:
         # "meetings 5000" where each pair met in all 20,000 games of a rotated run's 5,000 deals)
         # (a deal's games: RunSet.games_per_unit, its players on a run read from the rows)
-        "meetings": (acc.m_n[keys] * (getattr(rs, "games_per_unit", rs.n_players) if acc.paired else 1)
-                     ).astype(np.int64),
+        "meetings": met[keys].astype(np.int64),
         "units": acc.m_n[keys].astype(np.int64), "ahead_share": a[keys],
         "ci_low": lo[keys], "ci_high": hi[keys],
         "p_value": pval[keys], "p_adjusted": padj[keys], "significant": flag[keys],

@@ -434,7 +434,10 @@ def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFra
             c = np.zeros(P)
             c[seats] = 1.0 / len(seats)
             sd = float(np.sqrt(max(float(c @ cov @ c), 0.0) * units))
-            lo, hi = stats.share_mean_interval(share[row], sd, units)
+            # (no spread, a bot that won no game on any of its seats: Wilson's over its player
+            # rows, as analysis.matchups reads one, session 64; over the games it read wider
+            # than one win did)
+            lo, hi = stats.share_mean_interval(share[row], sd, units, games=rows[row])
             low[row], high[row] = float(lo), float(hi)
     small = rs.smallest_of("share")
     return pl.DataFrame({

@@ -466,15 +466,20 @@ def t_interval(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarra
     return mean - half, mean + half
 
 
-def share_mean_interval(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+def share_mean_interval(mean, sd, n, level: float = LEVEL, games=None) -> tuple[np.ndarray, np.ndarray]:
     """The interval of the mean of ``n`` independent units that are each a share in [0, 1] (a deal's
     mean win share over its rotations, a game's mean over a bot's seats): Wilson's at the effective
     number of games (:func:`share_mean_wilson`, the ladder's and a sweep's), which lies in [0, 1]
     and is skewed away from 0 and 1 as the share's sampling distribution is; where every unit is
     alike (``sd`` 0: a bot that won every deal, or none), the Wilson score interval of ``n`` units
     at that share (:func:`wilson`), as a bounded unit's variance is at most m(1 − m), also for a
-    single unit. Review W #1: a t interval printed a random bot's share as "0.50% (−0.20–1.20%)" and
-    a bot winning all 12 games of 3 deals as "100.0% (100.0–100.0)". Review s62 #1: the t interval
+    single unit, or, from two units on where ``games`` is given and exceeds ``n`` (the shares the
+    units hold, all told: a strategy's player rows over a rotated run's deals), Wilson's over those
+    games with the t(n − 1) critical value (:func:`share_mean_wilson`'s ``games``; review 283 #2,
+    session 64: 0 wins of 1,000 games in 250 deals read 0–1.51 % over the deals, 1 win 0–0.57 %;
+    now 0–0.39 % at 0 wins). Review W #1: a
+    t interval printed a random bot's share as "0.50% (−0.20–1.20%)" and a bot winning all 12 games
+    of 3 deals as "100.0% (100.0–100.0)". Review s62 #1: the t interval
     clipped at 0 that followed it covered a rarely winning bot's share in 88.4% of 500-deal samples
     of a rotated run (random at 0.41%, missed high in 11.3%: "0.15% 0.00–0.32%"); this interval
     covers it in 94.7% (docs/analysis.md, "Intervals and tests")."""
@@ -482,8 +487,12 @@ def share_mean_interval(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, 
     sd = np.asarray(sd, dtype=float)
     n = np.asarray(n, dtype=float)
     mean, sd, n = np.broadcast_arrays(mean, sd, n)
-    lo, hi = share_mean_wilson(mean, sd, n, level)
+    if games is not None:
+        games = np.broadcast_to(np.asarray(games, dtype=float), mean.shape)
+    lo, hi = share_mean_wilson(mean, sd, n, level, games=games)
     alike = (sd == 0) & (n >= 1)
+    if games is not None:       # (from two units share_mean_wilson read Wilson over the games;
+        alike &= ~((n >= 2) & (games > n))  # as many games as units: over the units, as before)
     if np.any(alike):
         wl, wh = wilson(np.where(alike, mean * n, 0.0), np.where(alike, n, 1.0), level)
         lo, hi = np.where(alike, wl, lo), np.where(alike, wh, hi)
