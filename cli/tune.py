@@ -120,6 +120,11 @@ def tune(
     from analysis.sweep.play import prepare_out
 
     console = Console(stderr=True, quiet=quiet)
+    from analysis.tune.search import check_older_panel_tune
+
+    # a panel tune begun before session 63 is not resumed: its one line comes alone, before the
+    # line saying which cells this command leaves out (session 64)
+    check_older_panel_tune(plan, out, storage, force)
     for line in plan.warnings:      # a confirmation that may be too small for the target (s46 #4)
         typer.echo(line, err=True)
     from strategies.common import strategy_files

@@ -60,7 +60,9 @@ players; every candidate would play the same games). Over a panel, the cells who
 reads none of the settings tuned are left out of the search and the confirmation, said in one line
 before any game naming them, and the verdict counts only the cells "where track.goal.4 is read" and
 lists the others as not read (:func:`unread_cells`, :func:`scope_words`, result.json ``not_read``;
-session 63). result.json ``edges``: the ranges
+session 63); a panel tune begun before that, which played and judged them, is not resumed by the
+same command: one line says why and what to do (:func:`check_older_panel_tune`, session 64).
+result.json ``edges``: the ranges
 the advice suggests beyond a setting at the edge of its range, put through the game's loader
 (:func:`edge_checks`); result.json is strict JSON (no NaN: :func:`_finite_json`).
 
@@ -368,6 +370,10 @@ class TunePlan:
     #: :func:`unread_cells`), left out of the search and the confirmation: ``label``, ``players``,
     #: ``lineup`` each; the verdict lists them as not read
     not_read: list = field(default_factory=list)
+    #: the panel, ``players`` and ``strategies`` as asked, before :attr:`not_read` was left out
+    #: (None when no cell was): the plan a tune begun before session 63 recorded for the same
+    #: command, told apart on resume (:func:`check_older_panel_tune`); not part of tune.json
+    asked: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def startup(self) -> int:
@@ -549,8 +555,9 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     check_read(game, [_compared_values(v) for v in parsed], base, counts, src.text,
                panel=panel is not None and len(panel) > 1)
     # cells of a panel that read none of the settings tuned: left out, and said (session 63)
-    not_read, scope_lines = [], []
+    not_read, scope_lines, asked = [], [], None
     if panel is not None and len(panel) > 1:
+        asked = {"panel": panel, "players": players, "strategies": strategies}
         panel, not_read, scope_lines = unread_cells(game, panel, parsed, base, src.text)
         if len(panel) == 1:
             players, strategies = panel.cells[0].players, panel.cells[0].strategies
@@ -563,7 +570,7 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
                     max_games=max_games, eta=eta, confirm_games=confirm_games,
                     confirm_seed=cseed, stop_when_met=stop_when_met, rotate_seats=rotate_seats,
                     n_players=0, strategy_names=[], panel=panel, aggregate=aggregate,
-                    options=options, not_read=not_read)
+                    options=options, not_read=not_read, asked=asked if not_read else None)
     # the corners of the space (every range at its low end, at its high end; every listed value)
     corners = [{v.name: _low(v) for v in parsed}, {v.name: _high(v) for v in parsed}]
     for v in parsed:
@@ -663,6 +670,110 @@ def unread_cells(game: str, panel: Panel, parsed, base, rules_text: str) -> tupl
     return (Panel(panel.game, f"{panel.name.split('@')[0]}@{','.join(map(str, kept))}p",
                   tuple(c for c in panel.cells if c.players in kept), panel.description, panel.source),
             left, lines)
+
+
+def older_panel_plan(plan: TunePlan) -> dict | None:
+    """tune.json's plan as a tune begun before session 63 recorded this very command: every cell of
+    the panel asked (:attr:`TunePlan.asked`), those that read none of the settings tuned among them,
+    and no ``not_read``. None when the plan leaves no cell out (then the two plans are the same)."""
+    if not plan.not_read or not plan.asked:
+        return None
+    from dataclasses import replace
+
+    return replace(plan, not_read=[], asked=None, **plan.asked).to_json()
+
+
+def is_older_panel_tune(recorded, plan: TunePlan) -> bool:
+    """Whether ``recorded`` (a tune.json, or the plan a study holds: :func:`plan_identity`) is this
+    command's tune as begun before session 63 (:func:`older_panel_plan`), not as today's plan
+    records it. ``panel_intervals`` is not compared: a record begun before session 59 has none, and
+    is no more resumable for it."""
+    older = older_panel_plan(plan)
+    if older is None or not isinstance(recorded, dict) or recorded.get("not_read"):
+        return False
+
+    def same(a: dict, b: dict) -> bool:
+        a, b = plan_identity(a), plan_identity(b)
+        return all(json.dumps(plan_value(a, k), sort_keys=True) == json.dumps(plan_value(b, k), sort_keys=True)
+                   for k in set(a) | set(b))
+
+    return same(recorded, older) and not same(recorded, plan.to_json())
+
+
+def older_panel_tune_line(plan: TunePlan, where: str, instead: str, whose: str = "this tune") -> str:
+    """The one line refusing to resume a panel tune begun before session 63 (:func:`check_older_panel_tune`):
+    what it played that a tune now leaves out, why its trials cannot go on in today's search, and
+    what to do (``instead``)."""
+    from analysis.sweep.play import counts_text
+
+    names = [v.name for v in plan.varies if not v.is_players]
+    what = (f"does not read {names[0]}" if len(names) == 1 else "reads none of " + ", ".join(names))
+    it = "it" if len(names) == 1 else "them"
+    n, k = len(plan.not_read), len(plan.cells) or 1
+    labels = ", ".join(c["label"] for c in plan.not_read)
+    cells = "the cell" if n == 1 else f"the {n} cells"
+    return (f"{where}: {whose} was begun by an earlier version of the toolkit, which played every "
+            f"cell of the panel, also {cells} at {counts_text(c['players'] for c in plan.not_read)} "
+            f"players, where {registry.get(plan.game).title} {what} ({labels}); its trials were judged "
+            f"with {'that cell' if n == 1 else 'those cells'}, where every candidate plays the same "
+            f"games, and a tune now leaves {'it' if n == 1 else 'them'} out, so its search cannot go on: to tune "
+            + (f"the cell that reads {it}" if k == 1 else f"the {k} cells that read {it}")
+            + f", {instead}")
+
+
+def check_older_panel_tune(plan: TunePlan, out, storage: str | None = None, force: bool = False) -> None:
+    """Refuse, in one line, before any game and touching nothing, to resume a panel tune begun
+    before session 63 (its tune.json, or with ``--storage`` its study, holds every cell of the
+    panel and no ``not_read``) with a command whose plan now leaves some of those cells out
+    (:func:`unread_cells`). Its trials' objectives were taken over every cell (the worst cell among
+    them, intervals at 1 − 0.05/cells), and an Optuna trial's value cannot be judged again: resumed
+    as today's tune, the search would race new candidates against values judged on cells it no
+    longer plays; resumed as it was begun, it would go on judging cells the fix does not act on,
+    which can hide every candidate behind the same worst cell (the case that made session 63). Until
+    session 64 the same command was told "holds another tune (different panel)" and offered --force
+    to replace it. ``force``: --out is to be played anew (its study is not read); a --storage
+    study is refused all the same, as :func:`check_study` refuses another tune's."""
+    if older_panel_plan(plan) is None:
+        return
+    out = Path(out)
+    if not force:
+        try:
+            before = json.loads((out / TUNE_JSON).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            before = None
+        if isinstance(before, dict) and before.get("kind") == "tune" and is_older_panel_tune(before, plan):
+            raise UsageError(older_panel_tune_line(
+                plan, f"--out {out}", "give a new --out (this one is left as it is; balance report "
+                "reads it), or --force to play it anew here (the old tune is replaced only "
+                "when the new one is complete)"))
+    file = _study_file(storage)
+    if file is not None and is_older_panel_tune(_recorded_study_plan(Path(file)), plan):
+        raise UsageError(older_panel_tune_line(
+            plan, f"--storage {storage}", "give a new --storage file (this one is left as it is)",
+            whose="the tune of this study"))
+
+
+def _recorded_study_plan(path: Path) -> dict | None:
+    """The plan a study records (:data:`PLAN_ATTR`), read-only; None when there is none or it cannot
+    be read (:func:`check_study` says what is wrong with such a file)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return None
+        con = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return None
+    try:
+        row = con.execute("SELECT a.value_json FROM study_user_attributes a JOIN studies s ON "
+                          "a.study_id = s.study_id WHERE s.study_name = ? AND a.key = ?",
+                          (STUDY, PLAN_ATTR)).fetchone()
+        return json.loads(row[0]) if row else None
+    except (sqlite3.Error, TypeError, ValueError, RecursionError):
+        return None
+    finally:
+        con.close()
 
 
 def _compared_values(v: Vary) -> Vary:
@@ -895,6 +1006,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     :class:`simcore.cluster.Cluster` plays them on Dask: the same games, the same search)."""
     final = Path(out)
     meta = plan.to_json()
+    check_older_panel_tune(plan, final, storage, force)    # (session 64: not "another tune")
     resuming = prepare_out(meta, final, force, kind="tune")
     out = final
     study_file = _study_file(storage)
