@@ -40,18 +40,20 @@ def wilson_counts(successes: float, n: float, z: float = Z95) -> tuple[float, fl
     (successes may be fractional): :func:`wilson_interval`, then Brown, Cai & DasGupta's (2001,
     §4.1.1) ends: for 0 < x ≤ x* successes (x* = 2 for n ≤ 50, else 3) the lower end is the exact
     (Garwood) Poisson bound ½ χ²(2x; α/2) / n, and for 0 < n − x ≤ x* failures the upper end is
-    1 − ½ χ²(2(n − x); α/2) / n. The scalar form of :func:`analysis.stats.wilson` for a game's own
-    closing rows below the analysis layer (a Fief combat's "P(defender holds)": review 225 #2, the
-    terminal's 0.0006 beside the page's 0.0001 for 1 hold in 300); tests hold the two equal."""
+    1 − ½ χ²(2(n − x); α/2) / n; a fractional count as the whole count nearest it, x < x* + ½
+    (an effective count of 3.009 is 3 wins: session 64). The scalar form of
+    :func:`analysis.stats.wilson` for a game's own closing rows below the analysis layer (a Fief
+    combat's "P(defender holds)": review 225 #2, the terminal's 0.0006 beside the page's 0.0001
+    for 1 hold in 300); tests hold the two equal."""
     if n <= 0:
         return (float("nan"), float("nan"))
     x = min(max(float(successes), 0.0), float(n))
     lo, hi = wilson_interval(x / n, n, z)
     ends = 2.0 if n <= 50 else 3.0
     q = 0.5 * math.erfc(z / math.sqrt(2.0))          # the lower tail at -z: (1 - level) / 2
-    if 0.0 < x <= ends:
+    if 0.0 < x < ends + 0.5:
         lo = gamma_quantile(x, q) / n
-    if 0.0 < n - x <= ends:
+    if 0.0 < n - x < ends + 0.5:
         hi = 1.0 - gamma_quantile(n - x, q) / n
     return lo, hi
 

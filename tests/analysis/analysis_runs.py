@@ -117,7 +117,7 @@ def medievallons_run(path: Path, games: int, players: int = 4, seed: int = 0,
 def wilson_ref(s, n, level: float = 0.95) -> tuple[float, float]:
     """The toolkit's Wilson interval computed independently: statsmodels' score interval, then
     Brown, Cai & DasGupta's (2001, §4.1.1) exact Poisson ends for 0 < x ≤ x* successes (failures; x*
-    = 2 for n ≤ 50, else 3),
+    = 2 for n ≤ 50, else 3; a fractional count as the whole count nearest it, session 64),
     ½ χ²(2x; α/2) / n from scipy (analysis.stats.wilson's docstring)."""
     from scipy.stats import chi2
     from statsmodels.stats.proportion import proportion_confint
@@ -132,8 +132,8 @@ def wilson_ref(s, n, level: float = 0.95) -> tuple[float, float]:
         low, high = proportion_confint(int(s), int(n), alpha=1 - level, method="wilson")
     q = (1 - level) / 2
     ends = 2 if n <= 50 else 3                 # their x*
-    if 0 < s <= ends:
+    if 0 < s < ends + 0.5:
         low = chi2.ppf(q, 2 * s) / 2 / n
-    if 0 < n - s <= ends:
+    if 0 < n - s < ends + 0.5:
         high = 1 - chi2.ppf(q, 2 * (n - s)) / 2 / n
     return float(low), float(high)

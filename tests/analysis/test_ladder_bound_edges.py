@@ -35,12 +35,13 @@ K = 42                                   # the family of the reviewed ladder's C
 
 def _wilson(x, n, alpha):
     """statsmodels' Wilson interval with Brown, Cai & DasGupta's exact Poisson ends (x* = 2 up
-    to n = 50, else 3), as the toolkit documents its Wilson interval."""
+    to n = 50, else 3; a fractional count as the whole count nearest it), as the toolkit
+    documents its Wilson interval."""
     lo, hi = proportion_confint(x, n, alpha=alpha, method="wilson")
     ends = 2 if n <= 50 else 3
-    if 0 < x <= ends:
+    if 0 < x < ends + 0.5:
         lo = gamma.ppf(alpha / 2, x) / n
-    if 0 < n - x <= ends:
+    if 0 < n - x < ends + 0.5:
         hi = 1 - gamma.ppf(alpha / 2, n - x) / n
     return lo, hi
 

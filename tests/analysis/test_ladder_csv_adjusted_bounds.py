@@ -42,9 +42,9 @@ def _wilson_at_t(m, se, deals, k):
     tail = norm.sf(t)                    # the normal tail whose critical value is that t
     lo, hi = proportion_confint(x, n, alpha=2 * tail, method="wilson")
     ends = 2 if n <= 50 else 3
-    if 0 < x <= ends:                    # Brown, Cai & DasGupta: the exact Poisson lower end
+    if 0 < x < ends + 0.5:               # Brown, Cai & DasGupta: the exact Poisson lower end
         lo = gamma.ppf(tail, x) / n
-    if 0 < n - x <= ends:
+    if 0 < n - x < ends + 0.5:
         hi = 1 - gamma.ppf(tail, n - x) / n
     return lo, hi
 
