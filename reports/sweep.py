@@ -861,14 +861,19 @@ def which_value_sentence(w: dict) -> str:
         head = f"Most even split of {role}' wins over {name}{held}"
     further = [o for o in w["others"] if o["call"] == "further"]
     apart = [o for o in w["others"] if o["call"] in ("apart", "closer")]
+    printed: list[dict] = []            # the rows whose change is printed with its interval
+
+    def item(o: dict) -> str:
+        printed.append(o)
+        return _distance_item(o)
 
     def listed(rows: list[dict]) -> str:
         """Each value's change with its interval, the verdict once when every row has the same."""
         rows = sorted(rows, key=lambda o: order.index(o["value"]))
         words = {verdict_words(o["verdict"]) for o in rows}
         if len(rows) > 1 and len(words) == 1:
-            return ("; ".join(_distance_item(o) for o in rows) + f", each {words.pop()}")
-        return "; ".join(f"{_distance_item(o)}, {verdict_words(o['verdict'])}" for o in rows)
+            return ("; ".join(item(o) for o in rows) + f", each {words.pop()}")
+        return "; ".join(f"{item(o)}, {verdict_words(o['verdict'])}" for o in rows)
 
     def apart_words(rows: list[dict]) -> str:
         """Values that cannot be told apart from the best: one that differs by the smallest
@@ -899,7 +904,7 @@ def which_value_sentence(w: dict) -> str:
             said = f"every other value is clearly {worse}: {listed(further)}"
         elif len(further) == 1:
             o = further[0]
-            said = f"{o['value']} is clearly {worse}: {_distance_item(o)}, {verdict_words(o['verdict'])}"
+            said = f"{o['value']} is clearly {worse}: {item(o)}, {verdict_words(o['verdict'])}"
         else:
             said = (f"{_value_runs([o['value'] for o in further], order)} are clearly {worse}: "
                     f"{listed(further)}")
@@ -936,11 +941,36 @@ def which_value_sentence(w: dict) -> str:
             text += (f" {edge['value']} is the {way} value tried and the step into it from "
                      f"{edge['neighbour']} is clear, so a {beyond} value may {better}{unknown}.")
     if kind == "split":
+        text += _even_both_words(printed, seat, role)
         equal = (f" ({100 * w['equal']:.1f}% each)" if w.get("equal") else "")
         text += (f" (The gap: how far a {seat} seat's share of {role}' wins lies from an equal "
                  f"share{equal}, in pp of {role}' wins, the largest over the {seat} seats; 0 when "
                  f"they split them equally. Not their shares of all games, which the seat rows give.)")
     return text
+
+
+def _even_both_words(rows: list[dict], seat: str, role: str) -> str:
+    """Why a split gap's change printed among ``rows`` has an interval centred on 0 and not on its
+    estimate (session 64: "−1.0 pp (−9.6 to +9.6)" at 100 games read as a bug): every seat may be
+    at the equal split at both values and the largest seat change fits both ways (``even_both``,
+    :func:`analysis.sweep.metrics.parameter_effects`), so the largest gap may have grown or shrunk
+    by as much as that seat's share may have moved. "" where no printed change is such a one (a
+    change no game moves prints the games' bound instead, and says so: :func:`_distance_item`)."""
+    from analysis.sweep.metrics import as_page_reads
+
+    hit = [o for o in rows if o.get("even_both") and (o.get("same_games") is None
+                                                     or o["same_games"] != o["same_games"])]
+    if not hit:
+        return ""
+    games = {int(o["games"]) for o in hit if o.get("games") is not None and o["games"] == o["games"]}
+    many = f"At {games.pop():,} games" if len(games) == 1 else "At these games"
+    which = ("this interval is" if len(rows) == 1 else "the intervals of " + " and of ".join(
+        f"{p['from']} → {p['to']}" for p in map(as_page_reads, hit)) + " are")
+    if len(hit) == 1 and len(rows) > 1:
+        which = which.replace("intervals", "interval").removesuffix(" are") + " is"
+    return (f" ({many} every {seat} seat may still take an equal share of {role}' wins at both "
+            f"values, so the largest gap may have grown or shrunk by as much as one seat's share may "
+            f"have moved: {which} centred on 0, not on the change seen, and more games narrow it.)")
 
 
 def sides_sentence(w: dict) -> str:

@@ -746,8 +746,11 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     ``level``, and at 95% for the unadjusted one, never the point 0 to 0 the simultaneous
     construction gives a metric without variance (session 62: the sweep page printed "0.0 pp (0.0
     to 0.0)" and "does not change by more than the 1 pp that matters" where the before/after of
-    the same variants bounded the change at 3 pp); else None). Empty when the variants played
-    different games. Between two player counts a win share is compared by its distance from its fair share (the label says
+    the same variants bounded the change at 3 pp); else None), even_both (a role's split gap
+    whose every seat may be at the equal split at both values, with the largest seat change
+    fitting both ways: its change's interval is then ± that change, centred on 0 and not on the
+    estimate, and the page says why, session 64: :func:`_even_both`; False on every other row).
+    Empty when the variants played different games. Between two player counts a win share is compared by its distance from its fair share (the label says
     "seat 2's advantage (win share − fair share)"): its raw change is mostly 1/P moving; in a game
     with roles, a seat of a role of several seats by its distance from its role's equal split
     (:func:`within_role`: "seat 2 (Censitaire)'s advantage among the Censitaires (…)")."""
@@ -893,6 +896,9 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
             idx = list(range(j, j + 3 * k))
             lo_s, hi_s = gap_change(low[idx], high[idx])
             lo_u, hi_u = gap_change(*own(idx))
+            even_both = _even_both(low[j:j + k], high[j:j + k], low[j + k:j + 2 * k],
+                                   high[j + k:j + 2 * k], low[j + 2 * k:j + 3 * k],
+                                   high[j + 2 * k:j + 3 * k])
             ua = next((x for i, x in own_a.items() if i.key == info.key), None)
             ub = next((x for i, x in own_b.items() if i.key == info.key), None)
             if ua is None or ub is None:
@@ -900,7 +906,8 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
             extra.append({"metric": info.key, "info": info, "delta": ub[0] - ua[0],
                           "low": lo_s, "high": hi_s,
                           "low_unadjusted": max(lo_u, lo_s), "high_unadjusted": min(hi_u, hi_s),
-                          "same_games": a.n_games if np.isfinite(fam_lo[j + 2 * k:j + 3 * k]).all() else None})
+                          "same_games": a.n_games if np.isfinite(fam_lo[j + 2 * k:j + 3 * k]).all() else None,
+                          "even_both": even_both})
         rows = _after_roles(rows, extra)
     twins = same_numbers(a, b, keys)
     for r in rows:
@@ -914,12 +921,43 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         r.setdefault("follows_clear", False)
         r.setdefault("follows_rivals", None)
         r.setdefault("same_games", None)
+        r.setdefault("even_both", False)
     for r in rows:
         r["follows_interval"], r["follows_verdict"] = _beside_followed(r, rows)
         # the seat's interval turned its way, so a page can print the digits that show how the
         # two differ (review s62 #4: "wider" beside two intervals printed alike)
         r["follows_low"], r["follows_high"] = _followed_ends(r, rows)
     return rows
+
+
+def _even_both(i_low, i_high, b_low, b_high, d_low, d_high) -> bool:
+    """Whether a role's split gap change (the family's intervals on the seats' gaps at the first
+    value, at the second, and on their paired changes) is bounded by one seat's change alone, both
+    ways: every seat's gap may be 0 (the equal split) at both values (its interval at the first
+    value, and at the second cut to first + change as :func:`analysis.stats.max_distance_change`
+    reads it, hold 0), and the largest of the seats' changes in size, M, fits both ways: a seat at
+    the equal split may move by it (it lies in that seat's interval at the second value) and a
+    seat may come back to the equal split by it (minus it lies in the seat's interval at the
+    first). The change of the largest gap, max|c| − max|i|, is at most max |c − i| ≤ M and at least
+    −M (|c| − |i| ≤ |c − i|), and each end is then reached, so the interval is exactly −M to +M:
+    centred on 0 whatever the change seen (100 games of Seigneurial's ``payment.order``:
+    "−1.0 pp (−9.6 to +9.6)"), which the page says (session 64). Not so at 2,000 games, where
+    seat 2's after interval stops its change short of +2.2 pp ("−1.1 pp (−2.2 to +1.5)")."""
+    il, ih, bl, bh, dl, dh = (np.asarray(x, dtype=float) for x in (i_low, i_high, b_low, b_high, d_low, d_high))
+    if not all(np.isfinite(x).all() for x in (il, ih, bl, bh, dl, dh)) or il.size == 0:
+        return False
+    cl, ch = np.maximum(bl, il + dl), np.minimum(bh, ih + dh)
+    tol = 1e-12
+    if not (np.all(il <= tol) and np.all(ih >= -tol) and np.all(cl <= tol) and np.all(ch >= -tol)):
+        return False
+    ends = np.stack([dl, dh])                        # (2, seats)
+    m = float(np.abs(ends).max())
+    if m <= 0:
+        return False
+    far = np.abs(ends) >= m - tol * (1.0 + m)
+    moves_out = far & (ends >= cl - tol) & (ends <= ch + tol)        # from 0 to the end, after
+    comes_back = far & (-ends >= il - tol) & (-ends <= ih + tol)     # from −end to 0, before
+    return bool(moves_out.any() and comes_back.any())
 
 
 def _followed_ends(r: dict, rows: list[dict]) -> tuple[float | None, float | None]:
