@@ -237,10 +237,10 @@ def wilson(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
 
     The score interval (:func:`score_interval`); then, for 0 < x ≤ x* successes (x* = 2 for
     n ≤ 50, else 3), the lower end is the exact (Garwood) Poisson bound ½ χ²(2x; α/2) / n, and for
-    0 < n − x ≤ x* failures the upper end is 1 − ½ χ²(2(n − x); α/2) / n. Their modified interval
-    takes the one-sided bound ½ χ²(2x; α) / n (as MKmisc's and DescTools' "modified wilson"
-    do); the equal-tailed α/2 here is lower (0.025/n against 0.051/n at one success), so the
-    interval holds a true share near 0 at least as often. A fractional count is modified where
+    0 < n − x ≤ x* failures the upper end is 1 − ½ χ²(2(n − x); α/2) / n. Implementations of
+    their modified interval (MKmisc's binomCI and DescTools' BinomCI, "modified wilson") take the
+    one-sided bound ½ χ²(2x; α) / n; the equal-tailed α/2 here is lower (0.025/n against 0.051/n
+    at one success), so the interval holds a true share near 0 at least as often. A fractional count is modified where
     the whole count nearest it is, 0 < x < x* + ½ (and 0 < n − x < x* + ½): the effective count
     of a mean of shares (:func:`share_mean_wilson`) is its wins give or take a fraction (3 wins in
     3 of 334 deals of 3 games read as 3.009 effective successes of 1,005 games), and at 3.009 the
