@@ -10,6 +10,7 @@ deals of independent games; no games are played)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from analysis import ladder, stats
 
@@ -40,6 +41,7 @@ def test_s63_fair_bounds_read_the_games_too():
     assert (alo, ahi) == (lo, hi)
 
 
+@pytest.mark.slow      # (15,000 simulated cells: ~5.6 s of CPU)
 def test_s63_rare_share_coverage_at_least_95_percent():
     # 334 deals of 3 rotations, each game won with chance p, independently: 3,000 replicates.
     # At 0.1-0.2% the misses are all below the interval (Wilson's lower end at 3-5 wins; at 0.1%
