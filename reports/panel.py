@@ -1196,31 +1196,57 @@ def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, f
     # the answer first, then what it was read on (s37 #3: the family's words stood before the
     # first ": ", so the page's bold ran over five lines)
     opener = moved_opener(clear['verdict'].to_list(), c.smallest)
-    if opener.startswith("Not by enough") and any(_factor(r, c.smallest) for r in clear.iter_rows(named=True)):
+    claims = [_factor_claim(r, c.smallest) for r in clear.iter_rows(named=True)] if opener.startswith("Not by enough") else []
+    if claims and any(claims):
         # a share under the smallest difference that doubled (review s53 #2: the Seigneur's 0.41%
-        # → 0.83%, "clear but small", where the two-run page of the same cell said "1.9 times")
-        opener += ", though by a large factor for a share this small"
+        # → 0.83%, "clear but small", where the two-run page of the same cell said "1.9 times");
+        # "large" only where a cell's factor interval shows it (review s64 #1), else the factors a
+        # cell's interval allows
+        said = [x for x in claims if x]
+        opener += (", though by a large factor for a share this small" if "by a large factor" in said else
+                   f", though {said[0]} for a share this small" if len(said) == 1 else
+                   ", though by a factor for a share this small (each cell's below)")
     head = f"{question} {opener}: "
     tail = ([f"{', '.join(still[:-1]) + ' and ' + still[-1] if len(still) > 1 else still[0]} moved "
              f"in no cell."] if still else [])
     return [head + out[0].removesuffix(".") + f" {family}."] + out[1:] + tail + aside
 
 
-def _factor(r: dict, smallest: float) -> str:
-    """A clear but small change of a share under the smallest difference that matters, said as a
-    factor with its games and the factor's 95% interval, as the two-run page says it
-    (:func:`reports.text.factor_words`): ", though 82 → 166 games: 2.0 times as often; 95% interval
-    1.5 to 2.7 times"; '' for any other row, or a factor under 1.25."""
+def _factor_claim(r: dict, smallest: float) -> str:
+    """What a clear but small change of a share under the smallest difference that matters says of
+    its factor (:func:`reports.text.factor_clause`, read on the factor's 95% interval: "by a large
+    factor", "by a factor of 1.04 to 1.82"); '' for any other row, or an interval holding 1."""
     from analysis import stats
-    from reports.text import factor_words
+    from reports.text import factor_clause
 
     if r.get("verdict") != stats.SMALL or r.get("before") is None or r.get("after") is None:
         return ""
     if min(float(r["before"]), float(r["after"])) >= smallest:
         return ""
-    how = factor_words({"base": r["before"], "variant": r["after"], "base_n": r.get("games_before"),
-                        "variant_n": r.get("games_after"), "paired": r.get("paired")})
-    return f", though by a large factor ({how})" if how else ""
+    return factor_clause(_factor_row(r))
+
+
+def _factor_row(r: dict) -> dict:
+    """A panel row as :func:`reports.text.factor_words` reads it."""
+    return {"base": r["before"], "variant": r["after"], "base_n": r.get("games_before"),
+            "variant_n": r.get("games_after"), "paired": r.get("paired")}
+
+
+def _factor(r: dict, smallest: float) -> str:
+    """A clear but small change of a share under the smallest difference that matters, said as a
+    factor with its games and the factor's 95% interval, as the two-run page says it
+    (:func:`reports.text.factor_words`): ", though by a large factor (82 → 166 games: 2.0 times as
+    often; 95% interval 1.5 to 2.7 times)"; "large" only where that interval's near end is 1.25
+    or more (:func:`reports.text.factor_size`, review s64 #1), else the factor and the interval
+    alone, " (129 → 94 games: 1.4 times less often; 95% interval 1.04 to 1.81 times)"; '' for any
+    other row, or an interval holding 1."""
+    from reports.text import factor_words
+
+    claim = _factor_claim(r, smallest)
+    if not claim:
+        return ""
+    how = factor_words(_factor_row(r))
+    return f", though by a large factor ({how})" if claim == "by a large factor" else f" ({how})"
 
 
 def _moved_summary(mine: pl.DataFrame, smallest: float) -> str:

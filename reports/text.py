@@ -14,7 +14,8 @@ largest clear changes of the other family that matter, :func:`largest_other_chan
 metric that moved, each in its own unit (:func:`metric_unit`), each verdict citing its family; its
 rows named in the game's words first (:func:`sides_named`: a seat with its role, the game length in
 its game's unit, as the run page says them), and a rare share's change as a factor with its games
-and that factor's exact 95% interval (:func:`factor_words`). Both
+and that factor's exact 95% interval (:func:`factor_words`), called large only where that
+interval's near end is (:func:`factor_size`). Both
 lead with :func:`turn_limit_lines` when many games stopped at the turn limit
 (:mod:`simcore.turn_limit`).
 
@@ -2073,11 +2074,13 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points", game: str | None = No
         low = (_below_smallest(rows, float(moved["smallest"][0]), what)
                if opener.startswith("Not by enough") and "smallest" in moved.columns
                and moved["smallest"][0] is not None else "")
-        if " times " in low or " never w" in low:
+        claim = _factor_claim(rows, float(moved["smallest"][0]))[1] if low else ""
+        if claim:
             # a share below the smallest difference itself moved by a large factor: said in the
             # opener, not only sentences later (a designer stopped at "Not by enough to matter"
-            # beside a Seigneur whose wins fell 3.7 times)
-            opener += ", though by a large factor for a share this small (below)"
+            # beside a Seigneur whose wins fell 3.7 times); "large" read on the factor's interval,
+            # else the factors that interval allows (review s64 #1, factor_size)
+            opener += f", though {claim} for a share this small (below)"
         if what == "role" and rows.height == 1:
             # two sides: the comparison keeps one, the other's share is its mirror (they sum to 100%)
             # the other side said too, in view (a designer read "both sides' shares moved" beside
@@ -2651,27 +2654,53 @@ def _below_smallest(rows: pl.DataFrame, small: float, what: str) -> str:
     whole share, so a change that multiplies its chances may not count; to size smaller changes,
     give `--smallest-difference win_share=0.1pp`." (review U #5: "no room for a change that matters" beside a side that wins
     0.42% of games read as settled where doubling its chances would not count), with the factor
-    its chances moved by where it is large, its games and that factor's 95% interval
+    its chances moved by where its estimate is 1.25 or more, its games and that factor's 95% interval
     (:func:`factor_words`: "(82 → 2 games: 41 times less often; 95% interval 10 to 350 times)");
-    '' otherwise."""
+    '' otherwise. The share is :func:`_lowest_share`'s (the one the opener's factor clause names,
+    :func:`_factor_claim`)."""
     r = _lowest_share(rows, small)
     if r is None:
         return ""
     d = common_digits(list(rows.iter_rows(named=True)))
     before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
     how = factor_words(r)
-    return (f" {_share_owner(r)} wins {before} → {after} of games{f' ({how})' if how else ''}: the "
-            f"{100 * small:g} pp that matters is more than its whole share, so a change that multiplies its "
-            f"chances may not count; to size smaller changes, give `--smallest-difference "
-            f"win_share={100 * small / 10:g}pp` (it sizes every share at {100 * small / 10:g} pp, the seats' too).")
+    return (f" {_share_owner(r)} wins {before} → {after} of games{f' ({how})' if how else ''}: "
+            f"{small_share_caveat(small)}.")
+
+
+def small_share_caveat(small: float) -> str:
+    """What a share under the smallest difference that matters (``small``, a fraction) means for
+    its verdicts and what to do about it, the words both the before/after page
+    (:func:`_below_smallest`) and the sweep page (:func:`reports.sweep.sides_sentence`) give: "the 1
+    pp that matters is more than its whole share, so a change that multiplies its chances may not
+    count; to size smaller changes, give `--smallest-difference win_share=0.1pp` (it sizes every
+    share at 0.1 pp, the seats' too)"."""
+    return (f"the {100 * small:g} pp that matters is more than its whole share, so a change that "
+            f"multiplies its chances may not count; to size smaller changes, give `--smallest-difference "
+            f"win_share={100 * small / 10:g}pp` (it sizes every share at {100 * small / 10:g} pp, the seats' too)")
 
 
 def _lowest_share(rows: pl.DataFrame, small: float) -> dict | None:
     """The seat or side of ``rows`` whose share is lowest, where it is under ``small`` before or
-    after; None otherwise."""
+    after, among those that moved beyond noise (``significant``) when one did, else among all;
+    None otherwise (review s64 #1: the lowest share picked whether or not it moved could lend an
+    opener's "though by a large factor" to a share the page says stayed within noise, beside
+    another share under ``small`` that moved)."""
     low = [r for r in rows.iter_rows(named=True)
            if r["base"] is not None and r["variant"] is not None and min(r["base"], r["variant"]) < small]
-    return min(low, key=lambda r: min(r["base"], r["variant"])) if low else None
+    moved = [r for r in low if r.get("significant")]
+    return min(moved or low, key=lambda r: min(r["base"], r["variant"])) if low else None
+
+
+def _factor_claim(rows: pl.DataFrame, small: float) -> tuple[dict | None, str]:
+    """The share :func:`_lowest_share` picks and what an opener or a caption may say of its change
+    as a factor (:func:`factor_clause`, read on the factor's 95% interval: "by a large factor", "by
+    a factor of 1.04 to 1.82"); '' for a share that did not move beyond noise (the page says it
+    stayed within noise) or whose interval holds 1."""
+    r = _lowest_share(rows, small)
+    if r is None or not r.get("significant", True):
+        return r, ""
+    return r, factor_clause(r)
 
 
 def _share_owner(r: dict) -> str:
@@ -2682,19 +2711,37 @@ def _share_owner(r: dict) -> str:
 
 
 LARGE_FACTOR = 1.25
-"""From how many times as often (or less often) a share's change is said as a factor."""
+"""From how many times as often (or less often) a share's change is said as a factor (its estimate,
+:func:`factor_words`), and how many times the near end of that factor's 95% interval must reach
+for the change to be called large (:func:`factor_size`)."""
 
 
-def _times(x: float, up: bool) -> str:
-    """A factor to 2 significant figures, rounded away from the estimate (``up``: the upper end of an
-    interval up, the lower one down), so that the interval printed holds the one computed: 10.99 →
-    "10" below, 344.2 → "350" above, 5.85 → "5.8", 3,524 → "3,600"."""
+def _times(x: float, up: bool, sig: int = 2) -> str:
+    """A factor to ``sig`` significant figures (2), rounded away from the estimate (``up``: the upper end
+    of an interval up, the lower one down), so that the interval printed holds the one computed: 10.99
+    → "10" below, 344.2 → "350" above, 5.85 → "5.8", 3,524 → "3,600"."""
     if not np.isfinite(x) or x <= 0:
         return "0" if x == 0 else "∞"
-    d = 1 - int(np.floor(np.log10(x)))
+    d = sig - 1 - int(np.floor(np.log10(x)))
     scale = 10.0 ** d
     v = (np.ceil(x * scale - 1e-9) if up else np.floor(x * scale + 1e-9)) / scale
     return f"{v:,.{max(d, 0)}f}"
+
+
+def _factor_ends(near: float, far: float) -> str:
+    """A factor's 95% interval, its near end (the one closer to 1) first: "3.2 to 11 times". Where the
+    near end is above 1 it never prints as 1 (review s64 #1: "1.0 to 1.9 times" beside a change
+    called clear, for a near end of 1.044): up to 4 significant figures, "1.04 to 1.82 times", the
+    far end under 10 then at the near end's decimals (rounded outward too)."""
+    sig = 2
+    while sig < 4 and near > 1.0 and float(_times(near, False, sig).replace(",", "")) <= 1.0:
+        sig += 1
+    lo = _times(near, False, sig)
+    if not np.isfinite(far):
+        return f"at least {lo}"
+    places = len(lo.split(".")[1]) if "." in lo else 0
+    hi = f"{np.ceil(far * 10 ** places - 1e-9) / 10 ** places:.{places}f}" if sig > 2 and far < 10 else _times(far, True)
+    return f"{lo} to {hi}"
 
 
 def _games_count(share: float, n) -> tuple[float, str] | None:
@@ -2707,16 +2754,13 @@ def _games_count(share: float, n) -> tuple[float, str] | None:
     return (float(round(x)) if whole else x), (f"{round(x):,}" if whole else f"about {round(x):,}")
 
 
-def factor_words(r: dict) -> str:
-    """A rare share's change as a factor, with the games it is counted on and that factor's 95%
-    interval (:func:`analysis.compare.factor_interval`: exact, from the two counts, the runs' games
-    taken as independent), "82 → 2 games: 41 times less often; 95% interval 10 to 350 times" (a
-    factor from 82 games to 2 is very uncertain; review: the factor stood alone); where a side
-    never wins on one side, its words and the interval's one end: "88 → 0 games: it never wins
-    after the change; 95% interval: at least 23 times less often". Where the runs played the same
-    deals (paired), says that the interval takes them as independent. Without the row's counts
-    (``base_n``, ``variant_n``), the factor alone; '' where the factor is under
-    :data:`LARGE_FACTOR` either way, or the share is 0 on both sides."""
+def _factor_parts(r: dict) -> dict | None:
+    """What :func:`factor_words` and :func:`factor_size` read of a rare share's change: ``how`` (the
+    estimate in words, or that the side never wins on one side), ``down`` (fewer wins after), and,
+    with the row's counts, ``games`` ("82 → 2 games") and the exact 95% interval of the factor
+    (:func:`analysis.compare.factor_interval`) as its ``near`` and ``far`` ends in the change's own
+    direction (times less often for a fall); None where no factor is said (under
+    :data:`LARGE_FACTOR` either way by its estimate, or 0 on both sides)."""
     from analysis.compare import factor_interval
 
     b, v = float(r["base"]), float(r["variant"])
@@ -2731,52 +2775,110 @@ def factor_words(r: dict) -> str:
         # read "Not by enough to matter" without a word)
         how = "it never wins after the change" if v == 0 else "it never won before the change"
     else:
-        return ""
+        return None
+    out = {"how": how, "down": v < b}
     c1, c2 = _games_count(b, r.get("base_n")), _games_count(v, r.get("variant_n"))
     if c1 is None or c2 is None:
-        return how
+        return out
     low, high = factor_interval(round(c1[0]), float(r["base_n"]), round(c2[0]), float(r["variant_n"]))
-    games = f"{c1[1]} → {c2[1]} game{'' if c2[0] == 1 else 's'}"
+    near, far = ((1.0 / high if high > 0 else float("inf")), (1.0 / low if low > 0 else float("inf"))) \
+        if v < b else (low, high)
+    return {**out, "games": f"{c1[1]} → {c2[1]} game{'' if c2[0] == 1 else 's'}", "low": low, "high": high,
+            "near": near, "far": far}
+
+
+def factor_size(r: dict) -> str:
+    """How large a rare share's change is as a factor, read on the factor's exact 95% interval, the
+    one :func:`factor_words` prints (:func:`analysis.compare.factor_interval`: conditional
+    Clopper-Pearson from the two counts), never on its estimate (review s64 #1: 129 → 94 games,
+    1.4 times less often, was called "a large factor" though the interval, 1.04 to 1.81 times,
+    reaches below :data:`LARGE_FACTOR`): "large" where the interval's near end (the one closer to
+    1, in the change's direction) is at least :data:`LARGE_FACTOR`; "clear" where the interval
+    excludes 1 but its near end is under that; '' where it holds 1, where no factor is said, or
+    without the row's counts (no interval to read it on)."""
+    f = _factor_parts(r)
+    if f is None or "near" not in f or not f["near"] > 1.0:
+        return ""
+    return "large" if f["near"] >= LARGE_FACTOR else "clear"
+
+
+def factor_clause(r: dict) -> str:
+    """The words an opener or a caption gives a rare share's change as a factor, by
+    :func:`factor_size`: "by a large factor" where its interval's near end is at least
+    :data:`LARGE_FACTOR`, "by a factor of 1.04 to 1.82" where the interval excludes 1 but does not
+    rule out a small factor (the interval as :func:`factor_words` prints it; "by a factor of at
+    least 1.1" where it has no far end); '' otherwise."""
+    size = factor_size(r)
+    if size == "large":
+        return "by a large factor"
+    if size == "clear":
+        f = _factor_parts(r)
+        return f"by a factor of {_factor_ends(f['near'], f['far'])}"
+    return ""
+
+
+def factor_words(r: dict, games_of: str = "the runs'") -> str:
+    """A rare share's change as a factor, with the games it is counted on and that factor's 95%
+    interval (:func:`analysis.compare.factor_interval`: exact, from the two counts, the runs' games
+    taken as independent), "82 → 2 games: 41 times less often; 95% interval 10 to 350 times" (a
+    factor from 82 games to 2 is very uncertain; review: the factor stood alone); where a side
+    never wins on one side, its words and the interval's one end: "88 → 0 games: it never wins
+    after the change; 95% interval: at least 23 times less often". An interval that excludes 1
+    prints its near end with the digits that keep it above 1 ("1.04 to 1.82 times",
+    :func:`_factor_ends`). Where the runs played the same deals (paired), says that the interval
+    takes ``games_of`` games as independent. Without the row's counts (``base_n``,
+    ``variant_n``), the factor alone; '' where the factor is under :data:`LARGE_FACTOR` either way
+    by its estimate, or the share is 0 on both sides. Whether the factor is large is read on the
+    interval (:func:`factor_size`), not here."""
+    f = _factor_parts(r)
+    if f is None:
+        return ""
+    how = f["how"]
+    if "games" not in f:
+        return how
+    low, high = f["low"], f["high"]
     if low >= 1.0:
-        ends = (f"at least {_times(low, False)} times as often" if not np.isfinite(high)
-                else f"{_times(low, False)} to {_times(high, True)} times")
+        ends = (f"{_factor_ends(low, high)} times as often" if not np.isfinite(high)
+                else f"{_factor_ends(low, high)} times")
     elif high <= 1.0:
-        ends = (f"at least {_times(1.0 / high, False)} times less often" if low <= 0
-                else f"{_times(1.0 / high, False)} to {_times(1.0 / low, True)} times")
+        ends = (f"{_factor_ends(1.0 / high, float('inf'))} times less often" if low <= 0
+                else f"{_factor_ends(1.0 / high, 1.0 / low)} times")
     else:   # (the interval holds no change: from less often to as often)
         less = "any factor" if low <= 0 else f"{_times(1.0 / low, True)} times"
         more = "any factor" if not np.isfinite(high) else f"{_times(high, True)} times"
         ends = f"from {less} less often to {more} as often"
-    ind = ", the runs' games taken as independent" if r.get("paired") else ""
+    ind = f", {games_of} games taken as independent" if r.get("paired") else ""
     if how.startswith("it never"):
-        return f"{games}: {how}; 95% interval: {ends}{ind}"
-    return f"{games}: {how}; 95% interval {ends}{ind}"
+        return f"{f['games']}: {how}; 95% interval: {ends}{ind}"
+    return f"{f['games']}: {how}; 95% interval {ends}{ind}"
 
 
 def factor_caveat(rows: pl.DataFrame, moved: pl.DataFrame) -> str:
     """Where every seat or side that moved beyond noise moved by less than the smallest difference
-    that matters, but a share under that difference itself moved by a large factor (or to or from
-    never winning), the clause the first answer's opener and the before/after figure's caption add:
-    ", though by a large factor for a share this small: the Seigneur side wins 0.44% → 0.04% of
-    games (88 → 7 games: 13 times less often; 95% interval 5.8 to 33 times)" (the sentence below
-    the answer, :func:`_below_smallest`, says what to do about it); '' otherwise. ``rows``: the
-    seats' (sides') rows, ``moved``: those of them that moved."""
+    that matters, but a share under that difference itself moved beyond noise by a factor its 95%
+    interval shows to be large (or clearly away from 1: :func:`_factor_claim`), the clause the
+    first answer's opener and the before/after figure's caption add: ", though by a large factor
+    for a share this small: the Seigneur side wins 0.44% → 0.04% of games (88 → 7 games: 13 times
+    less often; 95% interval 5.8 to 33 times)", or ", though by a factor of 1.04 to 1.82 for a
+    share this small: …" where the interval does not rule out a small factor (review s64 #1);
+    (the sentence below the answer, :func:`_below_smallest`, says what to do about it); ''
+    otherwise. ``rows``: the seats' (sides') rows, ``moved``: those of them that moved."""
     if moved.height == 0 or "verdict" not in moved.columns or "smallest" not in moved.columns:
         return ""
     if not set(x for x in moved["verdict"].to_list() if x) <= {stats.SMALL} or moved["smallest"][0] is None:
         return ""
-    r = _lowest_share(rows, float(moved["smallest"][0]))
-    how = factor_words(r) if r is not None else ""
-    if not how:
+    r, claim = _factor_claim(rows, float(moved["smallest"][0]))
+    if not claim:
         return ""
+    how = factor_words(r)
     d = common_digits(list(rows.iter_rows(named=True)))
     before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
     if moved.height == 1 and moved["key"][0] == r["key"] and moved["metric"][0] == r["metric"]:
         # (the one share named just before: not named again)
-        return f", though by a large factor for a share this small: {before} → {after} of games ({how})"
+        return f", though {claim} for a share this small: {before} → {after} of games ({how})"
     owner = _share_owner(r)
     owner = owner[:1].lower() + owner[1:] if owner.startswith("The ") else owner
-    return f", though by a large factor for a share this small: {owner} wins {before} → {after} of games ({how})"
+    return f", though {claim} for a share this small: {owner} wins {before} → {after} of games ({how})"
 
 
 def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, what: tuple[str, str],
