@@ -753,23 +753,119 @@ def _value_runs(picked: list[str], order: list[str]) -> str:
     return bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
 
 
-def _pct_text(x: float, lo: float, hi: float) -> str:
+def _pct_digits(x: float, lo: float, hi: float, at_least: int = 0) -> int:
+    """The decimals :func:`_pct_text` prints a share and its interval with."""
+    from simcore.numbers import rounded as half_away, share_digits
+
+    d = max(_places(100 * lo, 100 * hi, 1), share_digits(100 * x, 100 * lo, 100 * hi), at_least)
+
+    def text(a: float, k: int) -> str:
+        return f"{half_away(100 * a, k):.{k}f}"
+
+    while d < max(3, at_least) and ((x > lo and text(x, d) == text(lo, d)) or (x < hi and text(x, d) == text(hi, d))):
+        d += 1
+    return d
+
+
+def _pct_text(x: float, lo: float, hi: float, at_least: int = 0) -> str:
     """"0.17% (0.12 to 0.23)": a share and its interval, with up to two more decimals while the
     share would print as an end it lies inside of (review s51: "0.2% (0.1 to 0.2)"), and while a
     share or an end that is not 0% or 100% would print as it (:func:`simcore.numbers.share_digits`,
     the toolkit's rule for rare shares: "0.2% (0.0 to 1.4)" for 1 Seigneur win in 400 games,
     0.25% (0.01–1.40) in the page's table, session 55); halves away from zero as the tables round
-    (:func:`simcore.numbers.rounded`: 0.25 printed "0.2")."""
-    from simcore.numbers import rounded as half_away, share_digits
+    (:func:`simcore.numbers.rounded`: 0.25 printed "0.2"). ``at_least``: the fewest decimals (a
+    sentence's one precision, at which its changes agree with its shares: :func:`_sides_digits`)."""
+    from simcore.numbers import rounded as half_away
 
-    d = max(_places(100 * lo, 100 * hi, 1), share_digits(100 * x, 100 * lo, 100 * hi))
+    d = _pct_digits(x, lo, hi, at_least)
 
     def text(a: float, k: int) -> str:
         return f"{half_away(100 * a, k):.{k}f}"
 
-    while d < 3 and ((x > lo and text(x, d) == text(lo, d)) or (x < hi and text(x, d) == text(hi, d))):
-        d += 1
     return f"{text(x, d)}% ({text(lo, d)} to {text(hi, d)})"
+
+
+def _said_change(o: dict, at_least: int = 0) -> str:
+    """The change of a value sentence's item as it prints it (:func:`_distance_item`, ``at_least``
+    decimals or more): "+0.36" from "2 → 3 by +0.36 pp (…)"."""
+    item = _distance_item({**o, "digits_at_least": max(at_least, int(o.get("digits_at_least") or 0))})
+    return item.split(" by ", 1)[1].split(" ", 1)[0].replace("−", "-")
+
+
+#: the most decimals :func:`_sides_digits` raises a sides sentence's shares and changes to (a share
+#: whose own decimals are more keeps them): "0.333% … 0.617%", not "0.33333% (0.21589 to 0.51433)"
+#: for 20 and 37 of 6,000 games, whose shares round apart from their change at every precision
+SIDES_MOST_DIGITS = 3
+
+
+def _sides_digits(points: dict, shown: list[str], rows: list[dict]) -> tuple[int, list[dict]]:
+    """The one precision of a sides sentence (:func:`sides_sentence`) at which every change it
+    prints agrees with the two shares printed beside it, as the before/after page prints its first
+    answer (:func:`reports.text.common_digits`; review s64 #3: "0.44% … at 3 … 0.3% … at 4; … 3 → 4
+    by −0.16 pp", where 57 of 20,000 games is 0.285%): from the most decimals any of them prints
+    with on its own, up to :data:`SIDES_MOST_DIGITS` (or those, where more), the first at which
+    each change printed is the difference of its printed shares. Returns those decimals and
+    ``rows`` with ``digits_at_least`` set to them; where none agrees (shares of a number of games
+    that is no power of ten can round apart from their change at any precision: 20 and 37 of 6,000
+    games, 0.333% and 0.617%, +0.28333 pp), the most decimals, where a change and the difference of
+    its printed shares are within a unit of its last decimal (+0.283 pp beside 0.333% and 0.617%).
+    The change itself is printed, not that difference (which the before/after page prints at its
+    cap, :func:`reports.text.shown_change`): the sweep page prints every comparison the same on
+    every line, its sentences and tables (+0.283 pp in "Changing payment.order …" and "Every
+    effect")."""
+    from analysis.sweep.metrics import as_page_reads
+    from simcore.numbers import rounded as half_away
+
+    rows = [dict(o) for o in rows]
+    ends = [as_page_reads(o) for o in rows]
+    start = max([_pct_digits(points[v]["estimate"], points[v]["low"], points[v]["high"]) for v in shown]
+                + [len((_said_change(o) + ".").split(".")[1]) for o in rows] + [1])
+
+    def share(v: str, d: int) -> float:
+        q = points[v]
+        return half_away(100 * q["estimate"], _pct_digits(q["estimate"], q["low"], q["high"], d))
+
+    def off(d: int) -> list[int]:
+        """The rows whose change printed at ``d`` is not the difference of their printed shares."""
+        bad = []
+        for k, (o, p) in enumerate(zip(rows, ends)):
+            if p["from"] not in points or p["to"] not in points:
+                continue
+            said = float(_said_change(o, d))
+            if abs(round(share(p["to"], d) - share(p["from"], d), 9) - said) > 1e-9:
+                bad.append(k)
+        return bad
+
+    most = max(start, SIDES_MOST_DIGITS)
+    d = next((k for k in range(start, most + 1) if not off(k)), most)
+    return d, [{**o, "digits_at_least": max(d, int(o.get("digits_at_least") or 0))} for o in rows]
+
+
+def _small_share_item(o: dict, points: dict, smallest: float) -> str:
+    """After a clear but small change of a share under the smallest difference that matters (one
+    value or both), the factor its chances moved by, as the before/after page of the same two
+    variants says it (:func:`reports.text.factor_words`, :func:`reports.text.factor_clause`; review
+    s64 #2: the Seigneur's 16 → 88 wins of 20,000, 5.5 times as often, read "clear but small"):
+    ", though by a large factor (16 → 88 games: 5.5 times as often; 95% interval 3.2 to 11
+    times, the two values' games taken as independent)", "large" only where that interval's
+    near end is 1.25 or more (:func:`reports.text.factor_size`); the factor and its interval
+    alone where they are not (" (20 → 37 games: 1.8 times as often; 95% interval 1.04 to 3.37
+    times, …)"); '' for any other change."""
+    from analysis.sweep.metrics import as_page_reads
+    from reports.text import factor_size, factor_words
+
+    p = as_page_reads(o)
+    if o.get("verdict") != stats.SMALL or p["from"] not in points or p["to"] not in points or not o.get("games"):
+        return ""
+    a, b = points[p["from"]]["estimate"], points[p["to"]]["estimate"]
+    if not min(a, b) < smallest:
+        return ""
+    # the variants of a sweep play the same games: the factor's interval takes them as independent
+    r = {"base": a, "variant": b, "base_n": o["games"], "variant_n": o["games"], "paired": True}
+    how = factor_words(r, games_of="the two values'")
+    if factor_size(r) == "large":
+        return f", though by a large factor ({how})"
+    return f" ({how})" if how else ""
 
 
 def _distance_item(r: dict) -> str:
@@ -980,28 +1076,43 @@ def sides_sentence(w: dict) -> str:
     gave; which split between the sides is right is the designer's call). The first role's win
     share at every value with its 95% interval, every other value against the reference on the
     page's paired interval worded by its size, whether the response is flat by those intervals,
-    the other roles (the mirror: "moves by as much the other way"), and how to aim at a share."""
+    the other roles (the mirror: "moves by as much the other way"), and how to aim at a share.
+
+    A share under the smallest difference that matters is read as the before/after page reads it
+    (review s64 #2): a clear but small change of it gives the factor its chances moved by, with its
+    games and exact 95% interval (:func:`_small_share_item`, "large" only where that interval's
+    near end is 1.25 or more), and a sentence says that the difference that matters is more than
+    its whole share and how to size smaller changes (:func:`_small_share_words`, the words of
+    :func:`reports.text.small_share_caveat`). The shares and the changes print at one precision,
+    the one at which every change is the difference of the two shares printed beside it
+    (:func:`_sides_digits`, review s64 #3)."""
     name, order, label = w["parameter"], w["values"], w["label"]
     held = f" with {w['at']}" if w.get("at") else ""
     ref, why = w["reference"], w["why"]
+    points, smallest = w["points"], w["smallest"]
 
-    def level(v: str, pts: dict) -> str:
+    def level(v: str, pts: dict, d: int = 0) -> str:
         q = pts[v]
-        return f"{_pct_text(q['estimate'], q['low'], q['high'])} at {v}" + (
+        return f"{_pct_text(q['estimate'], q['low'], q['high'], d)} at {v}" + (
             f" ({why})" if v == ref else "")
 
-    def levels(pts: dict) -> str:
+    def levels(pts: dict, d: int = 0) -> str:
         shown = [ref] + [v for v in order if v != ref and v in pts]
-        bits = [level(v, pts) for v in shown if v in pts]
+        bits = [level(v, pts, d) for v in shown if v in pts]
         return bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
 
     rows = sorted(w["others"], key=lambda o: order.index(o["value"]))
+    # one precision for the shares and the changes beside them (review s64 #3)
+    digits, rows = _sides_digits(points, [v for v in [ref] + order if v in points], rows)
     words = {verdict_words(o["verdict"]) for o in rows}
+    # a share under the smallest difference that matters: a clear but small change of it with the
+    # factor its chances moved by (review s64 #2), as the before/after page of the two values says it
+    factors = {id(o): _small_share_item(o, points, smallest) for o in rows}
 
     def listed() -> str:
-        if len(rows) > 1 and len(words) == 1:
+        if len(rows) > 1 and len(words) == 1 and not any(factors.values()):
             return ("; ".join(_distance_item(o) for o in rows) + f", each {words.pop()}")
-        return "; ".join(f"{_distance_item(o)}, {verdict_words(o['verdict'])}" for o in rows)
+        return "; ".join(f"{_distance_item(o)}, {verdict_words(o['verdict'])}{factors[id(o)]}" for o in rows)
 
     adjusted = _adjusted_words(rows)
     clear = [o for o in rows if o["call"] == "clear"]
@@ -1011,7 +1122,7 @@ def sides_sentence(w: dict) -> str:
     else:
         moves = (f"no other value moves it clearly from {ref}: {listed()} (the intervals hold 0, "
                  f"{adjusted})")
-    text = (f"What {name}{held} does to the sides: {label} is {levels(w['points'])}; {moves}.")
+    text = (f"What {name}{held} does to the sides: {label} is {levels(points, digits)}; {moves}.")
     flat = w.get("flat")
     if flat is not None:
         a, b = flat
@@ -1020,6 +1131,7 @@ def sides_sentence(w: dict) -> str:
         verb = "does not change" if a == order[0] else "no longer changes"
         text += (f" {where[0].upper()}{where[1:]} {label} {verb} by more than the {small} "
                  f"that matters (every two values' interval within ±{small}).")
+    text += _small_share_words(label, points, [v for v in [ref] + order if v in points], smallest, digits)
     for tw in w.get("twins") or ():
         if tw["kin"] == "mirror":
             text += f" {tw['label'][0].upper()}{tw['label'][1:]} moves by as much the other way."
@@ -1032,6 +1144,37 @@ def sides_sentence(w: dict) -> str:
              "fair share per seat and a sweep takes no target, so no value is picked here; to aim at "
              f"a share: balance tune --target role={role_key}:SHARE.)")
     return text
+
+
+def _small_share_words(label: str, points: dict, shown: list[str], smallest: float, digits: int) -> str:
+    """Where a side's share is under the smallest difference that matters at some value, what that
+    means for the sentence's verdicts and how to size smaller changes, in the before/after page's
+    words (:func:`reports.text.small_share_caveat`; review s64 #2: "does not change by more than
+    the 1 pp that matters" beside a Seigneur whose wins changed 5.5-fold): " The Seigneur's win
+    share is 0.080% to 0.440% over the values tried: the 1 pp that matters is more than its whole
+    share, so …; to size smaller changes, give `--smallest-difference win_share=0.1pp` (…)."; ''
+    otherwise. The shares at the sentence's precision (``digits``)."""
+    from reports.text import small_share_caveat
+    from simcore.numbers import rounded as half_away
+
+    if not smallest or not smallest > 0:
+        return ""
+    under = [v for v in shown if points[v]["estimate"] < smallest]
+    if not under:
+        return ""
+
+    def at(v: str) -> str:
+        q = points[v]
+        d = _pct_digits(q["estimate"], q["low"], q["high"], digits)
+        return f"{half_away(100 * q['estimate'], d):.{d}f}%"
+
+    if len(under) == len(shown) and len(shown) > 1:
+        ranked = sorted(under, key=lambda v: points[v]["estimate"])
+        where = f"{at(ranked[0])} to {at(ranked[-1])} over the values tried"
+    else:
+        bits = [f"{at(v)} at {v}" for v in under]
+        where = bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
+    return f" {label[:1].upper()}{label[1:]} is {where}: {small_share_caveat(smallest)}."
 
 
 def role_values_sentence(name: str, ref: tuple[str, str], against: list[dict]) -> str | None:
