@@ -65,7 +65,7 @@ from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
 from reports import panel_rows
 from reports.glossary import INTERVALS_NOTE, generated_note
-from reports.html import _CSS, FOLD_TOGGLE, _html_table, with_folds
+from reports.html import _CSS, FOLD_TOGGLE, _html_table, code_marks, with_folds
 from reports.pdf import write_pdf
 from reports.rules_diff import value_text
 from reports.sections import FigureSet, Section, glossary_section
@@ -1663,9 +1663,11 @@ def _lead_html(text: str) -> str:
         # a short headline stays bold whole; a longer paragraph without a question and its answer
         # (a panel before/after's "Seat 3 moved in 2 of 3 cells, …") is plain: the designer review
         # found twelve lines of solid bold, where nothing stood out
-        return f"<b>{html.escape(text)}</b>" if len(text) <= 120 else with_folds(text, titles=False)
-    # (a method clause before the answer's colon is not folded: the bold part is read whole)
-    return f"<b>{html.escape(text[:cut + 1])}</b>{with_folds(text[cut + 1:], titles=False)}"
+        return code_marks(f"<b>{html.escape(text)}</b>" if len(text) <= 120 else with_folds(text, titles=False))
+    # (a method clause before the answer's colon is not folded: the bold part is read whole; a
+    # command in code marks, "give `--smallest-difference win_share=0.1pp`", is set as code, as
+    # every other page sets it: session 64, the backticks showed)
+    return code_marks(f"<b>{html.escape(text[:cut + 1])}</b>{with_folds(text[cut + 1:], titles=False)}")
 
 
 def _meta(rows: list[tuple[str, str]]) -> pl.DataFrame:
