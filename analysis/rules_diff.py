@@ -18,6 +18,8 @@ Which settings a player count reads: :func:`unread_at` (a change whose rules pla
 that count, :func:`simcore.games.same_rules_at`) and :func:`read_at` (the diff without them), used
 per cell by ``balance check``; :func:`reads_setting` (whether a count reads a setting at some values),
 used by a sweep (refused when no count played reads it) and a panel sweep's counts of cells.
+:func:`file_plays` (whether a rules file still gives a run's rules): the rules file a suggested
+command names (:func:`reports.sections.sweep_command`).
 
 May import the standard library (tomllib) and, lazily, :mod:`simcore.games` (those defaults, and
 the rules as a player count reads them), :mod:`simcore.config` (a change applied to a rules text)
@@ -275,6 +277,21 @@ def reads_setting(game: str | None, rules_text: str | None, settings, players: i
     return False
 
 
+def file_plays(path, settings, recorded_text: str | None) -> bool:
+    """Whether the rules file ``path`` with the ``--set`` texts ``settings`` still gives the rules
+    ``recorded_text`` (a run's run.json ``rules_text``): no setting differs (comments and layout
+    aside). False when the file is gone, unreadable or was edited since: a command that names it
+    would then play other rules than the run's."""
+    from simcore.config import apply_settings, parse_settings, read_toml
+    from simcore.errors import ConfigError, UsageError
+
+    try:
+        now = apply_settings(read_toml(path, what="rules"), parse_settings(settings or ()))
+    except (ConfigError, UsageError, OSError, ValueError, TypeError, KeyError, IndexError):
+        return False
+    return settings_diff(recorded_text, now.text) == []
+
+
 @dataclass(frozen=True)
 class GoalChange:
     """The changed settings that move what some seats' scores are measured against
@@ -352,5 +369,5 @@ def goal_words(goal: GoalChange, unit: str) -> str:
             f"so a score in {unit} measures progress toward a different goal before and after")
 
 
-__all__ = ["MISSING", "Defaulted", "GoalChange", "SettingChange", "flatten", "goal_changes", "goal_words",
+__all__ = ["MISSING", "Defaulted", "GoalChange", "SettingChange", "file_plays", "flatten", "goal_changes", "goal_words",
            "parse_rules", "parse_text", "read_at", "reads_setting", "rules_diff", "settings_diff", "unread_at", "value_text"]

@@ -12,9 +12,16 @@ sections and comparison figures. Display tables name their columns in words (nev
 names) and hold every row: the HTML page and the PDF show the same tables. The display-table
 helpers (:func:`pct_column`, …) are shared with the hooks.
 
+A balance answer names the players it holds for (ARCHITECTURE): :func:`holds_for` for a
+before/after, :func:`sweep_holds_for` for a sweep's "Fairest value" (with the same sweep over a
+panel).
+
 May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats` (the
-verdicts' names), :mod:`reports.text`,
-:mod:`reports.glossary`, :mod:`reports.figures.common` and :mod:`reports.games` (hook lookup).
+verdicts' names), :mod:`analysis.rules_diff` (the rules diff; whether a rules file still gives
+the rules a sweep recorded), :mod:`analysis.panel`
+(a cell's label), :mod:`reports.text`, :mod:`reports.rules_diff`,
+:mod:`reports.glossary`, :mod:`reports.figures.common`, :mod:`reports.games` (hook lookup) and
+:mod:`simcore` (games: a game's shipped rules file).
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from reports.figures import common as F
 from reports.rules_diff import (bot_file_changes, diff_sentences, diff_table, matchup_changes, origin,
                                pairing_sentence, rules_diff)
 from reports.games import hook_for, spec_for
-from reports.text import (_seat_numbers_named, bends, panel_games, panel_plan, sentence_texts, sides_named,
+from reports.text import (PANEL_GAMES_SUGGESTED, _seat_numbers_named, bends, panel_games, panel_plan, sentence_texts, sides_named,
     amount,
     change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, length_unit, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
@@ -869,6 +876,12 @@ def _with_holds_for(lines: list[str], holds: str, balance: str = "") -> list[str
     return first + ([holds] if holds else []) + lines[1:]
 
 
+def _holds_head(played: str, where: str) -> str:
+    """The first words of every "holds for" sentence (ARCHITECTURE: a balance answer names the
+    players it holds for): "This answer holds for the line-up these runs played, 4p 4×balanced"."""
+    return f"This answer holds for the line-up {played} played, {where}"
+
+
 def holds_for(rs: RunSet, variant: RunSet | None) -> str:
     """Which line-up and player count a two-run before/after's answer is about, and how to ask it
     of others (a panel played under both rules: :mod:`analysis.panel_compare`); "" for a game
@@ -888,13 +901,126 @@ def holds_for(rs: RunSet, variant: RunSet | None) -> str:
     # a panel that plays what the sentence says (session 56 review #4: "--panel default", 4
     # players only, was offered for other player counts)
     plan = panel_plan(rs.game, rs.n_players, list(rs.metas[0].get("strategies")))
+    head = _holds_head("these runs", where)
     if plan is None:
-        return f"This answer holds for the line-up these runs played, {where}."
-    return (f"This answer holds for the line-up these runs played, {where}; for {plan['covers']}, "
+        return f"{head}."
+    return (f"{head}; for {plan['covers']}, "
             f"play them under each rule set: simulate --game {rs.game} {plan['option']} "
             f"{panel_games(rs)}--out BASE plays {plan['what']}, the same with the change --out "
             f"VARIANT; give both to balance report BASE VARIANT: it says in which of their cells "
             f"the change moved the win rates.")
+
+
+def _variant_lineups(sw: dict, sweep_dir) -> list[tuple[int, tuple[str, ...]]]:
+    """(player count, one bot per seat) of every finished variant of a sweep, as its run.json
+    records them, each once, in the sweep's order."""
+    import json
+    from pathlib import Path
+
+    out = []
+    for v in sw.get("variants") or []:
+        try:
+            meta = json.loads((Path(sweep_dir) / "variants" / str(v.get("id")) / "run.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, TypeError, AttributeError):
+            continue
+        names, n = meta.get("strategies"), meta.get("players")
+        if isinstance(names, list) and names and isinstance(n, int) and not isinstance(n, bool):
+            out.append((n, tuple(str(x) for x in names)))
+    return list(dict.fromkeys(out))
+
+
+def _smallest_option(small: dict | None) -> str:
+    """sweep.json ``smallest_difference`` ({"share": 0.02, "score": 3.0}) as the option that gave
+    it (``--smallest-difference win_share=2pp,score=3``; :func:`analysis.load.parse_smallest_difference`
+    reads it back), '' when none was given."""
+    names = {"share": "win_share", "score": "score", "length": "length", "count": "count"}
+    parts = [f"{names[k]}={100 * v:g}pp" if k == "share" else f"{names[k]}={v:g}"
+             for k, v in (small or {}).items() if k in names and isinstance(v, (int, float))]
+    return f"--smallest-difference {','.join(parts)} " if parts else ""
+
+
+def sweep_command(sw: dict, cells: str, games: int) -> str:
+    """The ``balance sweep`` command that plays the sweep ``sw`` (sweep.json) again with its own
+    values, seed, base rules (a rules file other than the game's shipped one, the ``--set``
+    lines), design, seats' rotation, smallest differences and game options, over ``cells`` (the
+    options naming the line-ups and player counts: ``--panel wide``, ``--players 2..5 --lineup
+    greedy``) at ``games`` games per variant, into ``--out DIR``; '' when the command cannot play
+    the same base rules (a rules file gone or edited since the sweep)."""
+    import shlex
+
+    from analysis.rules_diff import file_plays
+    from simcore import games as registry
+
+    spec = spec_for(sw.get("game"))
+    if spec is None:
+        return ""
+    rules = ""
+    name = str(sw.get("rules_name") or "")
+    try:
+        shipped = str(registry.import_hook(spec.rules_module).default_rules_path())
+    except (AttributeError, ImportError, TypeError):
+        shipped = ""
+    from pathlib import Path
+
+    if name and shipped and Path(name).resolve() != Path(shipped).resolve():
+        if not file_plays(name, (), sw.get("rules_text")):
+            return ""
+        rules = f"--rules {shlex.quote(name)} "
+    own = {o.name: o.flag for o in getattr(spec, "options", ())}
+    options = "".join(f"{own[k]} {shlex.quote(str(v))} " for k, v in (sw.get("options") or {}).items()
+                      if k in own and v is not None)
+    return (f"balance sweep --game {sw['game']} {cells} "
+            + "".join(f"--vary {shlex.quote(str(v['text']))} " for v in sw.get("varies") or [])
+            + ("--one-at-a-time " if sw.get("mode") == "one-at-a-time" else "")
+            + f"--games {games} --seed {sw.get('seed', 0)} {rules}"
+            + "".join(f"--set {shlex.quote(str(x))} " for x in sw.get("settings") or [])
+            + ("--rotate-seats " if sw.get("rotate_seats") else "")
+            + _smallest_option(sw.get("smallest_difference")) + options + "--out DIR")
+
+
+def sweep_holds_for(sw: dict, sweep_dir) -> str:
+    """Which line-up and player count a sweep's answer ("Fairest value of …") holds for, in the
+    words of :func:`holds_for`, and how to ask it of others: the same sweep over a panel
+    (``balance sweep --panel``, :mod:`analysis.sweep.panel`) that plays the line-ups and counts
+    :func:`reports.text.panel_plan` finds (session 64 review #1: "Fairest value of
+    effects.caserne_payment: 1", 1.9 pp from fair with 4×balanced, was 4.86 pp with 4×greedy, and
+    the page named no line-up). A sweep over player counts names each count's line-up (a panel
+    sweep fixes its counts by its cells: no command); a sweep that is one cell of a panel sweep
+    (``cells/cell-K``) names its cell and the panel sweep's page, which compares the cells; "" for a
+    game without bots to line up (a Fief combat) or variants that do not record their line-up."""
+    from pathlib import Path
+
+    from analysis.panel import lineup_label
+
+    spec = spec_for(sw.get("game"))
+    if spec is None or spec.strategies is None:
+        return ""
+    played = _variant_lineups(sw, sweep_dir)
+    if not played:
+        return ""
+    if len(played) > 1:
+        where = ", ".join(lineup_label(n, list(names)) for n, names in played)
+        return f"This answer holds for the line-ups this sweep played, {where}."
+    (n, names), = played
+    where = lineup_label(n, list(names))
+    here = Path(sweep_dir)
+    if here.parent.name == "cells" and (here.parent.parent / "panel_sweep.json").is_file():
+        # a panel sweep's cell: its page compares the cells (reports.panel.build_panel_sweep_report)
+        return (f"{_holds_head('this cell of a panel sweep', where)}; balance report "
+                f"{here.parent.parent} --out DIR says what each setting changes in every cell of it.")
+    head = _holds_head("this sweep", where)
+    plan = panel_plan(sw["game"], n, list(names))
+    low, high = PANEL_GAMES_SUGGESTED
+    try:
+        games = min(max(int(sw.get("games") or high), low), high)
+    except (TypeError, ValueError):
+        games = high
+    command = sweep_command(sw, plan["option"], games) if plan is not None else ""
+    if not command:
+        return f"{head}."
+    return (f"{head}; for {plan['covers']}, sweep them: {command} sweeps the same values for "
+            f"{plan['what']}, and balance report DIR says, cell by cell, what each setting changes "
+            "(each cell is also a sweep with its own page).")
 
 
 def matchups_to_show(t: dict) -> bool:

@@ -23,7 +23,9 @@ report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 The sweep page leads with which value of each parameter to pick (:func:`which_value_sentence`,
 from :func:`analysis.sweep.tables.which_values`: by the seat imbalance; in a game with roles, what the
 setting does to the sides (:func:`sides_sentence`: no value picked, the split between the sides is the
-designer's call), and in a game with a role of several seats by how evenly its seats split its wins) and writes its tables as files beside it
+designer's call), and in a game with a role of several seats by how evenly its seats split its wins), then the
+line-up and player count that answer holds for with the same sweep over a panel
+(:func:`reports.sections.sweep_holds_for`), and writes its tables as files beside it
 (values.csv, effects.csv: :func:`sweep_files`), listed in its section "Tables as files".
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
@@ -68,7 +70,7 @@ from reports.glossary import INTERVALS_NOTE, generated_note
 from reports.html import _CSS, FOLD_TOGGLE, _html_table, code_marks, with_folds
 from reports.pdf import write_pdf
 from reports.rules_diff import value_text
-from reports.sections import FigureSet, Section, glossary_section
+from reports.sections import FigureSet, Section, glossary_section, sweep_holds_for
 from reports.text import (amount, change_unit, common_digits, interval_digits, metric_value, pct,
                           rounded as rounded_value, said_once, shown_change, signed, verdict_digits,
                           verdict_words)
@@ -2221,7 +2223,11 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                                                           sweep_dir)]
     # a setting held at a player count that does not read it: measured nowhere there (session 62 #1)
     lead += [with_seats(x, named) for x in not_read_sentences(s)]
-    lead += [with_seats(x, named) for x in which_value_sentences(s, Path(sweep_dir))]
+    picked = which_value_sentences(s, Path(sweep_dir))
+    lead += [with_seats(x, named) for x in picked]
+    # the line-up and player count that answer holds for, and the same sweep over a panel for others
+    # (ARCHITECTURE: a balance answer names the players it holds for; session 64 review #1)
+    lead += [h] if picked and (h := sweep_holds_for(sw, Path(sweep_dir))) else []
     # values that give some seats other start coins, played with heuristic bots: which value is
     # fairest measures the bots' openings as much as the coins (analysis.start_coins)
     lead += [c] if (c := dir_caution([sweep_dir], "sweep")) else []
