@@ -18,8 +18,10 @@ Which settings a player count reads: :func:`unread_at` (a change whose rules pla
 that count, :func:`simcore.games.same_rules_at`) and :func:`read_at` (the diff without them), used
 per cell by ``balance check``; :func:`reads_setting` (whether a count reads a setting at some values),
 used by a sweep (refused when no count played reads it) and a panel sweep's counts of cells.
-:func:`file_plays` (whether a rules file still gives a run's rules): the rules file a suggested
-command names (:func:`reports.sections.sweep_command`).
+:func:`loader_takes` (whether the loader takes a setting at a value): the before/after's suggested
+sweep around the two values it compared (:func:`reports.sections.sweep_next_step`);
+:func:`file_plays` (whether a rules file still gives a run's rules): the rules file that sweep, and
+a sweep page's sweep over a panel (:func:`reports.sections.sweep_command`), name.
 
 May import the standard library (tomllib) and, lazily, :mod:`simcore.games` (those defaults, and
 the rules as a player count reads them), :mod:`simcore.config` (a change applied to a rules text)
@@ -277,6 +279,30 @@ def reads_setting(game: str | None, rules_text: str | None, settings, players: i
     return False
 
 
+def loader_takes(game: str | None, rules_text: str | None, settings, players: int | None,
+                 path: str, value) -> bool | None:
+    """Whether the game's loader takes the rules ``rules_text`` (with the ``--set`` texts
+    ``settings``) with setting ``path`` at ``value``, at ``players`` players: True, False when it
+    refuses them (a value out of the rules' range, counts that no longer add up), None when it
+    cannot be told (an unknown game, no rules text). A before/after's suggested sweep around the two
+    values it compared tries one value past each only where the rules take it
+    (:func:`reports.sections.sweep_next_step`), as a sweep's page does (sweep.json ``beyond``)."""
+    from simcore.config import Setting, apply_settings, parse_path, parse_settings, parse_toml
+    from simcore.errors import ConfigError, UsageError
+
+    module = _rules_module(game)
+    if module is None or not rules_text:
+        return None
+    seats = int(players) if players else None
+    try:
+        base = apply_settings(parse_toml(rules_text, name="<rules>"), parse_settings(settings or ()), seats=seats)
+        module.load(apply_settings(base, [Setting(parse_path(path, "--vary"), value, f"{path}={value}")],
+                                   seats=seats))
+    except (ConfigError, UsageError, ValueError, TypeError, KeyError, IndexError):
+        return False
+    return True
+
+
 def file_plays(path, settings, recorded_text: str | None) -> bool:
     """Whether the rules file ``path`` with the ``--set`` texts ``settings`` still gives the rules
     ``recorded_text`` (a run's run.json ``rules_text``): no setting differs (comments and layout
@@ -370,4 +396,5 @@ def goal_words(goal: GoalChange, unit: str) -> str:
 
 
 __all__ = ["MISSING", "Defaulted", "GoalChange", "SettingChange", "file_plays", "flatten", "goal_changes", "goal_words",
+           "loader_takes",
            "parse_rules", "parse_text", "read_at", "reads_setting", "rules_diff", "settings_diff", "unread_at", "value_text"]

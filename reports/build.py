@@ -270,7 +270,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         if answers is not None:
             from reports.text import comparison_headlines, comparison_turn_limit_lines
 
-            from reports.sections import holds_for
+            from reports.sections import holds_for, sweep_next_step
 
             from reports.text import seat_balance_sentence, with_balance
 
@@ -299,6 +299,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                          for x in first]
                 # many games of either side stopped at the turn limit: said first (simcore.turn_limit)
                 first = comparison_turn_limit_lines(base, tables[i + 1], labels[0], lab) + first
+                # what to play next, as the page's comparison section ends its answers
+                first += [x for x in [sweep_next_step(base_rs, groups[i + 1], comparisons[i], cmp)] if x]
                 answers += [f"{lab} against {labels[0]}:"] + [f"  {x}" for x in first]
     if answers is not None and len(groups) == 1:
         # a single run's first findings in the terminal too (review Y #12: it printed the page's

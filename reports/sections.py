@@ -14,14 +14,15 @@ helpers (:func:`pct_column`, …) are shared with the hooks.
 
 A balance answer names the players it holds for (ARCHITECTURE): :func:`holds_for` for a
 before/after, :func:`sweep_holds_for` for a sweep's "Fairest value" (with the same sweep over a
-panel).
+panel); a before/after that found a change worth acting on ends with the sweep of its changed
+settings around the two values (:func:`sweep_next_step`).
 
 May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats` (the
-verdicts' names), :mod:`analysis.rules_diff` (the rules diff; whether a rules file still gives
-the rules a sweep recorded), :mod:`analysis.panel`
+verdicts' names), :mod:`analysis.rules_diff` (the rules diff; whether the loader takes a value a
+suggested sweep would try, whether a rules file still gives a run's rules), :mod:`analysis.panel`
 (a cell's label), :mod:`reports.text`, :mod:`reports.rules_diff`,
 :mod:`reports.glossary`, :mod:`reports.figures.common`, :mod:`reports.games` (hook lookup) and
-:mod:`simcore` (games: a game's shipped rules file).
+:mod:`simcore` (config: a value written as a command takes it; games: a game's shipped rules file).
 """
 
 from __future__ import annotations
@@ -1023,6 +1024,125 @@ def sweep_holds_for(sw: dict, sweep_dir) -> str:
             "(each cell is also a sweep with its own page).")
 
 
+#: At most this many changed settings get a suggested sweep (one at a time): more make a
+#: before/after of a whole rules file, for which sweeping each setting is no next step.
+NEXT_SWEEP_SETTINGS = 3
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _worth_a_sweep(about, cmp: pl.DataFrame | None) -> bool:
+    """Whether a before/after found a change of the seats' or sides' win shares worth acting on:
+    the largest gap from fair moved clearly and by as much as may matter (toward or away), or some
+    seat's or side's win share did (verdicts "clear and large enough to matter", "clear, may
+    matter")."""
+    acting = (stats.LARGE, stats.MAY_MATTER)
+    bal = getattr(about, "balance", None)
+    if isinstance(bal, pl.DataFrame) and bal.height and "verdict" in bal.columns \
+            and bal["verdict"][0] in acting:
+        return True
+    if cmp is None or not {"metric", "verdict"} <= set(cmp.columns):
+        return False
+    shares = cmp.filter(pl.col("metric").is_in(["seat_win_share", "role_win_share"]))
+    return bool(shares["verdict"].is_in(list(acting)).any())
+
+
+def _values_around(game: str, rules_text: str, players: int, path: str, a, b) -> tuple[str, str] | None:
+    """The ``--vary`` text of a sweep of ``path`` around the two values a before/after compared,
+    and the values it plays in words: whole numbers from one below the lower to one above the
+    higher, other numbers those two, their midpoint and one gap past each; a value past either end
+    only where the game's loader takes it (:func:`analysis.rules_diff.loader_takes`, as a sweep's
+    page checks before it suggests one: sweep.json ``beyond``)."""
+    from analysis.rules_diff import loader_takes
+    from simcore.config import format_value
+
+    lo, hi = min(a, b), max(a, b)
+    if isinstance(a, int) and isinstance(b, int):
+        low = lo - 1 if loader_takes(game, rules_text, (), players, path, lo - 1) else lo
+        high = hi + 1 if loader_takes(game, rules_text, (), players, path, hi + 1) else hi
+        return f"{path}={low}..{high}", f"{low} to {high}"
+    gap = hi - lo
+    xs = [round(float(x), 12) for x in (lo - gap, lo, (lo + hi) / 2, hi, hi + gap)]
+    xs = [x for i, x in enumerate(xs)
+          if i in (1, 2, 3) or loader_takes(game, rules_text, (), players, path, x)]
+    shown = [format_value(x) for x in xs]
+    return f"{path}=[{', '.join(shown)}]", ", ".join(shown[:-1]) + f" and {shown[-1]}"
+
+
+def sweep_next_step(rs: RunSet, variant: RunSet | None, about=None, cmp: pl.DataFrame | None = None) -> str:
+    """The before/after's next step where it found a change worth acting on (:func:`_worth_a_sweep`)
+    and the two runs differ by rule settings of numbers (its rules diff: ``effects.caserne_payment:
+    2 → 4``): a ``balance sweep`` of those settings around the two values (one at a time when
+    there are several, up to :data:`NEXT_SWEEP_SETTINGS`), with the runs' game, player count,
+    line-up, seats' rotation, seed and games and the base run's rules (its rules
+    file, its other ``--set``), so that the sweep compares like with like and its page says which
+    value is fairest (session 64 review #2: the page offered only ``balance replay``). '' when the
+    runs differ in anything else (line-up, player count, seats' rotation, a setting that is not a
+    number) or only in bots or seeds (no rules diff), when a run does not record its rules, when
+    the base run's rules file no longer gives its rules, or for a game with options of its own (a
+    Fief combat's matchup)."""
+    import shlex
+    from pathlib import Path
+
+    from analysis.rules_diff import file_plays
+    from simcore import games as registry
+
+    if variant is None or not rs.metas or not variant.metas or not _worth_a_sweep(about, cmp):
+        return ""
+    b, v = rs.metas[0], variant.metas[0]
+    spec = spec_for(rs.game)
+    # (a game with options of its own, a Fief combat's matchup: run.json records the matchup as
+    # played, its Lords resolved from the rules, which a sweep of the rules would not hold; left out)
+    if spec is None or spec.options or rs.n_players != variant.n_players:
+        return ""
+    for key in ("strategies", "rotate_seats"):
+        if b.get(key) != v.get(key):
+            return ""
+    changes = rules_diff(b, v)
+    if not changes or len(changes) > NEXT_SWEEP_SETTINGS or not all(
+            _is_number(c.before) and _is_number(c.after) for c in changes):
+        return ""
+    paths = [c.path for c in changes]
+    around = [_values_around(rs.game, b.get("rules_text") or "", rs.n_players, c.path, c.before, c.after)
+              for c in changes]
+    # the base run's rules: its file (named where it is not the game's shipped one) and its other
+    # --set lines; a --set of a varied setting is the sweep's base value (its range holds it)
+    name = str(b.get("rules_name") or "").split(" with --set")[0]
+    sets = [str(x) for x in b.get("settings") or []
+            if str(x).split("=", 1)[0].strip() not in paths]
+    try:
+        shipped = str(registry.import_hook(spec.rules_module).default_rules_path())
+    except (AttributeError, ImportError, TypeError):
+        return ""
+    if not name or not file_plays(name, b.get("settings") or (), b.get("rules_text")):
+        return ""
+    rules = "" if Path(name).resolve() == Path(shipped).resolve() else f"--rules {shlex.quote(name)} "
+    names = b.get("strategies") or []
+    bots = ""
+    if spec.strategies is not None and isinstance(names, list) and names:
+        bots = f"--strategies {names[0] if len(set(names)) == 1 else ','.join(map(str, names))} "
+    players = f"--players {rs.n_players} " if "players" in spec.takes else ""
+    games = int(b.get("games") or rs.n_games)
+    command = (f"balance sweep --game {rs.game} {players}{bots}"
+               + ("--rotate-seats " if b.get("rotate_seats") else "")
+               + "".join(f"--vary {shlex.quote(text)} " for text, _ in around)
+               + ("--one-at-a-time " if len(around) > 1 else "")
+               + f"--games {games} --seed {b.get('seed', 0)} {rules}"
+               + "".join(f"--set {shlex.quote(x)} " for x in sets) + "--out DIR")
+    plays = "; ".join(f"{p} at {words}" for p, (_, words) in zip(paths, around))
+    what = ("which value is fairest" if spec.roles_alike else "what each value does to the sides")
+    one = len(paths) == 1
+    return (f"Next, to see {what} with this line-up, sweep "
+            + (f"{paths[0]} around the two values" if one else
+               "each changed setting around its two values, one at a time")
+            + f": {command} plays {plays}, on the same "
+            + ("bots, " if bots else "") + "player count, seed and games as these runs"
+            + (" (each setting with the others at the base run's values)" if not one else "")
+            + f", and balance report DIR leads with {what}.")
+
+
 def matchups_to_show(t: dict) -> bool:
     """Whether the strategy matchups section has anything to say: a pair of strategies that met,
     or a strategy tested against its reference. Not when every bot is its role's only one (Fief's
@@ -1493,7 +1613,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                            about)
             + _with_holds_for(comparison_headlines(cmp, rs.label, vlabel, unit, game=rs.game),
                               holds_for(rs, variants[i] if variants is not None and i < len(variants) else None),
-                              seat_balance_sentence(getattr(about, "balance", None), cmp))))
+                              seat_balance_sentence(getattr(about, "balance", None), cmp))
+            # what to play next: a sweep of the changed settings around the two values
+            + [x for x in [sweep_next_step(rs, variants[i] if variants is not None and i < len(variants)
+                                           else None, about, cmp)] if x]))
         if variants is not None and i < len(variants):
             line = replay_line(variants[i], vt)
             if line:
