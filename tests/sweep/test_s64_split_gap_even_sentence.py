@@ -58,7 +58,7 @@ def _variant(who: np.ndarray):
 
 
 @pytest.mark.parametrize("n,changed,even", [(100, 0.10, True), (3000, 0.30, False)])
-def test_s64_sweep_row_says_when_its_interval_is_the_seats_change_both_ways(n, changed, even):
+def test_s64_sweep_row_says_when_its_interval_is_the_seats_change_both_ways(n, changed, even, monkeypatch):
     # two paired variants, the Censitaire seats winning alike; a share of the games re-dealt under
     # the second value towards seat 2. 100 games: every seat may be at the equal split at both
     # values. 3,000 games, 30% re-dealt: seat 2's share moves clearly off it
@@ -66,19 +66,11 @@ def test_s64_sweep_row_says_when_its_interval_is_the_seats_change_both_ways(n, c
     before = rng.integers(1, 4, n)
     redealt = rng.random(n) < changed
     after = np.where(redealt, np.where(rng.random(n) < 0.6, 1, rng.integers(1, 4, n)), before)
-    seen = []
-    orig = stats.max_distance_change
-
-    def spy(*args):
-        seen.append(args)
-        return orig(*args)
-
-    try:
-        stats.max_distance_change = spy
-        row = next(r for r in M.parameter_effects(_variant(before), _variant(after))
-                   if r["metric"] == "role_split_censitaire")
-    finally:
-        stats.max_distance_change = orig
+    # the three intervals the row's bound is taken from, as the sweep hands them over
+    seen, orig = [], stats.max_distance_change
+    monkeypatch.setattr(stats, "max_distance_change", lambda *args: seen.append(args) or orig(*args))
+    row = next(r for r in M.parameter_effects(_variant(before), _variant(after))
+               if r["metric"] == "role_split_censitaire")
     il, ih, dl, dh, cl, ch = (np.asarray(x, float) for x in seen[0][:6])
     box = dict(il=il, ih=ih, dl=dl, dh=dh, cl=cl, ch=ch)
     pts = _points(box, 50_000, 65)
