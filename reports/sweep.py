@@ -448,7 +448,8 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
     """The page's table of every effect: per comparison, every metric's paired change with its
     simultaneous interval (shares in pp, every other metric in its own unit) and its words; a metric
     that is the same number as another, or its mirror, says which; a comparison whose player count
-    does not read the setting says "not read at 3 players: the same games at both values"."""
+    does not read the setting says "not read at 3 players: the same games at both values"; a role's
+    split gap whose interval is centred on 0 whatever its change says why (:func:`even_both_cell`)."""
     if effects.height == 0:
         return pl.DataFrame()
     d = effects
@@ -473,6 +474,7 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
     # difference that matters on the wrong side of its verdict (review M #11: "−0.4 to 0, clear
     # but small" for a high end of −0.001 pp)
     places = [_verdict_places(r, 2) for r in d.iter_rows(named=True)]
+    even = [c for c in ("even_both", "same_games") if c in d.columns]
     return d.with_columns(
         *[pl.Series(c, [_table_number((100.0 if r["share"] else 1.0) * r[c], k)
                         for r, k in zip(d.iter_rows(named=True), places)], pl.Float64)
@@ -488,8 +490,28 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
             (f"the mirror of {labels.get(x['same_as'], x['same_as'])}" if x["mirror"]
              else f"the same as {labels.get(x['same_as'], x['same_as'])}"),
             return_dtype=pl.String).alias("repeats"),
+    ).with_columns(
+        # a split gap's interval of ± one seat's change, centred on 0: said in its row, as the
+        # "which value" sentence says it (session 64: the tables printed −9.6 / 9.6 bare)
+        pl.struct("repeats", "label", *even).map_elements(
+            lambda x: "; ".join(w for w in (x["repeats"], even_both_cell(x)) if w),
+            return_dtype=pl.String).alias("repeats"),
     ).select("parameter", "from", "to", "at", "label", "delta", "low", "high", "unit", "verdict",
              "repeats").rename({"at": "others at", "label": "metric", "delta": "change"})
+
+
+def even_both_cell(r: dict) -> str:
+    """The "repeats" cell's words for a role's split gap whose change's interval is ± one seat's
+    change, centred on 0 and not on the estimate (``even_both``,
+    :func:`analysis.sweep.metrics._even_both`; the words of :func:`_even_both_words`, shortened):
+    "interval centred on 0 whatever the change seen: every Censitaire seat may still take an equal
+    share of the Censitaires' wins at both values (more games narrow it)"; '' for every other row,
+    and for a change no game moves (its interval is the games' bound)."""
+    if not r.get("even_both") or (r.get("same_games") is not None and r["same_games"] == r["same_games"]):
+        return ""
+    seat, role = _split_words(r.get("label") or "")
+    return (f"interval centred on 0 whatever the change seen: every {seat} seat may still take an "
+            f"equal share of {role}' wins at both values (more games narrow it)")
 
 
 #: the value tables' column naming each row's family (session 55 review #1)
@@ -2153,7 +2175,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             "Every comparison's paired change of every metric, with the page's "
                             "simultaneous 95% intervals (the sentences' family) and its words; "
                             "'others at': where the other parameters were held; 'repeats': a metric "
-                            "that is the same number as another, or its mirror. "
+                            "that is the same number as another, or its mirror, or why a split gap's "
+                            "interval is centred on 0 whatever its change. "
                             + family_size_words(s.effects, sw, sweep_dir),
                             tables=[(EFFECTS_TABLE, _seat_column(effects_table(s.effects), named))]))
     if s.value_effects.height:

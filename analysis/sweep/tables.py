@@ -135,7 +135,10 @@ def effect_rows(s) -> pl.DataFrame:
     counts), ``same_as``/``mirror`` (a metric that repeats another), ``games``, ``same_games`` (the
     games, where no game differs between the two values: low/high are then the games' bound on the
     change, :func:`analysis.stats.same_games_bound`, as the before/after's ``change_at_most``; else
-    empty)."""
+    empty), ``even_both`` (a role's split gap whose every seat may take an equal share of the
+    role's wins at both values, the largest seat change fitting both ways: low/high are then ± that
+    change, centred on 0 and not on ``change``, :func:`analysis.sweep.metrics._even_both`; False
+    on every other row)."""
     parts = []
     keys = ["parameter", "from", "to", "at"]
     refs = {name: str(ref) for name, (ref, _) in (s.references or {}).items()}
@@ -169,7 +172,8 @@ def effect_rows(s) -> pl.DataFrame:
                 "verdict": r.get("verdict"), "read": r.get("read", True), "players": r.get("players"),
                 "same_as": r.get("same_as"),
                 "mirror": bool(r.get("mirror")) if r.get("same_as") is not None else None,
-                "games": r.get("games"), "same_games": r.get("same_games")})
+                "games": r.get("games"), "same_games": r.get("same_games"),
+                "even_both": bool(r.get("even_both"))})
     if not parts:
         return pl.DataFrame()
     return pl.DataFrame(parts, infer_schema_length=None)
