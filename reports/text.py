@@ -41,7 +41,7 @@ from analysis.load import RunSet, smallest_difference
 from analysis.load import score_unit as load_score_unit
 from reports.games import hook_for, spec_for
 from simcore import numbers
-from simcore.numbers import singular  # (one unit's singular: here, below the analysis, for both layers)
+from simcore.numbers import factor_ends, factor_times, singular  # (one unit's singular, a factor's ends: here, below the analysis, for both layers)
 
 # ---------------------------------------------------------------------------------------------
 # Number formats shared by sentences and tables
@@ -2716,32 +2716,9 @@ LARGE_FACTOR = 1.25
 for the change to be called large (:func:`factor_size`)."""
 
 
-def _times(x: float, up: bool, sig: int = 2) -> str:
-    """A factor to ``sig`` significant figures (2), rounded away from the estimate (``up``: the upper end
-    of an interval up, the lower one down), so that the interval printed holds the one computed: 10.99
-    → "10" below, 344.2 → "350" above, 5.85 → "5.8", 3,524 → "3,600"."""
-    if not np.isfinite(x) or x <= 0:
-        return "0" if x == 0 else "∞"
-    d = sig - 1 - int(np.floor(np.log10(x)))
-    scale = 10.0 ** d
-    v = (np.ceil(x * scale - 1e-9) if up else np.floor(x * scale + 1e-9)) / scale
-    return f"{v:,.{max(d, 0)}f}"
-
-
-def _factor_ends(near: float, far: float) -> str:
-    """A factor's 95% interval, its near end (the one closer to 1) first: "3.2 to 11 times". Where the
-    near end is above 1 it never prints as 1 (review s64 #1: "1.0 to 1.9 times" beside a change
-    called clear, for a near end of 1.044): up to 4 significant figures, "1.04 to 1.82 times", the
-    far end under 10 then at the near end's decimals (rounded outward too)."""
-    sig = 2
-    while sig < 4 and near > 1.0 and float(_times(near, False, sig).replace(",", "")) <= 1.0:
-        sig += 1
-    lo = _times(near, False, sig)
-    if not np.isfinite(far):
-        return f"at least {lo}"
-    places = len(lo.split(".")[1]) if "." in lo else 0
-    hi = f"{np.ceil(far * 10 ** places - 1e-9) / 10 ** places:.{places}f}" if sig > 2 and far < 10 else _times(far, True)
-    return f"{lo} to {hi}"
+# a factor and its 95% interval, rounded outward: one rule for the pages and balance check's note
+_times = factor_times
+_factor_ends = factor_ends
 
 
 def _games_count(share: float, n) -> tuple[float, str] | None:

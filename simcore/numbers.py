@@ -7,7 +7,9 @@ so that a run's closing table does not import the report's text module (polars a
 package: 0.2-0.3 s of CPU at every run's end).
 
 Also :func:`singular`, a unit's name for exactly one of it ("1 guild card"), here so that the
-analysis layer's sentences (a panel sweep's) and the reports' use one rule.
+analysis layer's sentences (a panel sweep's) and the reports' use one rule; and :func:`factor_ends`,
+a factor's 95% interval rounded outward ("1.04 to 1.82 times"), which the reports and ``balance
+check``'s note print alike.
 
 May import the standard library only.
 """
@@ -141,3 +143,34 @@ def singular(unit: str) -> str:
     if head.endswith("s"):
         head = head[:-1]
     return f"{head} {tail}".replace("  ", " ").rstrip() if tail else head
+
+
+def factor_times(x: float, up: bool, sig: int = 2) -> str:
+    """A factor to ``sig`` significant figures (2), rounded away from the estimate (``up``: the upper end
+    of an interval up, the lower one down), so that the interval printed holds the one computed: 10.99
+    → "10" below, 344.2 → "350" above, 5.85 → "5.8", 3,524 → "3,600"."""
+    if not math.isfinite(x) or x <= 0:
+        return "0" if x == 0 else "∞"
+    d = sig - 1 - math.floor(math.log10(x))
+    scale = 10.0 ** d
+    v = (math.ceil(x * scale - 1e-9) if up else math.floor(x * scale + 1e-9)) / scale
+    return f"{v:,.{max(d, 0)}f}"
+
+
+def factor_ends(near: float, far: float) -> str:
+    """A factor's 95% interval, its near end (the one closer to 1) first: "3.2 to 11 times". Where the
+    near end is above 1 it never prints as 1 (review s64 #1: "1.0 to 1.9 times" beside a change
+    called clear, for a near end of 1.044): up to 4 significant figures, "1.04 to 1.82 times", the
+    far end under 10 then at the near end's decimals (rounded outward too). Both ends are rounded
+    outward, so the interval printed holds the one computed (``balance check`` rounded them to the
+    nearest before session 64: "1.2 to 2.1" for 1.184 to 2.101)."""
+    sig = 2
+    while sig < 4 and near > 1.0 and float(factor_times(near, False, sig).replace(",", "")) <= 1.0:
+        sig += 1
+    lo = factor_times(near, False, sig)
+    if not math.isfinite(far):
+        return f"at least {lo}"
+    places = len(lo.split(".")[1]) if "." in lo else 0
+    hi = (f"{math.ceil(far * 10 ** places - 1e-9) / 10 ** places:.{places}f}" if sig > 2 and far < 10
+          else factor_times(far, True))
+    return f"{lo} to {hi}"

@@ -41,7 +41,7 @@ from analysis.check.measure import diff_unit_of, unit_of
 from analysis.rules_diff import value_text
 from simcore.atomic import signed_file
 from simcore.errors import UsageError
-from simcore.numbers import printed_difference, rounded, share_digits
+from simcore.numbers import factor_ends, printed_difference, rounded, share_digits
 
 
 def _fmt(x: float, unit: str, digits: int | None = None) -> str:
@@ -532,8 +532,8 @@ def rules_change_lines(res: CheckResult) -> list[str]:
 
 
 def status_line(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
-    """:func:`_status_core`'s line, with the rare shares that moved by a large factor
-    (:func:`factor_note`) under every verdict (review s61 #1: an UNDECIDED or FAIL line, 0.39% →
+    """:func:`_status_core`'s line, with the rare shares that moved by a factor of 1.25 or more, its
+    interval excluding 1 (:func:`factor_note`: worded "may matter", no claim of a large factor) under every verdict (review s61 #1: an UNDECIDED or FAIL line, 0.39% →
     1.04% of games over 128,000, said it only as a table row)."""
     return _status_core(res, lead, cell) + factor_note(res)
 
@@ -596,14 +596,13 @@ def factor_note(res: CheckResult) -> str:
     how = "as often" if factor > 1 else "less often"
     d = _digits(r)
     where = " on the same deals" if res.paired else ""
-    # an end that excludes 1 is not printed as 1.0 ("3.0 times less often (95% interval 1.0 to
-    # 6.0 times)" for a low end of 1.02)
-    k = 1
-    while k < 3 and f"{lo:.{k}f}" == f"{1:.{k}f}":
-        k += 1
+    # the interval rounded outward, as the pages print it (simcore.numbers.factor_ends): an end
+    # that excludes 1 is never printed as 1.0 ("3.0 times less often (95% interval 1.0 to 6.0
+    # times)" for a low end of 1.02), and the ends printed hold the interval computed (session 64:
+    # "1.2 to 2.1" for 1.184 to 2.101, where the before/after page of the same runs said 1.1 to 2.2)
     return (f"; {r.label} went from {_fmt(r.base, '%', d)} to {_fmt(r.value, '%', d)} of games{where} "
             f"({_change(r)} pp): under the {_smallest(res)(r):g} pp that matters, but {f:.1f} times "
-            f"{how} (95% interval {lo:.{k}f} to {hi:.{k}f} times), which may matter for a share this small")
+            f"{how} (95% interval {factor_ends(lo, hi)} times), which may matter for a share this small")
 
 
 def _status_core(res: CheckResult, lead: bool = True, cell: bool = False) -> str:
