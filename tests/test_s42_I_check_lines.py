@@ -20,6 +20,8 @@ from analysis.check.run import check
 from cli import _run
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):

@@ -14,6 +14,9 @@ import polars as pl
 from scipy import stats as sps
 
 from in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_the_ranking_sentence_follows_the_csv(tmp_path):

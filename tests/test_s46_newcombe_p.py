@@ -15,6 +15,8 @@ from scipy.stats import fisher_exact
 
 from analysis import stats
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _interval(x1, n1, x2, n2, level):
     return stats.newcombe(x1 / n1, *stats.score_interval(x1, n1, level),

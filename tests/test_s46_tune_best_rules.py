@@ -17,6 +17,9 @@ import tomllib
 
 from cli import _run
 from simcore import runner
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 GAME = "medievallons"
 

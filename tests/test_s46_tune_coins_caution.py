@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 TUNE = ["tune", "--game", "middle-ages", "--players", "2", "--target", "seat-balance:20", "--trials",
         "1", "--min-games", "200", "--max-games", "200", "--confirm-games", "400", "-q"]

@@ -18,6 +18,8 @@ import pytest
 import analysis.tune.search as search
 from analysis.tune.search import plan_tune, run_tune
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _plan():
     return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..2"], targets=["seat-balance:20"],

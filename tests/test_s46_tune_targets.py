@@ -20,6 +20,8 @@ from cli import _run
 from simcore import runner
 from simcore.errors import UsageError
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 TUNE = ["tune", "--vary", "setup.start_coins[0]=0..3", "--trials", "3", "--min-games", "1000",
         "--max-games", "2000", "--eta", "2"]
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 ROOT = Path(__file__).resolve().parents[1]
 

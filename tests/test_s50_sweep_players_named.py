@@ -9,6 +9,9 @@ import json
 import re
 
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_a_sweep_without_players_names_the_count_played(tmp_path):

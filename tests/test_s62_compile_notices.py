@@ -22,6 +22,8 @@ from in_process import balance
 from simcore import runner
 from undrawn_figures import figures_undrawn, skill_pages_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 MESSAGE = "Compiling the test's kernel (once per test; cached afterwards)"
 
 

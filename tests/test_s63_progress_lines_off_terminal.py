@@ -18,6 +18,8 @@ import pytest
 
 from in_process import balance
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 PANEL = ("--lineup", "random", "--lineup", "greedy", "--players", "2", "--games", "400")
 
 

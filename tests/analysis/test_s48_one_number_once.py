@@ -11,6 +11,8 @@ from analysis import analyse, open_runs
 from analysis.compare import compare_runs
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _compare(root, game, games, players, strategies=None, settings=(), seed=4):
     kw = dict(games=games, seed=seed, quiet=True, players=players)

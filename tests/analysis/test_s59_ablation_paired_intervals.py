@@ -22,6 +22,8 @@ from statsmodels.stats.proportion import proportion_confint
 from analysis import stats
 from analysis.questions import Moments, share_intervals
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _mover(up, down, n, level):
     """The reference: Clopper-Pearson ends from statsmodels (scipy's Beta quantiles for a

@@ -21,6 +21,8 @@ from scipy import stats as sps
 
 from analysis import ladder as L
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 P = 4
 D = 2000          # 8,000 games a cell: 2,000 deals × 4 rotations, as the repro
 

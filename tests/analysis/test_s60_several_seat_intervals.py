@@ -23,6 +23,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 from analysis import analyse, open_runs
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 GAMES = 3000
 
 

@@ -25,6 +25,8 @@ import pytest
 
 from analysis import stats
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 # The family's intervals of seats 2-4's gaps (share of the Censitaires' wins − 1/3) of the 2,000-game
 # payment.order sweep's "seat" → "rotating" comparison (seed 0; at 97.5%, two first-vs-last
 # comparisons): before (i), paired change (d), after (c, already cut to i + d)

@@ -14,6 +14,9 @@ import re
 import polars as pl
 
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 ROTATED = "greedy,balanced,random,balanced"
 

@@ -17,6 +17,8 @@ from scipy import stats as st
 
 from cli import _run
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 CASES = {
     "several seats": (["--game", "seigneurial", "--strategies", "greedy-lord,fair-share,objective,fair-share"],
                       "fair-share", 1),

@@ -15,6 +15,9 @@ import shlex
 from pathlib import Path
 
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 GAMES = "3000"
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 import shlex
 
 from in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_a_panel_given_as_run_names_the_panel_baseline_command(tmp_path):

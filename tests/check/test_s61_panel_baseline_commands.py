@@ -13,6 +13,9 @@ from pathlib import Path
 
 from in_process import balance
 from strategies.panels import from_options
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _same(a, b) -> bool:

@@ -20,6 +20,8 @@ import numpy as np
 import pytest
 from rotated_pairs import Cell, coverage, gate_factor
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def test_s62_a_deal_with_one_game_won_reads_as_that_game():
     # 12 wins under the old rules and 36 under the new, in 8,000 games, no game won under both:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import polars as pl
 
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_a_three_way_tie_reads_as_its_seven_digits(tmp_path):

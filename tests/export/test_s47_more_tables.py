@@ -14,6 +14,8 @@ from analysis.export import what_choices
 from cli import _run
 from tests.export.test_export_docs import documented_columns
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 N = 400
 
 

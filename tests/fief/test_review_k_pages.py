@@ -28,6 +28,8 @@ from reports.text import headlines
 from simcore import runner
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def siege(tmp_path_factory):

@@ -8,6 +8,9 @@ import tomllib
 
 from cli.tables import run_table_command
 from simcore.games.fief.rules import default_rules_path
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 CASTLE = "castle = [0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]"
 

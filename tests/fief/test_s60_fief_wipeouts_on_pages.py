@@ -20,6 +20,9 @@ import polars as pl
 
 from in_process import balance
 from undrawn_figures import figures_undrawn
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 MATCHUP = ["--darc", "attacker", "--attacker", 8, "--defender", 8]
 

@@ -14,6 +14,8 @@ from cli import _run
 from simcore import runner
 from simcore.games.middle_ages import rules as R
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 GAMES = 200
 
 

@@ -14,6 +14,8 @@ from analysis import stats
 from analysis.questions import middle_ages as Q
 from simcore.games.middle_ages import rules as R
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 GAMES = 1500
 NUM = ["fires", "win_share_effect", "win_share_effect_low", "win_share_effect_high", "score_effect",
        "score_effect_low", "score_effect_high"]

@@ -16,6 +16,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 NOTE_1000 = ("With 1,000 games the coin intervals hold together less often than 95% (measured: "
              "about 91.5% at 1,000 games; 95% from 20,000); the win-share intervals do hold 95%.")
 

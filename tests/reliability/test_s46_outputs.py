@@ -30,6 +30,8 @@ from reliability_helpers import ROOT, balance, env, hidden, one_error_line, star
 
 from cli import _run
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 BASELINE = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
 
 

@@ -8,6 +8,8 @@ import pytest
 
 from simcore.errors import UsageError
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def test_a_player_count_of_zero_in_a_vary_is_refused_before_any_game():
     """--vary players=[0,4] played 0 as "not given" (4 players) under the label players=0, and the

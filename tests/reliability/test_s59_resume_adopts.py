@@ -16,6 +16,8 @@ from simcore import atomic
 
 from in_process import balance
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path, monkeypatch):

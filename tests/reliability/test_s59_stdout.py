@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 BALANCE = str(Path(sys.executable).with_name("balance"))
 LADDER = [BALANCE, "ladder", "--bots", "random,greedy,balanced", "--games", "40"]
 

@@ -28,6 +28,8 @@ from simcore import atomic
 from reliability_helpers import ROOT, env
 from tests.check.test_check_middle_ages import _moved   # (the planted shift, one copy)
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 BASELINE = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
 
 

@@ -18,6 +18,8 @@ from simcore.errors import UsageError
 
 from reliability_helpers import ROOT, cli_in_process, env, one_error_line
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 HOLD = ("import sys; from simcore import atomic; atomic.claim_output(sys.argv[1], '--storage', "
         "kind='file'); print('held', flush=True); sys.stdin.read()")
 

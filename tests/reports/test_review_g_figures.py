@@ -18,6 +18,8 @@ from reports.figures import common as F
 from reports.figures import seigneurial as FS
 from reports.figures.checklist import SAVED_DPI, problems
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _laid_out(fig):
     """``fig`` laid out as the report saves it; its renderer."""

@@ -15,6 +15,8 @@ from cli.report import make_report
 from simcore import runner
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 GAMES = 20000
 
 

@@ -15,6 +15,8 @@ from reports import glossary
 from simcore import runner
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 NEW = ("Student t", "ablation", "R²", "clustered by game")
 
 

@@ -15,6 +15,8 @@ import pytest
 from cli import _run
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _panel(out, *extra: str) -> None:
     assert _run(["simulate", "--players", "3,4", "--lineup", "balanced", "--games", "40", "--quiet",

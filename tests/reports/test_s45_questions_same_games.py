@@ -14,6 +14,8 @@ from analysis.questions.medievallons import SAME_GAMES, questions_for_run
 from reports.questions import before_after_rows, before_after_sentences, read_questions
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 QGAMES = 60
 SETTING = "setup.end_card.5=yellow"
 

@@ -11,6 +11,9 @@ from analysis import analyse, open_runs
 from analysis.compare import compare_runs
 from reports.figures import common as F
 from simcore import runner
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _axis(base, variant):

@@ -13,6 +13,9 @@ import polars as pl
 import undrawn_figures as undrawn
 from cli import _run
 from reports.text import pct_some
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_pct_some_never_prints_a_share_as_none_or_all():

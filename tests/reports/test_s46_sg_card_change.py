@@ -19,6 +19,8 @@ import pytest
 import undrawn_figures as undrawn
 from cli import _run
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 SHIPPED = Path(__file__).resolve().parents[2] / "configs" / "seigneurial" / "rules.toml"
 EACH_FOUR = "  { grain = 4, wood = 4, fish = 4 }, { grain = 4, wood = 4, fish = 4 }, { grain = 4, wood = 4, fish = 4 },"
 EASIER = "  { grain = 4, wood = 4, fish = 3 }, { grain = 4, wood = 3, fish = 4 }, { grain = 3, wood = 4, fish = 4 },"

@@ -11,6 +11,9 @@ import polars as pl
 
 import undrawn_figures as undrawn
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _page(d) -> str:

@@ -9,6 +9,9 @@ import re
 import shlex
 
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_the_fix_the_line_gives_is_a_command_that_works(tmp_path, capsys, undrawn):

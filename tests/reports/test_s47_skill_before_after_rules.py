@@ -9,6 +9,8 @@ import pytest
 
 from cli import _run
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 CHANGE = "setup.start_coins=[0,1,2,3]"
 
 

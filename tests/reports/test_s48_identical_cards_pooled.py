@@ -15,6 +15,8 @@ from analysis import analyse, open_runs
 from analysis.compare import compare_runs
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 SHIPPED = Path(__file__).resolve().parents[2] / "configs" / "seigneurial" / "rules.toml"
 EACH_FOUR = "  { grain = 4, wood = 4, fish = 4 }, { grain = 4, wood = 4, fish = 4 }, { grain = 4, wood = 4, fish = 4 },"
 LAST_EASIER = "  { grain = 4, wood = 4, fish = 4 }, { grain = 4, wood = 4, fish = 4 }, { grain = 3, wood = 4, fish = 4 },"

@@ -11,6 +11,9 @@ import pypdfium2 as pdfium
 
 import analysis_runs as runs
 from reports.build import build_report
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 STAMP = re.compile(r"Generated (\d{4}-\d\d-\d\d \d\d:\d\d) UTC\.")
 

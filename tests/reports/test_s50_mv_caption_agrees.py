@@ -10,6 +10,9 @@ import re
 from cli.report import make_report
 from simcore import runner
 from undrawn_figures import figures_undrawn
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_caption_changes_are_the_difference_of_their_printed_values(tmp_path):

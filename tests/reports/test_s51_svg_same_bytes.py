@@ -8,10 +8,13 @@ import time
 
 import matplotlib
 
+
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
 import pytest  # noqa: E402
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 from reports.figures.common import render  # noqa: E402
 

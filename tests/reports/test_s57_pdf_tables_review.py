@@ -24,6 +24,9 @@ import polars as pl
 from reports.pdf import BOTTOM, PAGE_H, TOP, PdfDocument, _Layout
 from tests.reports.test_s56_pdf_split_keys import _sweep_table
 from tests.reports.test_s57_pdf_split_keeps_change_with_interval import _drawn
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 # rows of the Middle-Ages before/after (100,000 games each, setup.start_coins=[4,0,0,0]), as its
 # table "All 66 compared metrics" printed them

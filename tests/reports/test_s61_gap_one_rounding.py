@@ -11,6 +11,9 @@ import re
 
 from simcore.numbers import fair_gap
 from tests.in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_the_gap_is_the_difference_rounded():

@@ -15,6 +15,9 @@ import polars as pl
 from analysis.panel import panel_table
 from reports.games.seigneurial import panel_payment_order_notes
 from tests.in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 SAID = "--set payment.order=simultaneous"
 

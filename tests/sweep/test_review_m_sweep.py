@@ -26,6 +26,8 @@ import polars as pl
 import pytest
 from handmade_sweep import plant_winners, swept_sensitivity
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 N = 4000
 VALUES = [0, 1, 2, 3, 4]
 S1 = [0.25, 0.15, 0.17, 0.19, 0.21]

@@ -13,6 +13,9 @@ import re
 from decimal import ROUND_HALF_EVEN, Decimal
 
 import polars as pl
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 TUNE = {"game": "middle-ages", "rules_text": "[setup]\nstart_coins = 0\n", "settings": [],
         "varies": [{"name": "setup.start_coins[0]", "kind": "int", "lo": 0, "hi": 2,

@@ -8,6 +8,8 @@ import pytest
 
 from reports.sweep import _ends_clause
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _row(delta, lo, hi, frm="17", to="20", verdict="clear and large enough to matter"):
     return {"delta": delta, "low": lo, "high": hi, "smallest": 0.01, "verdict": verdict,

@@ -7,6 +7,8 @@ import pytest
 
 from in_process import balance
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 TUNE = ("tune", "--vary", "income.palais.base=3..4", "--target", "seat-balance:10", "--trials", "1",
         "--min-games", "100", "--max-games", "100", "--confirm-games", "400")
 SWEEP = ("sweep", "--vary", "income.palais.base=[3,4]", "--games", "100")

@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 
 from in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 ARGS = ("tune", "--game", "seigneurial", "--vary", "track.goal.4=[8,10]", "--target",
         "role=seigneur:0.42%:0.5", "--trials", "2", "--min-games", "2000", "--max-games", "4000",

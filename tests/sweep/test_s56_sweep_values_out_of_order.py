@@ -21,6 +21,8 @@ import pytest
 from handmade_sweep import plant_winners, write_sweep
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 N = 4000
 NAME = "setup.start_coins[0]"
 BY_VALUE = {0: (0.25, 0.25), 1: (0.12, 0.26), 2: (0.16, 0.27), 3: (0.20, 0.28), 4: (0.21, 0.29)}

@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _seigneurial(winners: np.ndarray, P: int):
     """A Seigneurial variant whose game g is won by seat winners[g] (seat 1 the Seigneur, the

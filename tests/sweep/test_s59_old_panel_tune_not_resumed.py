@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 ARGV = ["tune", "--game", "seigneurial", "--players", "4",
         "--lineup", "even-lord,fair-share,fair-share,fair-share",

@@ -11,6 +11,8 @@ import pytest
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def coins_sweep(tmp_path_factory):

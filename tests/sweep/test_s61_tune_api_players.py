@@ -11,6 +11,8 @@ from analysis.tune.search import plan_tune
 from simcore.errors import UsageError
 from strategies.panels import parse_players
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 PLAN = dict(varies=["track.start_square=0..3"], targets=["role=seigneur:0.30:10"], trials=2,
             min_games=200, max_games=200, confirm_games=1000)
 

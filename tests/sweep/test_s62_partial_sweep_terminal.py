@@ -7,6 +7,9 @@ from __future__ import annotations
 import shutil
 
 from in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 1 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_the_terminal_says_a_sweep_is_unfinished_before_its_answers(tmp_path):
