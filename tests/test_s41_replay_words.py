@@ -24,6 +24,8 @@ from simcore.games.middle_ages import reference as MA
 from simcore.games.seigneurial import reference as SG
 from simcore.replay import find_game, replay
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 ENGINES = {"middle-ages": MA, "medievallons": MV, "seigneurial": SG}
 GOLDENS = {"medievallons": "medievallons_4p_seed7.txt", "seigneurial": "seigneurial_4p_seed7.txt"}
 LABEL = re.compile(r"^      \[([^\]]+)\] P\d chooses ")

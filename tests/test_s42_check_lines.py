@@ -13,6 +13,8 @@ import pytest
 
 from in_process import balance
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def greedy_lord(tmp_path_factory):

@@ -11,6 +11,9 @@ import re
 import polars as pl
 
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_alike_bots_cell_says_so_not_an_interval(tmp_path, capsys):

@@ -10,6 +10,8 @@ import pytest
 
 from cli import _run
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.mark.parametrize("argv,said", [
     (["simulate", "--game", "seigneurial", "--set", "seigneur_cards.per_year=all", "--games", "10"],

@@ -23,6 +23,8 @@ from analysis.tune.targets import parse_targets
 from simcore import games as registry
 from test_skill_review_k1 import _table        # a skill table of given Seigneur wins per budget
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 SEIG = registry.get("seigneurial")
 
 

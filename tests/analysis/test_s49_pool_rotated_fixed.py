@@ -12,6 +12,8 @@ from analysis.load import group_runs, open_runs
 from simcore.errors import UsageError
 from tests.in_process import balance
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 LINE_UP = "balanced,greedy,random,farmer"
 
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from analysis import matchups, stats
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _deal_moments(per_deal: np.ndarray) -> stats.Moments:

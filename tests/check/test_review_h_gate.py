@@ -24,6 +24,8 @@ from analysis.check.presentation import explain, status_line, text_report
 from cli import _run
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 Z = NormalDist().inv_cdf
 
 

@@ -36,6 +36,8 @@ from analysis.check.presentation import diff_interval, text_report
 from analysis.check.run import check
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 Z = 1.959964
 SEIGNEURIAL_BOTS = "greedy-lord,fair-share,objective,fair-share"
 MIDDLE_AGES_BOTS = "greedy,balanced,balanced,balanced"

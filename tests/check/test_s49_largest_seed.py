@@ -8,6 +8,9 @@ from __future__ import annotations
 import tomllib
 
 from tests.in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 LARGEST = 2**63 - 1
 

@@ -13,6 +13,8 @@ import pytest
 
 from cli import _run
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 LOOSE = ["--tolerance", "20", "--score-tolerance", "40"]     # a baseline of 200 games may be written
 
 

@@ -27,6 +27,8 @@ from hang_deadline import deadline
 import cli
 from simcore import cluster
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
 TIMEOUT_S = 2.0          # the connect timeout the tests set (10 s in use)

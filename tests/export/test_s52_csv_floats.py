@@ -8,6 +8,9 @@ import polars as pl
 
 from analysis.export import decimal_text, table_csv
 from in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_a_players_csv_reads_back_with_float_win_shares_whatever_comes_first(tmp_path):

@@ -16,6 +16,8 @@ from analysis.compare import compare_runs
 from cli import _run
 from simcore import atomic, rundir, runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def no_raw_runs(tmp_path_factory):

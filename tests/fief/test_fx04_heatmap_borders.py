@@ -20,6 +20,8 @@ from matplotlib import patheffects
 from reports.figures import fief as figs
 from simcore.games.fief.odds import odds_frame
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 LEVELS = (0.5, 0.75, 0.9)
 
 

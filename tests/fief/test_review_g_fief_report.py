@@ -19,6 +19,8 @@ from reports.text import headlines
 from simcore import runner
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def sieges(tmp_path_factory):

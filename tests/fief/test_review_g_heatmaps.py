@@ -16,6 +16,8 @@ from reports.figures import fief as figs
 from reports.figures.checklist import SAVED_DPI, problems
 from simcore.games.fief.odds import odds_frame
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _figure(rules, attackers, defenders, terrain, levels=(0.5, 0.75, 0.9), **kw):
     odds = odds_frame(rules, attackers, defenders, [terrain], **kw)

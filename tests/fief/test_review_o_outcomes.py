@@ -22,6 +22,8 @@ from reports.text import headlines
 from simcore import runner
 from simcore.games.fief.spec import SPEC
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def castle(tmp_path_factory):

@@ -26,6 +26,8 @@ from simcore.games.fief.exact import exact_grid
 from simcore.games.fief.kernel import Q_ATT_WINS
 from simcore.games.fief.rules import terrain_index
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 OPEN_BREAK_EVENS = {5: 6, 6: 7, 7: 8, 8: 9}     # exact, open ground, P(attacker wins) >= 50%
 
 

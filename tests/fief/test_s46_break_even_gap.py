@@ -16,6 +16,9 @@ from cli import _run
 from simcore.games.fief.exact import exact_grid
 from simcore.games.fief.kernel import Q_ATT_WINS
 from simcore.games.fief.rules import terrain_index
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _exact_break_even(rules, terrain: str, defender: int, level: float) -> int:

@@ -9,6 +9,9 @@ import numpy as np
 
 from reports.figures import fief as figs
 from simcore.games.fief.odds import odds_frame
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 ATTACKERS = [*range(1, 6), 8, *range(12, 21)]
 

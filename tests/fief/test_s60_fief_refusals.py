@@ -21,6 +21,8 @@ from simcore.games.fief.agreement import agreement
 from simcore.games.fief.game import resolve_matchup
 from simcore.games.fief.odds import odds_frame, parse_terrains
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 HUGE = "99999999999999999999"
 
 

@@ -19,6 +19,8 @@ from cli import _run
 from simcore import games as registry
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 GOLDEN_GAMES = [s.name for s in registry.specs().values() if s.golden]
 
 

@@ -30,6 +30,8 @@ from tests.in_process import balance
 
 from holm_reference import multipletests  # noqa: E402  (statsmodels' Holm, without its gc.collect)
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 LINEUP = "balanced,collector,saboteur,balanced"     # the review's line-up
 SMALLEST = 0.01                                     # the run's smallest share difference (1 pp)
 

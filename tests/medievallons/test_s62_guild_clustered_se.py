@@ -14,6 +14,8 @@ import pytest
 
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _game_se(players: pl.DataFrame, col: str, n_players: int) -> tuple[float, float, float]:
     """(diff, s.e. with games as clusters, s.e. of independent rows) of founders − others."""

@@ -15,6 +15,8 @@ import pytest
 import undrawn_figures as undrawn
 from in_process import balance
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 ODDS = ["fief-odds", "--attackers", "1-2", "--defenders", "1", "--terrain", "open", "-q"]
 CALAMITY = ["fief-calamity", "--soldiers", "0-2", "--lords", "1", "--max-ecus", "100", "-q"]
 MARKER = ".balance-output.json"

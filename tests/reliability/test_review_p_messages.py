@@ -18,6 +18,8 @@ import pytest
 
 from reliability_helpers import WIDE, cli_in_process, one_error_line
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture
 def files(tiny_run, tmp_path, monkeypatch):

@@ -14,6 +14,8 @@ from cli import _run
 from simcore.errors import UsageError
 from simcore.rundir import read_meta
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def test_a_replaced_run_says_run_again(tmp_path):
     run = tmp_path / "r"

@@ -12,6 +12,8 @@ import pytest
 
 from reliability_helpers import cli_in_process, one_error_line
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def _questions_source(tmp_path_factory) -> Path:

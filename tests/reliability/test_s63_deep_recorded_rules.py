@@ -21,6 +21,8 @@ import pytest
 
 from reliability_helpers import cli_in_process, one_error_line
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 DEEP = "a = " + "[" * 3000 + "]" * 3000 + "\n"
 NOT_TOML = "a = [\n"
 

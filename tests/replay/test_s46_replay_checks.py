@@ -33,6 +33,8 @@ from simcore import replay as R
 from simcore import runner
 from simcore.errors import UsageError
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 GAMES = 12
 CASES = {
     "middle-ages": dict(players=4, rotate_seats=True, strategies="balanced,greedy,eventwise,random"),

@@ -10,6 +10,8 @@ import pytest
 
 from in_process import balance
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 SLY = '[sly]\ndescription = "test bot"\nkind = "heuristic"\nweights = { value = 1, fill = 2, order = 0.3 }\nbias = { palais = 4 }\n'
 
 

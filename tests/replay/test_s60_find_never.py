@@ -23,6 +23,8 @@ from in_process import balance
 from simcore import replay as R
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 GAMES = 600
 SET = "end.max_turns=12"
 

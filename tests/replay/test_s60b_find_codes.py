@@ -17,6 +17,8 @@ from in_process import balance
 from simcore import games as registry
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):

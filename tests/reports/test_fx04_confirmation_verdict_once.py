@@ -16,6 +16,9 @@ import json
 import re
 
 from tests.reports.test_tune_says_what_to_change import RESULT, TRIALS, TUNE
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 BAND = "23.5 to 26.5"            # 25% ± 1.5 pp (seat-balance at 4 players, its default tolerance)
 

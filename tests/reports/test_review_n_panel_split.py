@@ -18,6 +18,8 @@ from scipy.stats import norm
 from analysis.panel_compare import SAME_GAMES, PairedRoleSplit, panel_comparison
 from tests.analysis.analysis_runs import write_run
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 G = 1000
 LINEUPS = (("greedy-lord", "dutiful"), ("even-lord", "fair-share"))      # a cell's Seigneur, Censitaires
 ROLES = ["seigneur", "censitaire", "censitaire", "censitaire"]

@@ -30,6 +30,8 @@ from reports.sections import build_sections
 from reports.text import headlines, seat_headlines, verdict_words
 from tests.reports.test_mv_words import _first_player
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 VERDICT_RANK = (stats.LARGE, stats.MAY_MATTER, stats.SMALL)      # the page's reading order
 
 

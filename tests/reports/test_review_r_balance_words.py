@@ -14,6 +14,8 @@ import pytest
 from analysis import stats
 from reports.text import INDEX_METRICS, seat_balance_sentence
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _sentence(before_after: dict[str, tuple[float, float]]) -> str:
     balance = pl.DataFrame([{"before": 0.08, "after": 0.07, "before_seat": 1, "after_seat": 1, "change": -0.01,

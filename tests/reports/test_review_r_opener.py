@@ -17,6 +17,8 @@ from analysis import analyse, open_runs
 from analysis.compare import compare_runs
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def payment_runs(tmp_path_factory):

@@ -28,6 +28,8 @@ from analysis import stats
 from analysis.panel_compare import PanelComparison, panel_comparison, seat_balance
 from tests.analysis.analysis_runs import write_run
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 # Two 2-player cells and one 3-player cell, (before, after) shares per seat. Both 2-player cells tie
 # by construction and their floats fall both ways: |0.565 − 0.5| < |0.435 − 0.5| in binary, so a
 # plain "largest gap" picks the seat below fair in "2p a" before and the one above in "2p b" after.

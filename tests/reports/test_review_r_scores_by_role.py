@@ -18,6 +18,8 @@ from reports.figures import common as F
 from reports.sections import _score_caption
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):

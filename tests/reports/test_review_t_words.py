@@ -11,6 +11,9 @@ import polars as pl
 
 from analysis import analyse, open_runs
 from simcore import runner
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_a_rotated_runs_matchup_count_is_headed_as_deals(tmp_path):

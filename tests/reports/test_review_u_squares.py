@@ -12,6 +12,8 @@ from analysis import analyse, open_runs
 from analysis.games.seigneurial import track_squares
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):

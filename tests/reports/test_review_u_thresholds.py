@@ -15,6 +15,8 @@ from analysis.compare import compare_tables
 from analysis.load import smallest_difference
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def test_the_thresholds_are_printed_in_the_unit_of_their_rows():
     from reports.text import _small_thresholds

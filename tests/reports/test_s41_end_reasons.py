@@ -19,6 +19,8 @@ import pytest
 
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 # SG-6, read from the rules (shared/rules/seigneurial.md), not from the spec: the codes of
 # games.parquet's end_reason each side wins by
 SEIGNEUR_CODES, CENSITAIRE_CODES = (1, 3), (0, 2)

@@ -15,6 +15,8 @@ from analysis.compare import compare_runs
 from reports.text import seat_question
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def cmp(tmp_path_factory):

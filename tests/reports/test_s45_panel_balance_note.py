@@ -18,6 +18,8 @@ from analysis.panel_compare import run_pair_balance
 from reports.panel import balance_note
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):

@@ -15,6 +15,9 @@ from scipy import stats as sps
 from analysis import analyse, open_runs
 from reports.sections import _score_caption
 from simcore import runner
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_seats_within_noise_of_the_top_are_named_together(tmp_path):

@@ -7,6 +7,9 @@ from __future__ import annotations
 from analysis import analyse, open_runs
 from reports.figures import common as F
 from simcore import runner
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _titles(fig):

@@ -14,6 +14,8 @@ from reports.sections import _seat_caption, seat_rows
 from reports.text import seat_headlines
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _num(text: str) -> float:
     return float(text.replace("−", "-").replace("+", ""))

@@ -9,6 +9,9 @@ import polars as pl
 from skill_dirs import played_skill
 
 from reports.skill import _per_seat
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_rounded_up_games_are_said(tmp_path_factory):

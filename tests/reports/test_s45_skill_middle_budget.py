@@ -11,6 +11,8 @@ from skill_dirs import played_skill
 
 from reports.skill import balance_note, balance_table
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):

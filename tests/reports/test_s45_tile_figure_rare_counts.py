@@ -10,6 +10,9 @@ import polars as pl
 from analysis import analyse, open_runs
 from reports.figures.middle_ages import tile_impact
 from simcore import runner
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_rare_counts_are_hollow(tmp_path):

@@ -12,6 +12,9 @@ import re
 import undrawn_figures as undrawn
 from analysis.panel import largest_gaps, panel_table
 from cli import _run
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_the_per_cell_paragraph_moves_from_the_lead_to_every_cell(tmp_path, capsys):

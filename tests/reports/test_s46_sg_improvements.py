@@ -21,6 +21,8 @@ from analysis.games.seigneurial import improvement_table
 from cli import _run
 from reports.text import pct
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def run5(tmp_path_factory):

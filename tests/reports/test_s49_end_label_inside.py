@@ -8,6 +8,9 @@ from __future__ import annotations
 from analysis import analyse, open_runs
 from cli import _run
 from reports.figures.common import game_length
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_every_end_label_lies_within_the_panel(tmp_path):

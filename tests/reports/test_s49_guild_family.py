@@ -13,6 +13,9 @@ from analysis import open_runs
 from analysis.guilds import guild_table, ranked
 from reports.games.medievallons import _guild_rows, guild_headlines
 from tests.in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def test_the_family_is_the_ranked_types(tmp_path):

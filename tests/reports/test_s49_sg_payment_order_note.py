@@ -10,6 +10,9 @@ import json
 from analysis import analyse, open_runs
 from reports.games.seigneurial import payment_order_headlines
 from tests.in_process import balance
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 SAID = "--set payment.order=simultaneous"
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 import polars as pl
 
 from reports.skill import against_figure, budget_figure
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _cmp() -> pl.DataFrame:

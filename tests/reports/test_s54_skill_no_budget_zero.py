@@ -14,6 +14,9 @@ from skill_dirs import played_skill
 
 from in_process import balance
 from undrawn_figures import skill_pages_undrawn
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _words(text: str) -> str:

@@ -11,6 +11,9 @@ import re
 
 import polars as pl
 from skill_dirs import played_skill
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _page_text(out) -> str:

@@ -21,6 +21,8 @@ from analysis import stats
 from reports.skill import gain_sentence
 from simcore.numbers import rounded
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 REST = (None,) * (len(K.BALANCE_COLUMNS) + 1) + (None,) * len(K.ROLE_GAP_COLUMNS)
 # the every-seat rows' Balance figures (any: the gain sentences do not read them; the page does)
 ALL = (0.95, 0.9, 1.0, 0.95, 0.9, 1.0, 0.88, 1.0, 1 - 0.05 / 6) + (None,) * len(K.ROLE_GAP_COLUMNS)

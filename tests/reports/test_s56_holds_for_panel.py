@@ -17,6 +17,8 @@ import pytest
 
 from simcore import games as registry
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 COMMAND = re.compile(r"simulate --game (\S+) (?:--panel (\S+)|--players (\d+)\.\.(\d+)(?: --lineup (\S+))?) "
                      r"--games (\d+) --out (?:DIR|BASE)")
 

@@ -14,6 +14,9 @@ import itertools
 import polars as pl
 
 from reports.pdf import PdfDocument, _Layout
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 METRICS = ["the seat imbalance (largest distance of a seat from the fair share; lower is fairer)",
            "seat 1's win share", "seat 2's win share", "seat 3's win share", "seat 4's win share",

@@ -17,6 +17,9 @@ import polars as pl
 
 from reports.pdf import PdfDocument, _Layout
 from tests.reports.test_s56_pdf_split_keys import _sweep_table, record_spans
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 TOGETHER = ["from", "to", "change", "low", "high", "unit"]
 

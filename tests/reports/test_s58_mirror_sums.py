@@ -18,6 +18,8 @@ from analysis.panel_compare import role_split_vectors
 from reports.text import score_unit, seat_question, with_page_digits
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def comparison(tmp_path_factory):

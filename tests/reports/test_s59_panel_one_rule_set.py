@@ -12,6 +12,9 @@ from pathlib import Path
 
 from in_process import balance
 from undrawn_figures import figures_undrawn
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _simulate(*args) -> None:

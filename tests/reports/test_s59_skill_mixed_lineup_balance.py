@@ -9,6 +9,9 @@ seat's bot ("Seat 1 (balanced)"), as the line-up names it at budget 0."""
 from __future__ import annotations
 
 import matplotlib
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 matplotlib.use("Agg")
 

@@ -19,6 +19,8 @@ from analysis import analyse, open_runs
 from reports.sections import _score_caption
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 GAMES = 2000         # 500 deals of 4 rotated games
 
 

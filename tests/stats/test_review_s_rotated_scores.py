@@ -23,6 +23,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 P = 4
 
 

@@ -10,6 +10,8 @@ import pytest
 
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.mark.parametrize("chunk", [700, 3000])
 def test_every_cell_is_the_rows_sum(tmp_path, chunk):

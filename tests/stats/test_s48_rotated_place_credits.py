@@ -14,6 +14,8 @@ from analysis import open_runs
 from analysis.seats import ludii_credit, seat_tests
 from simcore import runner
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def rotated(tmp_path_factory):

@@ -13,6 +13,8 @@ import pytest
 from in_process import balance
 from undrawn_figures import figures_undrawn
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 ARGS = ("simulate", "--game", "middle-ages", "--panel", "default", "--games", 120, "--seed", 4, "-q")
 
 

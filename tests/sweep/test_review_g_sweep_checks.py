@@ -14,6 +14,8 @@ from analysis.sweep.metrics import sensitivity
 from analysis.sweep.play import plan_sweep, run_sweep
 from simcore.errors import UsageError
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 @pytest.fixture(scope="module")
 def sweep(tmp_path_factory):

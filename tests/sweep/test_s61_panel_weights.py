@@ -13,6 +13,8 @@ from analysis.panel import _pp, finding_statement, panel_table
 from in_process import balance
 from simcore import games as registry
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 W_TOML = """[w]
 cells = [{ players = 3, lineup = "balanced", weight = 3 }, { players = 4, lineup = "greedy", weight = 1 }]
 """

@@ -7,6 +7,9 @@ not the lowest, and the page's definition says which value is the reference."""
 from __future__ import annotations
 
 from analysis.sweep.metrics import anchors, condition_text
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _sweep(values_a, values_b):

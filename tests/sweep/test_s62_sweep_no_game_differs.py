@@ -16,6 +16,8 @@ from handmade_sweep import swept_sensitivity
 
 from analysis import stats
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 
 def _same_winners(n: int) -> dict[int, np.ndarray]:
     w = np.random.default_rng(5).integers(0, 4, n)

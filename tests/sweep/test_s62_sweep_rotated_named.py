@@ -13,6 +13,9 @@ import numpy as np
 
 from handmade_sweep import write_sweep
 from undrawn_figures import figures_undrawn
+import pytest
+
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
 
 
 def _report(tmp_path, rotate: bool):

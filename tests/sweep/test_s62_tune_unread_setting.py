@@ -18,6 +18,8 @@ import pytest
 from in_process import balance
 from simcore.errors import UsageError
 
+pytestmark = pytest.mark.slow   # (session 64: a review regression costing >= 0.3 s of CPU in all, moved whole to the slow tier for make test's budget; docs/testing.md)
+
 PLAN = dict(targets=["role=seigneur:0.30:10"], trials=2, min_games=200, max_games=200, confirm_games=1000)
 
 
