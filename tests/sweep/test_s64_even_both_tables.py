@@ -23,7 +23,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 import pytest
 
 from analysis import stats
@@ -31,6 +30,7 @@ from analysis.sweep import metrics as M
 from analysis.sweep.tables import FIRST_VS_LAST, VALUE_BY_VALUE, effect_rows
 from reports import sweep as R
 from tests.analysis.test_s63_gap_change_after_box import SWEEP_100, SWEEP_2000, _points
+from tests.sweep.test_s64_split_gap_even_sentence import _variant   # (one winner a game, 4 seats)
 
 LABEL = "the largest gap of a Censitaire seat from an equal split of the Censitaires' wins"
 MARK = ("interval centred on 0 whatever the change seen: every Censitaire seat may still take an equal "
@@ -89,14 +89,6 @@ def test_s64_effects_csv_has_the_column():
     assert rows.schema["even_both"] == pl.Boolean
     assert got == {(FIRST_VS_LAST, '"seat"', '"rotating"'): False,
                    (VALUE_BY_VALUE, '"seat"', '"simultaneous"'): True}
-
-
-def _variant(who: np.ndarray):
-    n = who.size
-    w = np.zeros((n, 4))
-    w[np.arange(n), who] = 1.0
-    return M.from_tables("seigneurial", 4, pa.table({"seat": np.tile(np.arange(4), n),
-                                                     "win_share": w.ravel()}))
 
 
 @pytest.mark.parametrize("n,changed,centred", [(100, 0.10, True), (3000, 0.30, False)])
